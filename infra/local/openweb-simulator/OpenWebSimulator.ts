@@ -1,0 +1,387 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AuthRateLimiter } from './AuthRateLimiter';
+import { countFiles } from './commentsArchive';
+import { handleControlRequest } from './controlSurface';
+import { DownloadLinkSigner } from './DownloadLinkSigner';
+import { OpenWebSimulatorError } from './errors';
+import { RequestLog, type SimulatorRequest } from './RequestLog';
+import { readRequestBody } from './readRequestBody';
+import {
+  defaultExportDurationMs,
+  type SimulatedExportOutcome,
+  SimulatedExports,
+  type SimulatedExportView,
+  viewOf,
+} from './SimulatedExports';
+import { SimulatedTokenIssuer } from './SimulatedTokenIssuer';
+import type { SimulatorEndpoint } from './SimulatorEndpoint';
+import { FaultInjector, type SimulatorFaults } from './SimulatorFaults';
+import { errorResponse, type SimulatorResponse, truncatedResponse } from './SimulatorResponse';
+import { deriveSeed } from './seededRandom';
+import { CONTROL_PATH_PREFIX, matchRoute, type RouteMatch } from './simulatorRoutes';
+import { type CreateResponseStyle, UpstreamEndpoints, type UpstreamExchange } from './UpstreamEndpoints';
+
+export interface OpenWebSimulatorOptions {
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Accepted credentials; default DEMO_SPOTS. */
+  spots?: Record<string, { apiKey: string }>;
+  /** JWT lifetime (exp claim), default 86_400 (the upstream's 24 hours). */
+  tokenTtlSeconds?: number;
+  /** Per client address; default 1 (the upstream's limit); 0 = unlimited. */
+  authRequestsPerSecond?: number;
+  /** Real ms per simulated ms; default 1; 0.001 makes a simulated hour last 3.6 real seconds. */
+  timeScale?: number;
+  /** Simulated duration; default 30 s + 60 s per hour of range (conversation: 30 s). */
+  exportDurationMs?: (request: Record<string, unknown>) => number;
+  /** Default 'completed'. */
+  outcome?: (request: Record<string, unknown>) => SimulatedExportOutcome;
+  /** Comment rows generated per export, default 250. */
+  recordsPerExport?: number;
+  /** Default 'statusLinkOnly' (absolute status_link, no id field). */
+  createResponseStyle?: CreateResponseStyle;
+  /** PRNG seed for faults and generated data, default 1. */
+  seed?: number;
+  faults?: SimulatorFaults;
+  /** Clock (epoch ms), default Date.now. */
+  now?: () => number;
+}
+
+export interface OpenWebSimulator {
+  /** 'http://127.0.0.1:<port>' */
+  readonly url: string;
+  readonly authBaseUrl: string;
+  readonly exportBaseUrl: string;
+  readonly requestLog: readonly SimulatorRequest[];
+  /** Requests received and not answered yet, e.g. held by injected latency. */
+  readonly requestsInProgress: number;
+  requestsTo(endpoint: SimulatorEndpoint): SimulatorRequest[];
+  clearRequestLog(): void;
+  /** Replaces the fault configuration, script queue included. */
+  setFaults(faults: SimulatorFaults): void;
+  /** Applies to tokens issued from now on. */
+  setTokenTtlSeconds(seconds: number): void;
+  addSpot(spotId: string, apiKey: string): void;
+  getExport(id: string): SimulatedExportView | undefined;
+  listExports(spotId?: string): SimulatedExportView[];
+  /** Forces an outcome now on a processing export. */
+  finishExport(id: string, outcome: SimulatedExportOutcome): void;
+  close(): Promise<void>;
+}
+
+export const DEMO_SPOTS: Record<string, { apiKey: string }> = {
+  sp_demo: { apiKey: 'demo-api-key' },
+  sp_other: { apiKey: 'other-api-key' },
+};
+
+const REQUEST_LOG_PATH = `${CONTROL_PATH_PREFIX}requests`;
+
+const defaults = {
+  host: '127.0.0.1',
+  port: 0,
+  tokenTtlSeconds: 86_400,
+  authRequestsPerSecond: 1,
+  timeScale: 1,
+  recordsPerExport: 250,
+  createResponseStyle: 'statusLinkOnly',
+  seed: 1,
+} as const;
+
+/** Starts a stand-in for the OpenWeb Export API v4 on loopback; close() it when done. */
+export async function startOpenWebSimulator(
+  options: OpenWebSimulatorOptions = {},
+): Promise<OpenWebSimulator> {
+  checkOptions(options);
+  const server = createServer();
+  await listen(server, options.host ?? defaults.host, options.port ?? defaults.port);
+  return new RunningOpenWebSimulator(server, options);
+}
+
+class RunningOpenWebSimulator implements OpenWebSimulator {
+  readonly url: string;
+  readonly authBaseUrl: string;
+  readonly exportBaseUrl: string;
+  readonly #server: Server;
+  readonly #now: () => number;
+  readonly #spots: Map<string, { apiKey: string }>;
+  readonly #log = new RequestLog();
+  readonly #faults: FaultInjector;
+  readonly #exports: SimulatedExports;
+  readonly #endpoints: UpstreamEndpoints;
+  // Aborts pending injected latencies, so close() leaves no timer behind.
+  readonly #closing = new AbortController();
+  #tokenTtlSeconds: number;
+  #requestsInProgress = 0;
+  #closed: Promise<void> | undefined;
+
+  constructor(server: Server, options: OpenWebSimulatorOptions) {
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    this.url = `http://${host}:${address.port}`;
+    this.authBaseUrl = this.url;
+    this.exportBaseUrl = this.url;
+    this.#server = server;
+    this.#now = options.now ?? Date.now;
+    this.#spots = new Map(Object.entries(options.spots ?? DEMO_SPOTS).map(([id, spot]) => [id, { ...spot }]));
+    this.#tokenTtlSeconds = options.tokenTtlSeconds ?? defaults.tokenTtlSeconds;
+    const seed = options.seed ?? defaults.seed;
+    const recordsPerExport = options.recordsPerExport ?? defaults.recordsPerExport;
+    const links = new DownloadLinkSigner(this.url);
+
+    this.#faults = new FaultInjector(seed, options.faults);
+    this.#exports = new SimulatedExports({
+      now: this.#now,
+      timeScale: options.timeScale ?? defaults.timeScale,
+      exportDurationMs: options.exportDurationMs ?? defaultExportDurationMs,
+      outcome: options.outcome ?? (() => 'completed'),
+      linksFor: (simulatedExport, completedAt) =>
+        Array.from(
+          { length: countFiles(recordsPerExport, simulatedExport.parsedRequest.maxRecordsInFile) },
+          (_, index) => links.linkFor(simulatedExport.id, index + 1, completedAt),
+        ),
+      seed: deriveSeed(seed, 'exportIds'),
+    });
+    this.#endpoints = new UpstreamEndpoints({
+      now: this.#now,
+      baseUrl: this.url,
+      spots: this.#spots,
+      tokenTtlSeconds: () => this.#tokenTtlSeconds,
+      tokens: new SimulatedTokenIssuer(this.#now),
+      authRateLimiter: new AuthRateLimiter(options.authRequestsPerSecond ?? defaults.authRequestsPerSecond),
+      exports: this.#exports,
+      links,
+      createResponseStyle: options.createResponseStyle ?? defaults.createResponseStyle,
+      recordsPerExport,
+      seed,
+    });
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      void this.#onRequest(request, response);
+    });
+  }
+
+  get requestLog(): readonly SimulatorRequest[] {
+    return this.#log.entries();
+  }
+
+  get requestsInProgress(): number {
+    return this.#requestsInProgress;
+  }
+
+  requestsTo(endpoint: SimulatorEndpoint): SimulatorRequest[] {
+    return this.#log.requestsTo(endpoint);
+  }
+
+  clearRequestLog(): void {
+    this.#log.clear();
+  }
+
+  setFaults(faults: SimulatorFaults): void {
+    this.#faults.replace(faults);
+  }
+
+  setTokenTtlSeconds(seconds: number): void {
+    this.#tokenTtlSeconds = seconds;
+  }
+
+  addSpot(spotId: string, apiKey: string): void {
+    this.#spots.set(spotId, { apiKey });
+  }
+
+  getExport(id: string): SimulatedExportView | undefined {
+    const simulatedExport = this.#exports.get(id);
+    return simulatedExport ? viewOf(simulatedExport) : undefined;
+  }
+
+  listExports(spotId?: string): SimulatedExportView[] {
+    return this.#exports.list(spotId).map(viewOf);
+  }
+
+  finishExport(id: string, outcome: SimulatedExportOutcome): void {
+    this.#exports.finish(id, outcome);
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= new Promise<void>((resolve) => {
+      this.#closing.abort();
+      this.#server.close(() => resolve());
+      // Keep-alive sockets would otherwise hold close() open until they time out.
+      this.#server.closeAllConnections();
+    });
+    return this.#closed;
+  }
+
+  async #onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    this.#requestsInProgress += 1;
+    try {
+      await this.#serve(request, response);
+    } catch {
+      // A request too broken to parse (or answer) must not take the process down with it.
+      request.socket.destroy();
+    } finally {
+      this.#requestsInProgress -= 1;
+    }
+  }
+
+  async #serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', this.url);
+    const method = request.method ?? 'GET';
+    const route = matchRoute(method, url.pathname);
+    const spotHeader = request.headers['x-spot-id'];
+    const entry: SimulatorRequest = {
+      at: this.#now(),
+      endpoint: route.kind === 'upstream' ? route.endpoint : route.kind === 'control' ? 'control' : 'unknown',
+      method,
+      path: url.pathname,
+      spotId: typeof spotHeader === 'string' ? spotHeader : undefined,
+      exportId: url.searchParams.get('id') ?? undefined,
+      status: 'reset',
+      clientAddress: request.socket.remoteAddress ?? 'unknown',
+    };
+
+    let answer: SimulatorResponse | 'reset';
+    try {
+      answer = await this.#answer(request, url, route, entry);
+    } catch (error) {
+      if (this.#closed) {
+        request.socket.destroy();
+        return;
+      }
+      answer = errorResponse(
+        500,
+        `Simulator failure: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    if (answer === 'reset') {
+      this.#log.record(stripUndefined(entry));
+      // An RST rather than a FIN, so the client sees ECONNRESET as from a crashing upstream.
+      request.socket.resetAndDestroy();
+      return;
+    }
+    entry.status = answer.status;
+    // Clearing the log leaves it empty rather than holding the clearing call itself.
+    const clearedLog =
+      route.kind === 'control' && entry.method === 'DELETE' && url.pathname === REQUEST_LOG_PATH;
+    if (!clearedLog) {
+      this.#log.record(stripUndefined(entry));
+    }
+    writeResponse(response, answer);
+  }
+
+  async #answer(
+    request: IncomingMessage,
+    url: URL,
+    route: RouteMatch,
+    entry: SimulatorRequest,
+  ): Promise<SimulatorResponse | 'reset'> {
+    switch (route.kind) {
+      case 'notFound':
+        return errorResponse(404, `Not found: ${entry.method} ${url.pathname}`);
+      case 'methodNotAllowed':
+        return errorResponse(405, `Method ${entry.method} not allowed on ${url.pathname}`, {
+          allow: route.allowedMethod,
+        });
+      case 'control': {
+        const body = await readRequestBody(request);
+        return body === 'tooLarge'
+          ? errorResponse(413, 'Request body too large')
+          : handleControlRequest(this, entry.method, url, body);
+      }
+      case 'upstream':
+        return this.#answerUpstream(request, url, route.endpoint, route.params, entry);
+    }
+  }
+
+  async #answerUpstream(
+    request: IncomingMessage,
+    url: URL,
+    endpoint: SimulatorEndpoint,
+    params: Record<string, string>,
+    entry: SimulatorRequest,
+  ): Promise<SimulatorResponse | 'reset'> {
+    const fault = this.#faults.decide(endpoint);
+    entry.fault = fault.kind;
+    if (fault.latencyMs > 0) {
+      await sleep(fault.latencyMs, undefined, { signal: this.#closing.signal });
+    }
+    if (fault.kind === 'resetBeforeProcessing') {
+      return 'reset';
+    }
+    const body = await readRequestBody(request);
+    if (body === 'tooLarge') {
+      return errorResponse(413, 'Request body too large');
+    }
+    if (fault.kind === 'error') {
+      return errorResponse(fault.errorStatus, 'Simulated upstream error');
+    }
+    if (fault.kind === 'rateLimit') {
+      const retryAfter: Record<string, string> =
+        fault.retryAfterSeconds === null ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
+      return errorResponse(429, 'Too Many Requests', retryAfter);
+    }
+
+    const exchange: UpstreamExchange = {
+      url,
+      headers: request.headers,
+      body,
+      clientAddress: entry.clientAddress,
+      params,
+      subject: {},
+    };
+    const response = await this.#endpoints.handle(endpoint, exchange);
+    entry.spotId = exchange.subject.spotId ?? entry.spotId;
+    entry.exportId = exchange.subject.exportId ?? entry.exportId;
+    if (fault.kind === 'resetAfterProcessing') {
+      return 'reset';
+    }
+    return fault.kind === 'malformedBody' ? truncatedResponse(response) : response;
+  }
+}
+
+function writeResponse(response: ServerResponse, answer: SimulatorResponse): void {
+  if (response.destroyed) {
+    return;
+  }
+  const body = answer.body ?? '';
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  response.writeHead(answer.status, { ...answer.headers, 'content-length': String(length) });
+  response.end(body);
+}
+
+function stripUndefined(entry: SimulatorRequest): SimulatorRequest {
+  return Object.fromEntries(
+    Object.entries(entry).filter(([, value]) => value !== undefined),
+  ) as SimulatorRequest;
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function checkOptions(options: OpenWebSimulatorOptions): void {
+  const nonNegative: [string, number | undefined][] = [
+    ['tokenTtlSeconds', options.tokenTtlSeconds],
+    ['authRequestsPerSecond', options.authRequestsPerSecond],
+    ['timeScale', options.timeScale],
+    ['recordsPerExport', options.recordsPerExport],
+  ];
+  for (const [name, value] of nonNegative) {
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
+      throw new OpenWebSimulatorError(`Option ${name} must be a non-negative number, got ${value}`);
+    }
+  }
+  if (options.recordsPerExport !== undefined && !Number.isInteger(options.recordsPerExport)) {
+    throw new OpenWebSimulatorError(
+      `Option recordsPerExport must be an integer, got ${options.recordsPerExport}`,
+    );
+  }
+}

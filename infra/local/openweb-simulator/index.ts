@@ -1,0 +1,43 @@
+export { AUTH_RATE_WINDOW_MS } from './AuthRateLimiter';
+export { buildCommentsArchive, type CommentsArchiveContents, readCommentsArchive } from './commentsArchive';
+export { formatCsv, parseCsv } from './csv';
+export { DOWNLOAD_LINK_LIFETIME_MS } from './DownloadLinkSigner';
+export {
+  InvalidSimulatorFaultsError,
+  OpenWebSimulatorError,
+  SimulatedExportFinishedError,
+  SpotExportInProgressError,
+  UnknownSimulatedExportError,
+} from './errors';
+export {
+  DEMO_SPOTS,
+  type OpenWebSimulator,
+  type OpenWebSimulatorOptions,
+  startOpenWebSimulator,
+} from './OpenWebSimulator';
+export type { SimulatorRequest } from './RequestLog';
+export { MAX_REQUEST_BODY_BYTES } from './readRequestBody';
+export {
+  CSV_DELIMITERS,
+  MAX_EXPORT_RANGE_HOURS,
+  MAX_RECORDS_IN_FILE,
+  validateCreateExportRequest,
+} from './requestValidation';
+export {
+  defaultExportDurationMs,
+  type SimulatedExportOutcome,
+  type SimulatedExportState,
+  SimulatedExportStates,
+  type SimulatedExportView,
+} from './SimulatedExports';
+export { SIMULATOR_ENDPOINTS, type SimulatorEndpoint } from './SimulatorEndpoint';
+export {
+  type EndpointFaults,
+  parseSimulatorFaults,
+  SCRIPTED_FAULT_KINDS,
+  type ScriptedFault,
+  type ScriptedFaultKind,
+  type SimulatorFaults,
+} from './SimulatorFaults';
+export { COMMENT_FIELDS, type SimulatedComment } from './simulatedComments';
+export { type CreateResponseStyle, UpstreamExportStatuses } from './UpstreamEndpoints';
