@@ -1,0 +1,80 @@
+import type { ExportStatus } from './ExportStatus';
+
+/** Optional CSV settings the upstream accepts with either kind of request. */
+export interface ExportFileOptions {
+  delimiter?: string;
+  maxRecordsInFile?: number;
+}
+
+export interface DateRangeExportRequest extends ExportFileOptions {
+  kind: 'dateRange';
+  /** RFC 3339, `YYYY-MM-DDTHH:MM:SSZ`. */
+  from: string;
+  until: string;
+}
+
+export interface ConversationExportRequest extends ExportFileOptions {
+  kind: 'conversation';
+  /** `<spotId>_<postId>`. */
+  conversationId: string;
+}
+
+export type ExportRequest = DateRangeExportRequest | ConversationExportRequest;
+
+export type ExportSource = 'api' | 'schedule';
+
+/** One export as we track it. Timestamps are ISO 8601 strings. */
+export interface ExportRecord {
+  spotId: string;
+  /** Ours, from `newExportId`; the upstream's id is `upstreamExportId`. */
+  exportId: string;
+  upstreamExportId?: string;
+  status: ExportStatus;
+  /** The upstream's status string as received, for diagnosis. */
+  upstreamStatus?: string;
+  request: ExportRequest;
+  links: string[];
+  requestedAt: string;
+  startedAt?: string;
+  completedAt?: string;
+  lastPolledAt?: string;
+  /** Polls that were recorded; a poll that changed nothing and was not due for bookkeeping is not counted. */
+  pollCount: number;
+  source: ExportSource;
+  idempotencyKey?: string;
+  workflowExecutionName?: string;
+  failureReason?: string;
+  /** Incremented on every write; the guard of optimistic concurrency. */
+  version: number;
+}
+
+/** What a new record needs; the store assigns the version. */
+export type NewExportRecord = Omit<ExportRecord, 'version'>;
+
+/** Fields a transition may change besides the status. Identity, request and history stay fixed. */
+export type ExportChanges = Partial<
+  Pick<
+    ExportRecord,
+    | 'upstreamExportId'
+    | 'upstreamStatus'
+    | 'links'
+    | 'startedAt'
+    | 'completedAt'
+    | 'lastPolledAt'
+    | 'pollCount'
+    | 'workflowExecutionName'
+    | 'failureReason'
+  >
+>;
+
+export const EXPORT_CHANGE_FIELDS = [
+  'upstreamExportId',
+  'upstreamStatus',
+  'links',
+  'startedAt',
+  'completedAt',
+  'lastPolledAt',
+  'pollCount',
+  'workflowExecutionName',
+  'failureReason',
+] as const satisfies readonly (keyof ExportChanges)[];

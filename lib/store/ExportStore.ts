@@ -1,0 +1,93 @@
+import type { ExportChanges, ExportRecord, NewExportRecord } from '../exports/ExportRecord';
+import type { ExportStatus } from '../exports/ExportStatus';
+import type { PollObservation } from '../exports/planPollUpdate';
+import type { IdempotencyRecord } from './IdempotencyRecord';
+import type { SpotLock } from './SpotLock';
+
+export interface GetExportOptions {
+  /** Default true: a status read right after a write must see it. */
+  consistentRead?: boolean;
+}
+
+export interface TransitionRequest {
+  to: ExportStatus;
+  /** Status(es) the caller expects the record to be in; omitted = any status from which `to` is legal. */
+  from?: ExportStatus | readonly ExportStatus[];
+  /** Version the caller read, for read-modify-write. */
+  expectedVersion?: number;
+  changes?: ExportChanges;
+}
+
+export interface RecordPollOptions {
+  /** Minimum spacing of writes that only bump lastPolledAt/pollCount; 0 = every poll. */
+  pollBookkeepingIntervalSeconds?: number;
+}
+
+export interface RecordPollResult {
+  /** `unchanged`: nothing written. `bookkept`: only lastPolledAt/pollCount. `updated`: status, upstream status or links. */
+  outcome: 'unchanged' | 'bookkept' | 'updated';
+  record: ExportRecord;
+}
+
+export interface ListExportsOptions {
+  limit: number;
+  /** Opaque, from a previous page of the same listing. */
+  nextToken?: string;
+  status?: ExportStatus;
+}
+
+export interface ExportPage {
+  items: ExportRecord[];
+  /** Absent on the last page. */
+  nextToken?: string;
+}
+
+export interface AcquireSpotLockOptions {
+  leaseSeconds?: number;
+}
+
+export interface PutIdempotencyRecordInput {
+  exportId: string;
+  requestFingerprint: string;
+  expiresAtEpochSeconds: number;
+}
+
+/**
+ * Durable state of exports. Every write is a single-item conditional write;
+ * a refused write is a typed error carrying the current state.
+ */
+export interface ExportStore {
+  /** @throws ExportAlreadyExistsError */
+  createExport(record: NewExportRecord): Promise<ExportRecord>;
+  getExport(spotId: string, exportId: string, options?: GetExportOptions): Promise<ExportRecord | undefined>;
+  /** @throws ExportNotFoundError, IllegalTransitionError, TransitionConflictError */
+  transition(spotId: string, exportId: string, request: TransitionRequest): Promise<ExportRecord>;
+  /**
+   * Records what a poll saw, writing only when something changed (or
+   * bookkeeping is due); re-reads and re-decides when another writer got there first.
+   * @throws ExportNotFoundError, IllegalTransitionError, TransitionConflictError
+   */
+  recordPoll(
+    current: ExportRecord,
+    observation: PollObservation,
+    options?: RecordPollOptions,
+  ): Promise<RecordPollResult>;
+  /** Newest first. @throws InvalidPaginationTokenError */
+  listExports(spotId: string, options: ListExportsOptions): Promise<ExportPage>;
+  /** Active exports whose lastPolledAt (else requestedAt) is before `beforeIso`, oldest first; eventually consistent. */
+  findActiveNotPolledSince(beforeIso: string, limit: number): Promise<ExportRecord[]>;
+  /** Free, lapsed, or already held by `exportId` (re-entrant: renews the lease). @throws SpotBusyError */
+  acquireSpotLock(spotId: string, exportId: string, options?: AcquireSpotLockOptions): Promise<SpotLock>;
+  /** True when this call released it; false when `exportId` no longer held it. */
+  releaseSpotLock(spotId: string, exportId: string): Promise<boolean>;
+  /** The live lock, if any. */
+  getSpotLock(spotId: string): Promise<SpotLock | undefined>;
+  /** Absent or expired keys only. @throws IdempotencyConflictError, IdempotencyKeyReusedError */
+  putIdempotencyRecord(
+    spotId: string,
+    key: string,
+    input: PutIdempotencyRecordInput,
+  ): Promise<IdempotencyRecord>;
+  /** Expired records read as absent. */
+  getIdempotencyRecord(spotId: string, key: string): Promise<IdempotencyRecord | undefined>;
+}

@@ -1,0 +1,56 @@
+import type { ExportStatus } from '../exports/ExportStatus';
+
+/**
+ * Key layout of the single table. Everything about a spot lives in its
+ * partition (`SPOT#<spotId>`), told apart by the sort key:
+ *
+ * | item            | pk            | sk                   | statusIndexPk / Sk                   | activeIndexPk / Sk               |
+ * |-----------------|---------------|----------------------|--------------------------------------|----------------------------------|
+ * | export record   | SPOT#<spotId> | EXPORT#<exportId>    | SPOT#<spotId>#STATUS#<s> / exportId  | ACTIVE / lastPolledAt ?? requestedAt (active only) |
+ * | spot lock       | SPOT#<spotId> | LOCK                 | –                                    | –                                |
+ * | idempotency key | SPOT#<spotId> | IDEMPOTENCY#<key>    | –                                    | –                                |
+ * | upstream token  | SPOT#<spotId> | UPSTREAM_TOKEN       | –                                    | –                                |
+ *
+ * Export ids sort by creation time, so a descending query lists newest first
+ * without an extra index. The active index has one partition: it holds at
+ * most one active export per spot (the spot lock), far below a partition's
+ * write limit.
+ */
+export const EntityType = {
+  export: 'EXPORT',
+  spotLock: 'SPOT_LOCK',
+  idempotency: 'IDEMPOTENCY',
+  upstreamToken: 'UPSTREAM_TOKEN',
+} as const;
+
+export const EXPORT_SORT_KEY_PREFIX = 'EXPORT#';
+export const ACTIVE_INDEX_PARTITION = 'ACTIVE';
+
+export interface TableKey {
+  pk: string;
+  sk: string;
+}
+
+export function spotPartitionKey(spotId: string): string {
+  return `SPOT#${spotId}`;
+}
+
+export function exportKey(spotId: string, exportId: string): TableKey {
+  return { pk: spotPartitionKey(spotId), sk: `${EXPORT_SORT_KEY_PREFIX}${exportId}` };
+}
+
+export function spotLockKey(spotId: string): TableKey {
+  return { pk: spotPartitionKey(spotId), sk: 'LOCK' };
+}
+
+export function idempotencyKey(spotId: string, key: string): TableKey {
+  return { pk: spotPartitionKey(spotId), sk: `IDEMPOTENCY#${key}` };
+}
+
+export function upstreamTokenKey(spotId: string): TableKey {
+  return { pk: spotPartitionKey(spotId), sk: 'UPSTREAM_TOKEN' };
+}
+
+export function statusIndexPartitionKey(spotId: string, status: ExportStatus): string {
+  return `${spotPartitionKey(spotId)}#STATUS#${status}`;
+}

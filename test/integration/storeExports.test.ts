@@ -1,0 +1,503 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportRecord } from '../../lib/exports/ExportRecord';
+import { ExportStatus } from '../../lib/exports/ExportStatus';
+import { IllegalTransitionError } from '../../lib/exports/errors';
+import { newExportId } from '../../lib/exports/exportId';
+import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
+import {
+  ExportAlreadyExistsError,
+  ExportNotFoundError,
+  InvalidPaginationTokenError,
+  TransitionConflictError,
+} from '../../lib/store/errors';
+import { encodePaginationToken } from '../../lib/store/paginationToken';
+import { exportKey } from '../../lib/store/tableKeys';
+import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
+import { newExportRecordFixture } from '../support/exportRecordFixtures';
+
+const { REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportStatus;
+
+let table: DynaliteTable;
+let store: DynamoDbExportStore;
+let spotCounter = 0;
+
+beforeAll(async () => {
+  table = await startDynaliteTable();
+  store = new DynamoDbExportStore({ client: table.documentClient, tableName: table.tableName });
+});
+
+afterAll(async () => {
+  await table?.close();
+});
+
+// Every test works in its own spot, so tests cannot see each other's records.
+function freshSpot(): string {
+  spotCounter += 1;
+  return `sp_exports_${spotCounter}`;
+}
+
+async function createProcessing(
+  spotId: string,
+  overrides: Partial<ExportRecord> = {},
+): Promise<ExportRecord> {
+  const created = await store.createExport(newExportRecordFixture({ spotId, ...overrides }));
+  return store.transition(spotId, created.exportId, {
+    from: REQUESTED,
+    to: PROCESSING,
+    changes: { upstreamExportId: `up_${created.exportId}`, startedAt: '2025-01-01T00:00:05.000Z' },
+  });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('DynamoDbExportStore (dynalite): create and get', () => {
+  it('creates a record at version 1 and reads it back unchanged', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const record = newExportRecordFixture({
+      spotId,
+      request: { kind: 'conversation', conversationId: `${spotId}_post1`, delimiter: ';' },
+      idempotencyKey: 'key-1',
+    });
+
+    // Act
+    const created = await store.createExport(record);
+    const read = await store.getExport(spotId, record.exportId);
+
+    // Assess
+    expect(created).toEqual({ ...record, version: 1 });
+    expect(read).toEqual(created);
+  });
+
+  it('refuses to create the same export twice and returns the existing record', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const record = newExportRecordFixture({ spotId });
+    const first = await store.createExport(record);
+
+    // Act
+    const error = await rejection(store.createExport({ ...record, source: 'schedule' }));
+
+    // Assess
+    expect(error).toBeInstanceOf(ExportAlreadyExistsError);
+    expect((error as ExportAlreadyExistsError).existing).toEqual(first);
+  });
+
+  it('returns undefined for an unknown export', async () => {
+    // Act
+    const read = await store.getExport(freshSpot(), newExportId());
+
+    // Assess
+    expect(read).toBeUndefined();
+  });
+});
+
+describe('DynamoDbExportStore (dynalite): transitions', () => {
+  it('applies a legal transition with its changes and increments the version', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const created = await store.createExport(newExportRecordFixture({ spotId }));
+
+    // Act
+    const processing = await store.transition(spotId, created.exportId, {
+      from: REQUESTED,
+      to: PROCESSING,
+      changes: { upstreamExportId: 'up_1', workflowExecutionName: `poll-${created.exportId}` },
+    });
+
+    // Assess
+    expect(processing).toEqual({
+      ...created,
+      status: PROCESSING,
+      upstreamExportId: 'up_1',
+      workflowExecutionName: `poll-${created.exportId}`,
+      version: 2,
+    });
+    expect(await store.getExport(spotId, created.exportId)).toEqual(processing);
+  });
+
+  it('raises IllegalTransitionError with the current record for an illegal transition', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const created = await store.createExport(newExportRecordFixture({ spotId }));
+
+    // Act
+    const error = await rejection(store.transition(spotId, created.exportId, { to: COMPLETED }));
+
+    // Assess
+    expect(error).toBeInstanceOf(IllegalTransitionError);
+    expect(error).toMatchObject({ from: REQUESTED, to: COMPLETED, current: created });
+    expect(await store.getExport(spotId, created.exportId)).toEqual(created);
+  });
+
+  it.each([COMPLETED, FAILED, ABORTED])('never changes a %s record', async (terminal) => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    const ended = await store.transition(spotId, processing.exportId, { to: terminal });
+
+    // Act
+    const attempts = await Promise.all(
+      [REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED].map((to) =>
+        rejection(store.transition(spotId, processing.exportId, { to, changes: { failureReason: 'late' } })),
+      ),
+    );
+
+    // Assess
+    for (const error of attempts) {
+      expect(error).toBeInstanceOf(IllegalTransitionError);
+      expect((error as IllegalTransitionError).current).toEqual(ended);
+    }
+    expect(await store.getExport(spotId, processing.exportId)).toEqual(ended);
+  });
+
+  it('raises TransitionConflictError with the current record when the expected status is stale', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    const aborting = await store.transition(spotId, processing.exportId, { from: PROCESSING, to: ABORTING });
+
+    // Act
+    const error = await rejection(
+      store.transition(spotId, processing.exportId, { from: PROCESSING, to: FAILED }),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(TransitionConflictError);
+    expect((error as TransitionConflictError).current).toEqual(aborting);
+  });
+
+  it('raises TransitionConflictError when the expected version is stale', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    const bumped = await store.transition(spotId, processing.exportId, {
+      to: PROCESSING,
+      changes: { upstreamStatus: 'Queued' },
+    });
+
+    // Act
+    const error = await rejection(
+      store.transition(spotId, processing.exportId, { to: PROCESSING, expectedVersion: processing.version }),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(TransitionConflictError);
+    expect((error as TransitionConflictError).current).toEqual(bumped);
+  });
+
+  it('raises ExportNotFoundError for an unknown export', async () => {
+    // Act
+    const error = await rejection(store.transition(freshSpot(), newExportId(), { to: PROCESSING }));
+
+    // Assess
+    expect(error).toBeInstanceOf(ExportNotFoundError);
+  });
+
+  it('lets exactly one of a racing abort and completion win', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+
+    // Act
+    const results = await Promise.allSettled([
+      store.transition(spotId, processing.exportId, { from: PROCESSING, to: ABORTING }),
+      store.transition(spotId, processing.exportId, {
+        from: PROCESSING,
+        to: COMPLETED,
+        changes: { links: ['https://files/a.csv.zip'] },
+      }),
+    ]);
+
+    // Assess
+    const winners = results.filter((result) => result.status === 'fulfilled');
+    const losers = results.filter((result) => result.status === 'rejected');
+    expect(winners).toHaveLength(1);
+    expect(losers).toHaveLength(1);
+    const stored = await store.getExport(spotId, processing.exportId);
+    expect(stored).toEqual(winners[0]?.value);
+    expect(stored?.version).toBe(processing.version + 1);
+    const reason = losers[0]?.reason as TransitionConflictError | IllegalTransitionError;
+    expect(reason.current).toEqual(stored);
+  });
+
+  it('lets exactly one of two racing terminal writes on an aborting export win', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    await store.transition(spotId, processing.exportId, { to: ABORTING });
+
+    // Act
+    const results = await Promise.allSettled([
+      store.transition(spotId, processing.exportId, { to: ABORTED }),
+      store.transition(spotId, processing.exportId, { to: COMPLETED }),
+    ]);
+
+    // Assess
+    const losers = results.filter((result) => result.status === 'rejected');
+    expect(losers).toHaveLength(1);
+    expect(losers[0]?.reason).toBeInstanceOf(IllegalTransitionError);
+  });
+});
+
+describe('DynamoDbExportStore (dynalite): recordPoll', () => {
+  it('writes nothing when a poll sees no change', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    const polled = await store.recordPoll(processing, {
+      status: PROCESSING,
+      upstreamStatus: 'Processing',
+      observedAt: '2025-01-01T00:01:00.000Z',
+    });
+
+    // Act
+    const again = await store.recordPoll(polled.record, {
+      status: PROCESSING,
+      upstreamStatus: 'Processing',
+      observedAt: '2025-01-01T00:02:00.000Z',
+    });
+
+    // Assess
+    expect(polled.outcome).toBe('updated');
+    expect(again.outcome).toBe('unchanged');
+    const stored = await store.getExport(spotId, processing.exportId);
+    expect(stored?.version).toBe(polled.record.version);
+    expect(stored?.lastPolledAt).toBe('2025-01-01T00:01:00.000Z');
+  });
+
+  it('bumps lastPolledAt and pollCount once the bookkeeping interval has passed', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId, { upstreamStatus: 'Processing' });
+    const first = await store.recordPoll(
+      { ...processing },
+      { status: PROCESSING, upstreamStatus: 'Processing', observedAt: '2025-01-01T00:01:00.000Z' },
+      { pollBookkeepingIntervalSeconds: 600 },
+    );
+
+    // Act
+    const due = await store.recordPoll(
+      first.record,
+      { status: PROCESSING, upstreamStatus: 'Processing', observedAt: '2025-01-01T00:11:00.000Z' },
+      { pollBookkeepingIntervalSeconds: 600 },
+    );
+
+    // Assess
+    expect(first.outcome).toBe('bookkept');
+    expect(due.outcome).toBe('bookkept');
+    expect(due.record).toMatchObject({ lastPolledAt: '2025-01-01T00:11:00.000Z', pollCount: 2 });
+    expect(due.record.version).toBe(processing.version + 2);
+  });
+
+  it('records completion with links and takes the record out of the reconciler index', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+
+    // Act
+    const result = await store.recordPoll(processing, {
+      status: COMPLETED,
+      upstreamStatus: 'Done',
+      links: ['https://files/a.csv.zip'],
+      observedAt: '2025-01-01T00:05:00.000Z',
+    });
+
+    // Assess
+    expect(result.outcome).toBe('updated');
+    expect(result.record).toMatchObject({
+      status: COMPLETED,
+      links: ['https://files/a.csv.zip'],
+      completedAt: '2025-01-01T00:05:00.000Z',
+    });
+    const { Item } = await table.documentClient.send(
+      new GetCommand({ TableName: table.tableName, Key: exportKey(spotId, processing.exportId) }),
+    );
+    expect(Item).not.toHaveProperty('activeIndexPk');
+    expect(Item).toMatchObject({ statusIndexPk: `SPOT#${spotId}#STATUS#COMPLETED` });
+  });
+
+  it('re-decides against a newer record: a stale completion still wins over a pending abort', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    await store.transition(spotId, processing.exportId, { from: PROCESSING, to: ABORTING });
+
+    // Act
+    const result = await store.recordPoll(processing, {
+      status: COMPLETED,
+      upstreamStatus: 'Done',
+      links: ['https://files/a.csv.zip'],
+      observedAt: '2025-01-01T00:05:00.000Z',
+    });
+
+    // Assess
+    expect(result.outcome).toBe('updated');
+    expect(result.record.status).toBe(COMPLETED);
+  });
+
+  it('answers unchanged when another poller already recorded the same completion', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    const observation = {
+      status: COMPLETED,
+      upstreamStatus: 'Done',
+      links: ['https://files/a.csv.zip'],
+      observedAt: '2025-01-01T00:05:00.000Z',
+    };
+    const first = await store.recordPoll(processing, observation);
+
+    // Act
+    const second = await store.recordPoll(processing, observation);
+
+    // Assess
+    expect(second).toEqual({ outcome: 'unchanged', record: first.record });
+  });
+
+  it('refuses to complete an export that was aborted meanwhile', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    await store.transition(spotId, processing.exportId, { to: ABORTING });
+    const aborted = await store.transition(spotId, processing.exportId, { to: ABORTED });
+
+    // Act
+    const error = await rejection(
+      store.recordPoll(processing, { status: COMPLETED, observedAt: '2025-01-01T00:05:00.000Z' }),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(IllegalTransitionError);
+    expect((error as IllegalTransitionError).current).toEqual(aborted);
+  });
+});
+
+describe('DynamoDbExportStore (dynalite): listExports', () => {
+  const recordCount = 25;
+  const spotId = 'sp_listing';
+  let created: ExportRecord[] = [];
+
+  beforeAll(async () => {
+    // One record per minute, every third one completed.
+    created = [];
+    for (let index = 0; index < recordCount; index++) {
+      const requestedAt = new Date(Date.UTC(2025, 0, 1, 0, index)).toISOString();
+      let record = await store.createExport(newExportRecordFixture({ spotId, requestedAt }));
+      if (index % 3 === 0) {
+        record = await store.transition(spotId, record.exportId, { to: PROCESSING });
+        record = await store.transition(spotId, record.exportId, { to: COMPLETED });
+      }
+      created.push(record);
+    }
+    // Another spot's records must never show up.
+    await store.createExport(newExportRecordFixture({ spotId: 'sp_listing_other' }));
+  });
+
+  it('pages through every record newest first', async () => {
+    // Act
+    const pages = [];
+    let nextToken: string | undefined;
+    do {
+      const page = await store.listExports(spotId, { limit: 10, nextToken });
+      pages.push(page);
+      nextToken = page.nextToken;
+    } while (nextToken !== undefined);
+
+    // Assess
+    expect(pages.map((page) => page.items.length)).toEqual([10, 10, 5]);
+    expect(pages.flatMap((page) => page.items)).toEqual([...created].reverse());
+  });
+
+  it('pages through one status only, newest first', async () => {
+    // Prepare
+    const completed = created.filter((record) => record.status === COMPLETED).reverse();
+
+    // Act
+    const first = await store.listExports(spotId, { limit: 5, status: COMPLETED });
+    const second = await store.listExports(spotId, {
+      limit: 5,
+      status: COMPLETED,
+      nextToken: first.nextToken,
+    });
+
+    // Assess
+    expect(completed).toHaveLength(9);
+    expect(first.items).toEqual(completed.slice(0, 5));
+    expect(second.items).toEqual(completed.slice(5));
+    expect(second.nextToken).toBeUndefined();
+  });
+
+  it('gives no token on a page that ends exactly at the last record', async () => {
+    // Act
+    const page = await store.listExports(spotId, { limit: recordCount });
+
+    // Assess
+    expect(page.items).toHaveLength(recordCount);
+    expect(page.nextToken).toBeUndefined();
+  });
+
+  it.each([
+    ['garbage', 'not a token!'],
+    ['non-JSON base64url', Buffer.from('{{{').toString('base64url')],
+    ['a JSON array', Buffer.from('[1,2]').toString('base64url')],
+    ['another spot', encodePaginationToken({ pk: 'SPOT#sp_other', sk: 'EXPORT#ex_x' })],
+    ['wrong attribute types', Buffer.from('{"pk":"SPOT#sp_listing","sk":7}').toString('base64url')],
+    ['a sort key of another item type', encodePaginationToken({ pk: 'SPOT#sp_listing', sk: 'LOCK' })],
+  ])('rejects a malformed nextToken (%s) with InvalidPaginationTokenError', async (_case, nextToken) => {
+    // Act
+    const error = await rejection(store.listExports(spotId, { limit: 10, nextToken }));
+
+    // Assess
+    expect(error).toBeInstanceOf(InvalidPaginationTokenError);
+  });
+
+  it('rejects a token of the unfiltered listing when a status is asked for', async () => {
+    // Prepare
+    const { nextToken } = await store.listExports(spotId, { limit: 10 });
+
+    // Act
+    const error = await rejection(store.listExports(spotId, { limit: 10, status: COMPLETED, nextToken }));
+
+    // Assess
+    expect(error).toBeInstanceOf(InvalidPaginationTokenError);
+  });
+});
+
+describe('DynamoDbExportStore (dynalite): findActiveNotPolledSince', () => {
+  it('finds active records not touched since the given instant, oldest first, and no terminal ones', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const stale = await store.createExport(
+      newExportRecordFixture({ spotId, requestedAt: '2020-01-01T00:00:00.000Z' }),
+    );
+    const stalePolled = await createProcessing(spotId, { requestedAt: '2020-01-01T00:01:00.000Z' });
+    await store.recordPoll(
+      stalePolled,
+      { status: PROCESSING, upstreamStatus: 'Processing', observedAt: '2020-01-01T00:02:00.000Z' },
+      { pollBookkeepingIntervalSeconds: 0 },
+    );
+    const freshlyPolled = await createProcessing(spotId, { requestedAt: '2020-01-01T00:00:30.000Z' });
+    await store.recordPoll(
+      freshlyPolled,
+      { status: PROCESSING, upstreamStatus: 'Processing', observedAt: '2020-01-01T01:00:00.000Z' },
+      { pollBookkeepingIntervalSeconds: 0 },
+    );
+    const finished = await createProcessing(spotId, { requestedAt: '2020-01-01T00:00:10.000Z' });
+    await store.transition(spotId, finished.exportId, { to: FAILED, changes: { failureReason: 'rejected' } });
+
+    // Act
+    const found = await store.findActiveNotPolledSince('2020-01-01T00:30:00.000Z', 10);
+
+    // Assess
+    expect(found.map((record) => record.exportId)).toEqual([stale.exportId, stalePolled.exportId]);
+  });
+});

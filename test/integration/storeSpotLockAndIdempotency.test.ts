@@ -1,0 +1,267 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
+import { IdempotencyConflictError, IdempotencyKeyReusedError, SpotBusyError } from '../../lib/store/errors';
+import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
+
+const START_MS = Date.UTC(2025, 0, 1);
+const MS_PER_SECOND = 1000;
+
+let table: DynaliteTable;
+let nowMs = START_MS;
+let store: DynamoDbExportStore;
+let spotCounter = 0;
+
+beforeAll(async () => {
+  table = await startDynaliteTable();
+  store = new DynamoDbExportStore({
+    client: table.documentClient,
+    tableName: table.tableName,
+    now: () => nowMs,
+  });
+});
+
+afterAll(async () => {
+  await table?.close();
+});
+
+function freshSpot(): string {
+  nowMs = START_MS;
+  spotCounter += 1;
+  return `sp_lock_${spotCounter}`;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('DynamoDbExportStore (dynalite): spot lock', () => {
+  it('takes a free spot and reports the lease', async () => {
+    // Prepare
+    const spotId = freshSpot();
+
+    // Act
+    const lock = await store.acquireSpotLock(spotId, 'ex_a', { leaseSeconds: 60 });
+
+    // Assess
+    expect(lock).toEqual({
+      spotId,
+      exportId: 'ex_a',
+      acquiredAt: new Date(START_MS).toISOString(),
+      expiresAtEpochSeconds: START_MS / MS_PER_SECOND + 60,
+    });
+    expect(await store.getSpotLock(spotId)).toEqual(lock);
+  });
+
+  it('is re-entrant for the same export and renews the lease', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    await store.acquireSpotLock(spotId, 'ex_a', { leaseSeconds: 60 });
+    nowMs += 30 * MS_PER_SECOND;
+
+    // Act
+    const again = await store.acquireSpotLock(spotId, 'ex_a', { leaseSeconds: 60 });
+
+    // Assess
+    expect(again.expiresAtEpochSeconds).toBe(START_MS / MS_PER_SECOND + 90);
+  });
+
+  it('refuses another export with SpotBusyError naming the holder', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const held = await store.acquireSpotLock(spotId, 'ex_a', { leaseSeconds: 60 });
+
+    // Act
+    const error = await rejection(store.acquireSpotLock(spotId, 'ex_b'));
+
+    // Assess
+    expect(error).toBeInstanceOf(SpotBusyError);
+    expect(error).toMatchObject({ spotId, activeExportId: 'ex_a', lock: held });
+  });
+
+  it('lets exactly one of many concurrent exports take the spot', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const contenders = Array.from({ length: 10 }, (_, index) => `ex_${index}`);
+
+    // Act
+    const results = await Promise.allSettled(
+      contenders.map((exportId) => store.acquireSpotLock(spotId, exportId)),
+    );
+
+    // Assess
+    const winners = results.filter((result) => result.status === 'fulfilled');
+    expect(winners).toHaveLength(1);
+    const holder = (await store.getSpotLock(spotId))?.exportId;
+    expect(winners[0]?.value.exportId).toBe(holder);
+    for (const result of results) {
+      if (result.status === 'rejected') expect(result.reason).toMatchObject({ activeExportId: holder });
+    }
+  });
+
+  it('frees the spot on release by its holder, and release is idempotent', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    await store.acquireSpotLock(spotId, 'ex_a');
+
+    // Act
+    const first = await store.releaseSpotLock(spotId, 'ex_a');
+    const second = await store.releaseSpotLock(spotId, 'ex_a');
+    const next = await store.acquireSpotLock(spotId, 'ex_b');
+
+    // Assess
+    expect([first, second]).toEqual([true, false]);
+    expect(next.exportId).toBe('ex_b');
+  });
+
+  it('does not let another export release the lock', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    await store.acquireSpotLock(spotId, 'ex_a');
+
+    // Act
+    const released = await store.releaseSpotLock(spotId, 'ex_b');
+
+    // Assess
+    expect(released).toBe(false);
+    expect((await store.getSpotLock(spotId))?.exportId).toBe('ex_a');
+  });
+
+  it('treats a lapsed lease as free, before the TTL sweeper removes it', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    await store.acquireSpotLock(spotId, 'ex_a', { leaseSeconds: 60 });
+    nowMs += 60 * MS_PER_SECOND;
+
+    // Act
+    const seen = await store.getSpotLock(spotId);
+    const taken = await store.acquireSpotLock(spotId, 'ex_b', { leaseSeconds: 60 });
+
+    // Assess
+    expect(seen).toBeUndefined();
+    expect(taken.exportId).toBe('ex_b');
+    expect(await store.releaseSpotLock(spotId, 'ex_a')).toBe(false);
+  });
+});
+
+describe('DynamoDbExportStore (dynalite): idempotency records', () => {
+  const inOneHour = () => Math.floor(nowMs / MS_PER_SECOND) + 3600;
+
+  it('stores a new key and reads it back', async () => {
+    // Prepare
+    const spotId = freshSpot();
+
+    // Act
+    const stored = await store.putIdempotencyRecord(spotId, 'key-1', {
+      exportId: 'ex_a',
+      requestFingerprint: 'fp-1',
+      expiresAtEpochSeconds: inOneHour(),
+    });
+
+    // Assess
+    expect(stored).toEqual({
+      spotId,
+      key: 'key-1',
+      exportId: 'ex_a',
+      requestFingerprint: 'fp-1',
+      createdAt: new Date(START_MS).toISOString(),
+      expiresAtEpochSeconds: inOneHour(),
+    });
+    expect(await store.getIdempotencyRecord(spotId, 'key-1')).toEqual(stored);
+  });
+
+  it('answers a retry of the same request with IdempotencyConflictError carrying the first record', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const first = await store.putIdempotencyRecord(spotId, 'key-1', {
+      exportId: 'ex_a',
+      requestFingerprint: 'fp-1',
+      expiresAtEpochSeconds: inOneHour(),
+    });
+
+    // Act
+    const error = await rejection(
+      store.putIdempotencyRecord(spotId, 'key-1', {
+        exportId: 'ex_b',
+        requestFingerprint: 'fp-1',
+        expiresAtEpochSeconds: inOneHour(),
+      }),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(IdempotencyConflictError);
+    expect((error as IdempotencyConflictError).existing).toEqual(first);
+  });
+
+  it('refuses a key reused for a different request with IdempotencyKeyReusedError', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const first = await store.putIdempotencyRecord(spotId, 'key-1', {
+      exportId: 'ex_a',
+      requestFingerprint: 'fp-1',
+      expiresAtEpochSeconds: inOneHour(),
+    });
+
+    // Act
+    const error = await rejection(
+      store.putIdempotencyRecord(spotId, 'key-1', {
+        exportId: 'ex_b',
+        requestFingerprint: 'fp-2',
+        expiresAtEpochSeconds: inOneHour(),
+      }),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(IdempotencyKeyReusedError);
+    expect((error as IdempotencyKeyReusedError).existing).toEqual(first);
+  });
+
+  it('treats an expired key as absent and lets it be used again', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    await store.putIdempotencyRecord(spotId, 'key-1', {
+      exportId: 'ex_a',
+      requestFingerprint: 'fp-1',
+      expiresAtEpochSeconds: inOneHour(),
+    });
+    nowMs += 3600 * MS_PER_SECOND;
+
+    // Act
+    const seen = await store.getIdempotencyRecord(spotId, 'key-1');
+    const reused = await store.putIdempotencyRecord(spotId, 'key-1', {
+      exportId: 'ex_b',
+      requestFingerprint: 'fp-2',
+      expiresAtEpochSeconds: inOneHour(),
+    });
+
+    // Assess
+    expect(seen).toBeUndefined();
+    expect(reused.exportId).toBe('ex_b');
+    expect((await store.getIdempotencyRecord(spotId, 'key-1'))?.exportId).toBe('ex_b');
+  });
+
+  it('keeps keys of different spots apart', async () => {
+    // Prepare
+    const spotA = freshSpot();
+    const spotB = freshSpot();
+    await store.putIdempotencyRecord(spotA, 'shared', {
+      exportId: 'ex_a',
+      requestFingerprint: 'fp-1',
+      expiresAtEpochSeconds: inOneHour(),
+    });
+
+    // Act
+    const other = await store.putIdempotencyRecord(spotB, 'shared', {
+      exportId: 'ex_b',
+      requestFingerprint: 'fp-2',
+      expiresAtEpochSeconds: inOneHour(),
+    });
+
+    // Assess
+    expect(other.exportId).toBe('ex_b');
+  });
+});
