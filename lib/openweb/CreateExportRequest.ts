@@ -1,0 +1,30 @@
+/** A date-range export: RFC 3339 instants (`YYYY-MM-DDTHH:MM:SSZ`); the upstream allows at most 730 hours. */
+export interface DateRangeExportRequest {
+  from: string;
+  until: string;
+}
+
+/** A single-conversation export; `conversationId` is `<spotId>_<postId>`. */
+export interface ConversationExportRequest {
+  conversationId: string;
+}
+
+export interface ExportFileOptions {
+  /** CSV separator (upstream default `,`). */
+  delimiter?: string;
+  /** Rows per CSV file (upstream maximum 100 000). */
+  maxRecordsInFile?: number;
+}
+
+export type CreateExportRequest = (DateRangeExportRequest | ConversationExportRequest) & ExportFileOptions;
+
+/** The upstream's snake_case body for `POST /v4/export`. */
+export function toCreateExportBody(request: CreateExportRequest): Record<string, string | number> {
+  const body: Record<string, string | number> =
+    'conversationId' in request
+      ? { conversation_id: request.conversationId }
+      : { from: request.from, until: request.until };
+  if (request.delimiter !== undefined) body.delimiter = request.delimiter;
+  if (request.maxRecordsInFile !== undefined) body.max_records_in_file = request.maxRecordsInFile;
+  return body;
+}

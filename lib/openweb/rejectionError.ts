@@ -1,0 +1,53 @@
+import {
+  ExportConflictError,
+  ExportNotAbortableError,
+  ExportNotFoundError,
+  InvalidExportRequestError,
+  type OpenWebError,
+  SpotForbiddenError,
+  UpstreamProtocolError,
+  UpstreamRequestRejectedError,
+} from './errors';
+import { OpenWebOperation } from './OpenWebOperation';
+import { bodySnippet, readUpstreamMessage, type UpstreamReply } from './responses';
+
+export interface RejectionContext {
+  operation: OpenWebOperation;
+  spotId: string;
+  /** The export the call was about (status, abort). */
+  exportId?: string;
+}
+
+/**
+ * The typed error for an export call's answer that is neither success nor
+ * retryable (401, 429 and 5xx are handled by the caller before this).
+ */
+export function rejectionError(reply: UpstreamReply, context: RejectionContext): OpenWebError {
+  const { statusCode } = reply;
+  const { operation, spotId, exportId } = context;
+  if (statusCode < 400 || statusCode >= 500) {
+    return new UpstreamProtocolError(
+      `The upstream answered ${operation} with unexpected HTTP ${statusCode}`,
+      statusCode,
+      bodySnippet(reply.bodyText),
+    );
+  }
+  const message = readUpstreamMessage(reply.bodyText);
+  switch (statusCode) {
+    case 400:
+    case 422:
+      return operation === OpenWebOperation.ABORT_EXPORT && exportId !== undefined
+        ? new ExportNotAbortableError(exportId, message, { statusCode })
+        : new InvalidExportRequestError(message, { statusCode });
+    case 403:
+      return new SpotForbiddenError(spotId);
+    case 404:
+      return exportId === undefined
+        ? new UpstreamRequestRejectedError(statusCode, message)
+        : new ExportNotFoundError(spotId, exportId);
+    case 409:
+      return new ExportConflictError(spotId, message);
+    default:
+      return new UpstreamRequestRejectedError(statusCode, message);
+  }
+}

@@ -1,0 +1,275 @@
+import { z } from 'zod';
+import { UpstreamProtocolError } from './errors';
+import { normaliseUpstreamStatus, type UpstreamExportStatus } from './UpstreamExportStatus';
+
+/**
+ * Tolerant readers for upstream bodies. Most shapes are undocumented
+ * (see UPSTREAM.md), so every reader accepts the plausible variants, keeps
+ * unknown keys and the raw body, and turns anything it cannot use into an
+ * `UpstreamProtocolError` instead of crashing.
+ */
+
+/** An upstream HTTP answer as the readers need it. */
+export interface UpstreamReply {
+  statusCode: number;
+  bodyText: string;
+}
+
+export interface CreatedExport {
+  exportId: string;
+  /** The status URL the upstream returned, when it returned one. */
+  statusLink: string | undefined;
+  raw: unknown;
+}
+
+export interface ExportStatusReport {
+  exportId: string;
+  status: UpstreamExportStatus;
+  rawStatus: string | undefined;
+  links: string[];
+  raw: unknown;
+}
+
+export interface ListedExport {
+  exportId: string;
+  status: UpstreamExportStatus;
+  rawStatus: string | undefined;
+  links: string[];
+  /** ISO 8601 when the upstream sent a creation time (string kept as sent, epoch numbers converted). */
+  createdAt: string | undefined;
+  raw: unknown;
+}
+
+export const BODY_SNIPPET_MAX_CHARS = 200;
+const UPSTREAM_MESSAGE_MAX_CHARS = 300;
+// Epoch values below this are seconds, above it milliseconds (1e12 ms is in 2001).
+const EPOCH_MILLISECONDS_THRESHOLD = 1e12;
+
+export function bodySnippet(bodyText: string): string {
+  return bodyText.length > BODY_SNIPPET_MAX_CHARS
+    ? `${bodyText.slice(0, BODY_SNIPPET_MAX_CHARS)}…`
+    : bodyText;
+}
+
+interface ReadOptions {
+  /** Leave the body out of errors (auth replies may carry a token). */
+  redactBody?: boolean;
+}
+
+function protocolError(message: string, reply: UpstreamReply, options: ReadOptions, cause?: unknown) {
+  return new UpstreamProtocolError(
+    message,
+    reply.statusCode,
+    options.redactBody ? '' : bodySnippet(reply.bodyText),
+    cause === undefined ? {} : { cause },
+  );
+}
+
+function parseJson(reply: UpstreamReply, options: ReadOptions = {}): unknown {
+  try {
+    return JSON.parse(reply.bodyText);
+  } catch (error) {
+    throw protocolError(
+      `The upstream answered HTTP ${reply.statusCode} with a body that is not JSON`,
+      reply,
+      options,
+      error,
+    );
+  }
+}
+
+const exportIdSchema = z
+  .union([z.string().trim().min(1), z.number().int().nonnegative()])
+  .transform((id) => String(id))
+  .optional()
+  .catch(undefined);
+
+const optionalStringSchema = z.string().trim().min(1).optional().catch(undefined);
+
+const linkSchema = z.union([
+  z.string().trim().min(1),
+  z.looseObject({ url: z.string().trim().min(1) }).transform((link) => link.url),
+  z.looseObject({ link: z.string().trim().min(1) }).transform((link) => link.link),
+  z.looseObject({ href: z.string().trim().min(1) }).transform((link) => link.href),
+]);
+
+// Unusable entries are dropped rather than failing the whole report.
+const linksSchema = z
+  .union([z.array(z.unknown()), z.string()])
+  .optional()
+  .catch(undefined)
+  .transform((links) => {
+    if (links === undefined) return undefined;
+    const items = Array.isArray(links) ? links : [links];
+    return items.flatMap((item) => {
+      const parsed = linkSchema.safeParse(item);
+      return parsed.success ? [parsed.data] : [];
+    });
+  });
+
+const exportFieldsSchema = z.looseObject({
+  id: exportIdSchema,
+  export_id: exportIdSchema,
+  exportId: exportIdSchema,
+  status: optionalStringSchema,
+  state: optionalStringSchema,
+  links: linksSchema,
+  download_links: linksSchema,
+  downloadLinks: linksSchema,
+});
+type ExportFields = z.infer<typeof exportFieldsSchema>;
+
+function exportIdOf(fields: ExportFields): string | undefined {
+  return fields.id ?? fields.export_id ?? fields.exportId;
+}
+
+function linksOf(fields: ExportFields): string[] | undefined {
+  return fields.links ?? fields.download_links ?? fields.downloadLinks;
+}
+
+const createdExportFieldsSchema = exportFieldsSchema.extend({
+  status_link: optionalStringSchema,
+  statusLink: optionalStringSchema,
+});
+
+const authReplySchema = z.looseObject({ token: z.string().trim().min(1) });
+
+/** The `token` of an auth reply. Errors never include the body. */
+export function readAuthToken(reply: UpstreamReply): string {
+  const options = { redactBody: true };
+  const parsed = authReplySchema.safeParse(parseJson(reply, options));
+  if (!parsed.success) throw protocolError('The upstream auth reply has no token', reply, options);
+  return parsed.data.token;
+}
+
+/** The export id from `id`/`export_id`/`exportId`, else from the `id` query parameter of `status_link`. */
+export function readCreatedExport(reply: UpstreamReply, exportBaseUrl: string): CreatedExport {
+  const raw = parseJson(reply);
+  const parsed = createdExportFieldsSchema.safeParse(raw);
+  if (!parsed.success) throw protocolError('The upstream create reply is not a JSON object', reply, {});
+  const statusLink = parsed.data.status_link ?? parsed.data.statusLink;
+  const exportId = exportIdOf(parsed.data) ?? exportIdFromStatusLink(statusLink, exportBaseUrl);
+  if (exportId === undefined)
+    throw protocolError('The upstream create reply carries no export id', reply, {});
+  return { exportId, statusLink, raw };
+}
+
+function exportIdFromStatusLink(statusLink: string | undefined, exportBaseUrl: string): string | undefined {
+  if (statusLink === undefined) return undefined;
+  try {
+    // A path-only link is resolved against the export host.
+    const id = new URL(statusLink, exportBaseUrl).searchParams.get('id')?.trim();
+    return id === undefined || id === '' ? undefined : id;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A status reply must be an object with a status string or a links array; the id defaults to the one asked for. */
+export function readExportStatusReport(reply: UpstreamReply, requestedExportId: string): ExportStatusReport {
+  const raw = parseJson(reply);
+  const parsed = exportFieldsSchema.safeParse(raw);
+  const report = parsed.success ? toReport(parsed.data, raw) : undefined;
+  if (report === undefined)
+    throw protocolError('The upstream status reply carries neither status nor links', reply, {});
+  return { ...report, exportId: report.exportId ?? requestedExportId };
+}
+
+function toReport(
+  fields: ExportFields,
+  raw: unknown,
+): (Omit<ExportStatusReport, 'exportId'> & { exportId: string | undefined }) | undefined {
+  const rawStatus = fields.status ?? fields.state;
+  const links = linksOf(fields);
+  if (rawStatus === undefined && links === undefined) return undefined;
+  return {
+    exportId: exportIdOf(fields),
+    status: normaliseUpstreamStatus(rawStatus, links),
+    rawStatus,
+    links: links ?? [],
+    raw,
+  };
+}
+
+const exportListContainers = ['exports', 'items', 'data', 'results'] as const;
+
+const createdAtSchema = z
+  .union([z.string().trim().min(1), z.number().finite().nonnegative()])
+  .transform((value) =>
+    typeof value === 'string'
+      ? value
+      : new Date(value < EPOCH_MILLISECONDS_THRESHOLD ? value * 1000 : value).toISOString(),
+  )
+  .optional()
+  .catch(undefined);
+
+const listedExportFieldsSchema = exportFieldsSchema.extend({
+  created_at: createdAtSchema,
+  createdAt: createdAtSchema,
+  created: createdAtSchema,
+});
+
+/**
+ * The exports of a list reply: a top-level array or one under
+ * `exports`/`items`/`data`/`results`. Entries without an id are skipped
+ * (they cannot be acted on); entries without a status report `unknown`.
+ */
+export function readListedExports(reply: UpstreamReply): ListedExport[] {
+  const raw = parseJson(reply);
+  const entries = listEntries(raw);
+  if (entries === undefined)
+    throw protocolError('The upstream list reply holds no list of exports', reply, {});
+  return entries.flatMap((entry) => {
+    const parsed = listedExportFieldsSchema.safeParse(entry);
+    if (!parsed.success) return [];
+    const exportId = exportIdOf(parsed.data);
+    if (exportId === undefined) return [];
+    const rawStatus = parsed.data.status ?? parsed.data.state;
+    const links = linksOf(parsed.data) ?? [];
+    return [
+      {
+        exportId,
+        status: normaliseUpstreamStatus(rawStatus, links),
+        rawStatus,
+        links,
+        createdAt: parsed.data.created_at ?? parsed.data.createdAt ?? parsed.data.created,
+        raw: entry,
+      },
+    ];
+  });
+}
+
+function listEntries(raw: unknown): unknown[] | undefined {
+  if (Array.isArray(raw)) return raw;
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const record = raw as Record<string, unknown>;
+  for (const key of exportListContainers) {
+    const value = record[key];
+    if (Array.isArray(value)) return value;
+  }
+  return undefined;
+}
+
+const errorBodySchema = z.looseObject({
+  message: optionalStringSchema,
+  error: optionalStringSchema,
+  error_description: optionalStringSchema,
+  detail: optionalStringSchema,
+});
+
+/** The human-readable reason in an error body (`message`, `error`, …), shortened; undefined if none. */
+export function readUpstreamMessage(bodyText: string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText);
+  } catch {
+    return undefined;
+  }
+  const parsed = errorBodySchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  const message =
+    parsed.data.message ?? parsed.data.error ?? parsed.data.error_description ?? parsed.data.detail;
+  return message === undefined || message.length <= UPSTREAM_MESSAGE_MAX_CHARS
+    ? message
+    : `${message.slice(0, UPSTREAM_MESSAGE_MAX_CHARS)}…`;
+}
