@@ -44,6 +44,12 @@ export interface ExportRecord {
   idempotencyKey?: string;
   workflowExecutionName?: string;
   failureReason?: string;
+  /**
+   * When the upstream create was (about to be) sent. Set before sending, so a record
+   * still REQUESTED with this set may have an upstream export whose id we never
+   * learned: it is recovered, never blindly re-created.
+   */
+  upstreamCreateAttemptedAt?: string;
   /** Incremented on every write; the guard of optimistic concurrency. */
   version: number;
 }
@@ -64,6 +70,7 @@ export type ExportChanges = Partial<
     | 'pollCount'
     | 'workflowExecutionName'
     | 'failureReason'
+    | 'upstreamCreateAttemptedAt'
   >
 >;
 
@@ -77,4 +84,5 @@ export const EXPORT_CHANGE_FIELDS = [
   'pollCount',
   'workflowExecutionName',
   'failureReason',
+  'upstreamCreateAttemptedAt',
 ] as const satisfies readonly (keyof ExportChanges)[];

@@ -32,3 +32,47 @@ export class IllegalTransitionError extends ExportDomainError {
     this.current = details.current;
   }
 }
+
+/** Abort asked of an export that already completed or failed: the first conditional write won. */
+export class ExportAlreadyFinishedError extends ExportDomainError {
+  override name = 'ExportAlreadyFinishedError';
+  readonly current: ExportRecord;
+
+  constructor(current: ExportRecord, options?: ErrorOptions) {
+    super(`Export ${current.exportId} already finished with status ${current.status}`, options);
+    this.current = current;
+  }
+}
+
+/** The upstream refused the create for good (bad request, forbidden spot, rejected key); the record is FAILED. */
+export class ExportStartRejectedError extends ExportDomainError {
+  override name = 'ExportStartRejectedError';
+  readonly record: ExportRecord;
+
+  constructor(record: ExportRecord, options?: ErrorOptions) {
+    super(`Export ${record.exportId} was rejected: ${record.failureReason ?? 'unknown reason'}`, options);
+    this.record = record;
+  }
+}
+
+/** The upstream could not be reached before the create was sent; nothing exists upstream. Safe to retry. */
+export class ExportStartDeferredError extends ExportDomainError {
+  override name = 'ExportStartDeferredError';
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(message: string, retryAfterSeconds: number | undefined, options?: ErrorOptions) {
+    super(message, options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** A concurrent start with the same idempotency key is still talking to the upstream. */
+export class ExportStartInProgressError extends ExportDomainError {
+  override name = 'ExportStartInProgressError';
+  readonly exportId: string;
+
+  constructor(exportId: string, options?: ErrorOptions) {
+    super(`Export ${exportId} is being started by a concurrent request`, options);
+    this.exportId = exportId;
+  }
+}

@@ -8,7 +8,7 @@ const { REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportSt
  *
  * | from \ to  | REQUESTED | PROCESSING | COMPLETED | FAILED | ABORTING | ABORTED |
  * |------------|-----------|------------|-----------|--------|----------|---------|
- * | REQUESTED  | update    | yes        |           | yes    |          | yes     |
+ * | REQUESTED  | update    | yes        |           | yes    | yes      | yes     |
  * | PROCESSING |           | update     | yes       | yes    | yes      | yes     |
  * | ABORTING   |           |            | yes       | yes    | update   | yes     |
  * | COMPLETED  |           |            |           |        |          |         |
@@ -16,8 +16,10 @@ const { REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportSt
  * | ABORTED    |           |            |           |        |          |         |
  *
  * - REQUESTED → FAILED: the upstream rejected the create.
- * - REQUESTED → ABORTED: aborted before the upstream create happened, so there
+ * - REQUESTED → ABORTED: aborted before the upstream create was sent, so there
  *   is nothing upstream to abort.
+ * - REQUESTED → ABORTING: aborted while the create is in flight or its id is
+ *   being recovered; the abort is sent upstream once the id is known.
  * - PROCESSING → ABORTED: the upstream reports an abort we never asked for
  *   (aborted out of band); the record must still reach a terminal state.
  * - ABORTING → COMPLETED | FAILED: the export finished upstream before our
@@ -31,7 +33,7 @@ const { REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportSt
  *   abort is requested the export ends.
  */
 const LEGAL_TARGETS: Readonly<Record<ExportStatus, readonly ExportStatus[]>> = {
-  [REQUESTED]: [REQUESTED, PROCESSING, FAILED, ABORTED],
+  [REQUESTED]: [REQUESTED, PROCESSING, FAILED, ABORTING, ABORTED],
   [PROCESSING]: [PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED],
   [ABORTING]: [ABORTING, COMPLETED, FAILED, ABORTED],
   [COMPLETED]: [],

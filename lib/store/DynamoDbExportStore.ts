@@ -403,6 +403,25 @@ export class DynamoDbExportStore implements ExportStore {
     }
   }
 
+  async deleteIdempotencyRecord(spotId: string, key: string, exportId: string): Promise<boolean> {
+    try {
+      await this.#client.send(
+        new DeleteCommand({
+          TableName: this.#tableName,
+          Key: idempotencyKey(spotId, key),
+          ConditionExpression: '#exportId = :exportId',
+          ExpressionAttributeNames: { '#exportId': 'exportId' },
+          ExpressionAttributeValues: { ':exportId': exportId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      // Gone already, or the key now names another export: not ours to delete.
+      if (isConditionalCheckFailed(error)) return false;
+      throw error;
+    }
+  }
+
   async getIdempotencyRecord(spotId: string, key: string): Promise<IdempotencyRecord | undefined> {
     const { Item } = await this.#client.send(
       new GetCommand({ TableName: this.#tableName, Key: idempotencyKey(spotId, key), ConsistentRead: true }),

@@ -88,6 +88,11 @@ export interface ExportStore {
     key: string,
     input: PutIdempotencyRecordInput,
   ): Promise<IdempotencyRecord>;
+  /**
+   * Frees a key whose export never reached the upstream, so a retry starts afresh.
+   * Only while the key still names `exportId`; true when this call deleted it.
+   */
+  deleteIdempotencyRecord(spotId: string, key: string, exportId: string): Promise<boolean>;
   /** Expired records read as absent. */
   getIdempotencyRecord(spotId: string, key: string): Promise<IdempotencyRecord | undefined>;
 }

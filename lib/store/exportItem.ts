@@ -30,6 +30,7 @@ export function exportRecordToItem(record: ExportRecord): StoredItem {
     idempotencyKey: record.idempotencyKey,
     workflowExecutionName: record.workflowExecutionName,
     failureReason: record.failureReason,
+    upstreamCreateAttemptedAt: record.upstreamCreateAttemptedAt,
     version: record.version,
   });
 }
@@ -53,6 +54,7 @@ export function itemToExportRecord(item: StoredItem): ExportRecord {
     idempotencyKey: item.idempotencyKey,
     workflowExecutionName: item.workflowExecutionName,
     failureReason: item.failureReason,
+    upstreamCreateAttemptedAt: item.upstreamCreateAttemptedAt,
     version: item.version,
   };
   return withoutUndefined(record) as ExportRecord;

@@ -1,0 +1,27 @@
+/** Tunables of the export lifecycle, from configuration. Units are in the names. */
+export interface ExportSettings {
+  /** Past this since the start, polling gives up: the export is aborted upstream and marked ABORTED. */
+  exportDeadlineSeconds: number;
+  /** First poll delay when the spot has no history yet. */
+  defaultFirstPollDelaySeconds: number;
+  /** An API status read within this of the last poll is served from the record. */
+  statusFreshnessSeconds: number;
+  /** The reconciler repairs active exports not polled for this long. */
+  reconcileStaleAfterSeconds: number;
+  /** How long an idempotency key keeps answering with the same export. */
+  idempotencyTtlSeconds: number;
+  /** Lease on the spot lock while the create is under way; renewed to the deadline once PROCESSING. */
+  startLockLeaseSeconds: number;
+  /** A concurrent start's claim on the upstream create older than this is treated as a crash. */
+  createClaimTimeoutSeconds: number;
+}
+
+export const DEFAULT_EXPORT_SETTINGS: ExportSettings = {
+  exportDeadlineSeconds: 6 * 60 * 60,
+  defaultFirstPollDelaySeconds: 30,
+  statusFreshnessSeconds: 10,
+  reconcileStaleAfterSeconds: 15 * 60,
+  idempotencyTtlSeconds: 24 * 60 * 60,
+  startLockLeaseSeconds: 5 * 60,
+  createClaimTimeoutSeconds: 2 * 60,
+};

@@ -1,0 +1,88 @@
+import {
+  ExportNotAbortableError,
+  ExportNotFoundError as UpstreamExportNotFoundError,
+} from '../openweb/errors';
+import { ExportNotFoundError } from '../store/errors';
+import { checkExport } from './checkExport';
+import type { ExportRecord } from './ExportRecord';
+import { ExportStatus } from './ExportStatus';
+import { ExportAlreadyFinishedError } from './errors';
+import { isoAt, onTerminal, transitionOrCurrent } from './exportLifecycle';
+import type { ExportDependencies } from './ports';
+
+export type AbortReason = 'requested' | 'timeout';
+
+export interface AbortExportCommand {
+  spotId: string;
+  exportId: string;
+  reason: AbortReason;
+}
+
+/**
+ * PROCESSING → ABORTING (conditional) → upstream abort → ABORTED, spot freed,
+ * workflow stopped. Abort racing completion has one winner: the first conditional
+ * write. Repeating an abort is safe: ABORTED answers again, ABORTING retries upstream.
+ * @throws ExportNotFoundError, ExportAlreadyFinishedError
+ */
+export async function abortExport(
+  deps: ExportDependencies,
+  command: AbortExportCommand,
+): Promise<ExportRecord> {
+  const record = await deps.store.getExport(command.spotId, command.exportId);
+  if (record === undefined) throw new ExportNotFoundError(command.spotId, command.exportId);
+  const aborting = await markAborting(deps, record, command.reason);
+  if (aborting.status === ExportStatus.ABORTED) return aborting;
+  if (aborting.status !== ExportStatus.ABORTING) throw new ExportAlreadyFinishedError(aborting);
+  // The create is in flight or its id is being recovered: whoever learns the id sends the abort.
+  if (aborting.upstreamExportId === undefined) return aborting;
+  try {
+    await deps.upstream.abortExport(aborting.spotId, aborting.upstreamExportId);
+  } catch (error) {
+    if (error instanceof ExportNotAbortableError || error instanceof UpstreamExportNotFoundError) {
+      // The upstream finished first: what it says now is the outcome.
+      const settled = await checkExport(deps, { ...command, mode: 'reconcile' });
+      if (settled.status === ExportStatus.ABORTED) return settled;
+      if (settled.status !== ExportStatus.ABORTING)
+        throw new ExportAlreadyFinishedError(settled, { cause: error });
+      return finishAbort(deps, settled, command.reason);
+    }
+    throw error;
+  }
+  return finishAbort(deps, aborting, command.reason);
+}
+
+async function markAborting(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  reason: AbortReason,
+): Promise<ExportRecord> {
+  if (record.status !== ExportStatus.PROCESSING && record.status !== ExportStatus.REQUESTED) return record;
+  // A create never sent leaves nothing upstream: straight to ABORTED.
+  const to =
+    record.status === ExportStatus.REQUESTED && record.upstreamCreateAttemptedAt === undefined
+      ? ExportStatus.ABORTED
+      : ExportStatus.ABORTING;
+  const { record: next, won } = await transitionOrCurrent(deps, record, to, {
+    ...(reason === 'timeout' && { failureReason: 'polling deadline passed' }),
+  });
+  if (won && next.status === ExportStatus.ABORTED) await onTerminal(deps, next);
+  // Lost the race: another writer moved it on; decide again from what it wrote.
+  return next.status === record.status ? markAborting(deps, next, reason) : next;
+}
+
+async function finishAbort(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  reason: AbortReason,
+): Promise<ExportRecord> {
+  const { record: aborted, won } = await transitionOrCurrent(deps, record, ExportStatus.ABORTED, {
+    completedAt: isoAt(deps.now()),
+  });
+  if (!won) return aborted;
+  await onTerminal(deps, aborted);
+  // The timeout path is the workflow itself, which ends on its own.
+  if (reason === 'requested' && aborted.workflowExecutionName !== undefined) {
+    await deps.workflows.stop(aborted.workflowExecutionName, 'export aborted');
+  }
+  return aborted;
+}

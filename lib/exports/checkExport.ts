@@ -1,0 +1,147 @@
+import { ExportNotFoundError as UpstreamExportNotFoundError } from '../openweb/errors';
+import type { ExportStatusReport } from '../openweb/responses';
+import { UpstreamExportStatus } from '../openweb/UpstreamExportStatus';
+import { ExportNotFoundError } from '../store/errors';
+import type { ExportRecord } from './ExportRecord';
+import { ExportStatus, isTerminal } from './ExportStatus';
+import { exportDeadlineMs, isoAt, onTerminal, transitionOrCurrent } from './exportLifecycle';
+import type { PollObservation } from './planPollUpdate';
+import type { ExportDependencies } from './ports';
+import { adoptListedExport, giveUpRecovery } from './recoverUpstreamExport';
+
+/**
+ * Who is asking decides how eagerly the upstream is called:
+ * - `api`: serve the record if it was polled within the freshness window;
+ * - `workflow` and `reconcile`: always poll (they are the pollers).
+ */
+export type CheckMode = 'api' | 'workflow' | 'reconcile';
+
+export interface CheckExportCommand {
+  spotId: string;
+  exportId: string;
+  mode: CheckMode;
+}
+
+const MS_PER_SECOND = 1000;
+
+// Concurrent checks of one export in one container share one upstream call.
+const inFlightChecks = new Map<string, Promise<ExportRecord>>();
+
+/**
+ * Reads an export and, when due, asks the upstream once and records what changed.
+ * @throws ExportNotFoundError for an unknown id (or another spot's id).
+ */
+export async function checkExport(
+  deps: ExportDependencies,
+  command: CheckExportCommand,
+): Promise<ExportRecord> {
+  const record = await deps.store.getExport(command.spotId, command.exportId);
+  if (record === undefined) throw new ExportNotFoundError(command.spotId, command.exportId);
+  if (isTerminal(record.status) || (command.mode === 'api' && isFresh(deps, record))) return record;
+  const key = `${record.spotId}/${record.exportId}`;
+  const pending = inFlightChecks.get(key);
+  if (pending !== undefined) return pending;
+  const check = pollUpstream(deps, record, command.mode).finally(() => inFlightChecks.delete(key));
+  inFlightChecks.set(key, check);
+  return check;
+}
+
+function isFresh(deps: ExportDependencies, record: ExportRecord): boolean {
+  const polledAt = record.lastPolledAt === undefined ? Number.NaN : Date.parse(record.lastPolledAt);
+  return deps.now() - polledAt < deps.settings.statusFreshnessSeconds * MS_PER_SECOND;
+}
+
+async function pollUpstream(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  mode: CheckMode,
+): Promise<ExportRecord> {
+  if (record.upstreamExportId === undefined) return pollRecovering(deps, record);
+  let report: ExportStatusReport;
+  try {
+    deps.metrics.count('UpstreamPolls');
+    report = await deps.upstream.getExportStatus(record.spotId, record.upstreamExportId);
+  } catch (error) {
+    if (!(error instanceof UpstreamExportNotFoundError)) throw error;
+    return applyObservation(deps, record, mode, {
+      status: ExportStatus.FAILED,
+      failureReason: 'the upstream no longer knows this export',
+      observedAt: isoAt(deps.now()),
+    });
+  }
+  return applyObservation(deps, record, mode, observationOf(deps, record, report));
+}
+
+function observationOf(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  report: ExportStatusReport,
+): PollObservation {
+  const observedAt = isoAt(deps.now());
+  const base = { upstreamStatus: report.rawStatus ?? '', observedAt };
+  switch (report.status) {
+    case UpstreamExportStatus.COMPLETED:
+      return { ...base, status: ExportStatus.COMPLETED, links: report.links };
+    case UpstreamExportStatus.FAILED:
+      return {
+        ...base,
+        status: ExportStatus.FAILED,
+        failureReason: `the upstream reported ${report.rawStatus}`,
+      };
+    case UpstreamExportStatus.ABORTED:
+      return { ...base, status: ExportStatus.ABORTED };
+    default:
+      // Processing, or a status we do not know yet: keep waiting, keep the raw value for diagnosis.
+      return {
+        ...base,
+        status: record.status === ExportStatus.ABORTING ? ExportStatus.ABORTING : ExportStatus.PROCESSING,
+      };
+  }
+}
+
+async function applyObservation(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  mode: CheckMode,
+  observation: PollObservation,
+): Promise<ExportRecord> {
+  const { outcome, record: next } = await deps.store.recordPoll(record, observation, {
+    pollBookkeepingIntervalSeconds: bookkeepingIntervalSeconds(deps, mode),
+  });
+  if (outcome === 'updated' && isTerminal(next.status) && !isTerminal(record.status))
+    await onTerminal(deps, next);
+  return next;
+}
+
+/**
+ * API reads need lastPolledAt as fresh as the freshness window; the workflow's own
+ * polls only need to stay ahead of the reconciler, so most of them write nothing.
+ */
+function bookkeepingIntervalSeconds(deps: ExportDependencies, mode: CheckMode): number {
+  if (mode === 'api') return deps.settings.statusFreshnessSeconds;
+  if (mode === 'reconcile') return 0;
+  return Math.floor(deps.settings.reconcileStaleAfterSeconds / 3);
+}
+
+async function pollRecovering(deps: ExportDependencies, record: ExportRecord): Promise<ExportRecord> {
+  if (record.upstreamCreateAttemptedAt === undefined) {
+    // The start stopped before sending anything; once its claim window is over, nobody will.
+    const abandonedAtMs =
+      Date.parse(record.requestedAt) + deps.settings.createClaimTimeoutSeconds * MS_PER_SECOND;
+    return deps.now() > abandonedAtMs ? failNeverSent(deps, record) : record;
+  }
+  const adopted = await adoptListedExport(deps, record);
+  if (adopted !== undefined)
+    return adopted.upstreamExportId === undefined ? adopted : pollUpstream(deps, adopted, 'reconcile');
+  if (deps.now() > exportDeadlineMs(deps, record)) return giveUpRecovery(deps, record);
+  return record;
+}
+
+async function failNeverSent(deps: ExportDependencies, record: ExportRecord): Promise<ExportRecord> {
+  const { record: failed, won } = await transitionOrCurrent(deps, record, ExportStatus.FAILED, {
+    failureReason: 'the start did not complete; nothing was sent upstream',
+    completedAt: isoAt(deps.now()),
+  });
+  if (won) await onTerminal(deps, failed);
+  return failed;
+}

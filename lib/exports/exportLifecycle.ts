@@ -1,0 +1,114 @@
+import type { CreateExportRequest } from '../openweb/CreateExportRequest';
+import { TransitionConflictError } from '../store/errors';
+import { pollingExecutionName } from '../workflow/pollingWorkflowContract';
+import type { ExportChanges, ExportRecord, ExportRequest } from './ExportRecord';
+import { ExportStatus, isTerminal } from './ExportStatus';
+import { IllegalTransitionError } from './errors';
+import { EXPORT_HISTORY_SAMPLE_SIZE, expectedExportDurationSeconds } from './expectedExportDuration';
+import type { ExportDependencies } from './ports';
+
+/** Shared steps of the use cases: terminal bookkeeping, workflow tracking, request mapping. */
+
+const MS_PER_SECOND = 1000;
+/** Extra lock lease beyond the deadline, so the lock outlives the workflow that releases it. */
+export const SPOT_LOCK_DEADLINE_MARGIN_SECONDS = 15 * 60;
+
+export function isoAt(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function toUpstreamRequest(request: ExportRequest): CreateExportRequest {
+  const options = {
+    ...(request.delimiter !== undefined && { delimiter: request.delimiter }),
+    ...(request.maxRecordsInFile !== undefined && { maxRecordsInFile: request.maxRecordsInFile }),
+  };
+  return request.kind === 'conversation'
+    ? { conversationId: request.conversationId, ...options }
+    : { from: request.from, until: request.until, ...options };
+}
+
+/** When polling gives up on this export. */
+export function exportDeadlineMs(deps: ExportDependencies, record: ExportRecord): number {
+  const startMs = Date.parse(record.startedAt ?? record.requestedAt);
+  return startMs + deps.settings.exportDeadlineSeconds * MS_PER_SECOND;
+}
+
+/**
+ * Writes a status change; when another writer got there first, answers with what
+ * they wrote instead of failing (the first conditional write wins, by design).
+ */
+export async function transitionOrCurrent(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  to: ExportStatus,
+  changes: ExportChanges,
+): Promise<{ record: ExportRecord; won: boolean }> {
+  try {
+    const next = await deps.store.transition(record.spotId, record.exportId, {
+      to,
+      from: record.status,
+      expectedVersion: record.version,
+      changes,
+    });
+    return { record: next, won: true };
+  } catch (error) {
+    if (error instanceof TransitionConflictError) return { record: error.current, won: false };
+    if (error instanceof IllegalTransitionError && error.current)
+      return { record: error.current, won: false };
+    throw error;
+  }
+}
+
+/** After a write made the export terminal: free the spot, tell the world, count it. */
+export async function onTerminal(deps: ExportDependencies, record: ExportRecord): Promise<void> {
+  if (!isTerminal(record.status)) return;
+  await deps.store.releaseSpotLock(record.spotId, record.exportId);
+  await deps.events.publishTerminal(record);
+  deps.metrics.count(
+    record.status === ExportStatus.COMPLETED
+      ? 'ExportsCompleted'
+      : record.status === ExportStatus.ABORTED
+        ? 'ExportsAborted'
+        : 'ExportsFailed',
+  );
+}
+
+/**
+ * Makes sure an active export has a polling workflow. The execution name comes from
+ * the export id, so two callers racing here start one workflow. A failure to start
+ * is left to the reconciler: the export is recorded and will be picked up.
+ */
+export async function ensurePollingWorkflow(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  attempt = 0,
+): Promise<ExportRecord> {
+  if (isTerminal(record.status) || (attempt === 0 && record.workflowExecutionName !== undefined))
+    return record;
+  const executionName = pollingExecutionName(record.exportId, attempt);
+  const history = await deps.store.listExports(record.spotId, {
+    status: ExportStatus.COMPLETED,
+    limit: EXPORT_HISTORY_SAMPLE_SIZE,
+  });
+  await deps.workflows.start(executionName, {
+    spotId: record.spotId,
+    exportId: record.exportId,
+    firstPollDelaySeconds: expectedExportDurationSeconds(
+      history.items,
+      deps.settings.defaultFirstPollDelaySeconds,
+    ),
+    deadline: isoAt(exportDeadlineMs(deps, record)),
+  });
+  // Not version-guarded: a poll may have written meanwhile, and the name must still land.
+  try {
+    return await deps.store.transition(record.spotId, record.exportId, {
+      to: record.status,
+      from: record.status,
+      changes: { workflowExecutionName: executionName },
+    });
+  } catch (error) {
+    if (error instanceof TransitionConflictError) return error.current;
+    if (error instanceof IllegalTransitionError && error.current) return error.current;
+    throw error;
+  }
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { ExportRequest } from './ExportRecord';
+
+/** The upstream's limits, enforced before anything is recorded or sent. */
+export const MAX_EXPORT_RANGE_HOURS = 730;
+export const MAX_RECORDS_IN_FILE = 100_000;
+export const CSV_DELIMITERS = [',', ';', '|', '\t'] as const;
+
+const MS_PER_HOUR = 60 * 60 * 1000;
+const RFC3339_UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const POST_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+const instant = z
+  .string({ error: 'must be a string' })
+  .regex(RFC3339_UTC_SECONDS, 'must be an RFC 3339 UTC instant like 2026-01-31T00:00:00Z')
+  .refine(
+    (value) =>
+      !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value.slice(0, 19)),
+    'is not a real date',
+  );
+
+const fileOptions = {
+  delimiter: z.enum(CSV_DELIMITERS, { error: 'must be one of , ; | or a tab' }).optional(),
+  maxRecordsInFile: z
+    .number({ error: 'must be a number' })
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(MAX_RECORDS_IN_FILE, `must be at most ${MAX_RECORDS_IN_FILE}`)
+    .optional(),
+};
+
+const dateRangeSchema = z
+  .strictObject({ from: instant, until: instant, ...fileOptions })
+  .superRefine((value, context) => {
+    const fromMs = Date.parse(value.from);
+    const untilMs = Date.parse(value.until);
+    if (fromMs >= untilMs) {
+      context.addIssue({ code: 'custom', path: ['until'], message: 'must be after from' });
+    } else if (untilMs - fromMs > MAX_EXPORT_RANGE_HOURS * MS_PER_HOUR) {
+      context.addIssue({
+        code: 'custom',
+        path: ['until'],
+        message: `the range may span at most ${MAX_EXPORT_RANGE_HOURS} hours`,
+      });
+    }
+  });
+
+const conversationSchema = z.strictObject({
+  conversationId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(300),
+  ...fileOptions,
+});
+
+/**
+ * The body of a start request: `{from, until}` or `{conversationId}`, plus optional
+ * `delimiter` and `maxRecordsInFile`. Unknown fields are refused, so a typo is not silently ignored.
+ */
+export function exportRequestSchema(spotId: string): z.ZodType<ExportRequest> {
+  const conversation = conversationSchema.refine(
+    (value) =>
+      value.conversationId.startsWith(`${spotId}_`) &&
+      POST_ID.test(value.conversationId.slice(spotId.length + 1)),
+    { path: ['conversationId'], message: `must be ${spotId}_<postId>` },
+  );
+  return z
+    .unknown()
+    .superRefine((value, context) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        context.addIssue({ code: 'custom', message: 'the body must be a JSON object' });
+      } else if ('conversationId' in value === ('from' in value || 'until' in value)) {
+        context.addIssue({
+          code: 'custom',
+          message: 'give either from and until (a date range) or conversationId, not both or neither',
+        });
+      }
+    })
+    .pipe(z.union([dateRangeSchema, conversation]))
+    .transform(
+      (value): ExportRequest =>
+        'conversationId' in value ? { kind: 'conversation', ...value } : { kind: 'dateRange', ...value },
+    ) as unknown as z.ZodType<ExportRequest>;
+}

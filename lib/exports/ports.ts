@@ -1,0 +1,54 @@
+import type { CreateExportRequest } from '../openweb/CreateExportRequest';
+import type { ListExportsOptions } from '../openweb/OpenWebClient';
+import type { CreatedExport, ExportStatusReport, ListedExport } from '../openweb/responses';
+import type { ExportStore } from '../store/ExportStore';
+import type { PollingWorkflowInput } from '../workflow/pollingWorkflowContract';
+import type { ExportRecord } from './ExportRecord';
+import type { ExportSettings } from './ExportSettings';
+
+/** The upstream as the use cases need it; `OpenWebClient` satisfies it. */
+export interface UpstreamExports {
+  createExport(spotId: string, request: CreateExportRequest): Promise<CreatedExport>;
+  getExportStatus(spotId: string, exportId: string): Promise<ExportStatusReport>;
+  abortExport(spotId: string, exportId: string): Promise<void>;
+  listExports(spotId: string, options?: ListExportsOptions): Promise<ListedExport[]>;
+}
+
+/** The polling workflow runner: Step Functions in the cloud, aws-local-stepfunctions locally. */
+export interface PollingWorkflows {
+  /** Idempotent per execution name: starting a running one again is not an error. */
+  start(executionName: string, input: PollingWorkflowInput): Promise<void>;
+  /** Stopping a finished or unknown execution is not an error. */
+  stop(executionName: string, reason: string): Promise<void>;
+  isRunning(executionName: string): Promise<boolean>;
+}
+
+/** Where terminal exports are announced (EventBridge), so users react without polling. */
+export interface ExportEvents {
+  publishTerminal(record: ExportRecord): Promise<void>;
+}
+
+/** Counters the use cases report (Powertools Metrics in the cloud). */
+export interface ExportMetrics {
+  count(name: ExportMetricName, value?: number): void;
+}
+
+export type ExportMetricName =
+  | 'ExportsStarted'
+  | 'ExportsCompleted'
+  | 'ExportsFailed'
+  | 'ExportsAborted'
+  | 'ExportsRecovered'
+  | 'UpstreamPolls'
+  | 'WorkflowsRestarted';
+
+/** Everything a use case may touch. Handlers build it once per container. */
+export interface ExportDependencies {
+  store: ExportStore;
+  upstream: UpstreamExports;
+  workflows: PollingWorkflows;
+  events: ExportEvents;
+  metrics: ExportMetrics;
+  settings: ExportSettings;
+  now: () => number;
+}

@@ -1,0 +1,68 @@
+import { abortExport } from './abortExport';
+import { checkExport } from './checkExport';
+import type { ExportRecord } from './ExportRecord';
+import { ExportStatus, isTerminal } from './ExportStatus';
+import { ensurePollingWorkflow, isoAt } from './exportLifecycle';
+import type { ExportDependencies } from './ports';
+
+/** Records repaired per reconciler run; the rest wait for the next run. */
+export const RECONCILE_BATCH_SIZE = 25;
+const MS_PER_SECOND = 1000;
+const EXECUTION_ATTEMPT_SUFFIX = /-r(\d+)$/;
+
+export interface ReconcileSummary {
+  examined: number;
+  finished: number;
+  workflowsRestarted: number;
+  failures: number;
+}
+
+/**
+ * Sweeps active exports nobody has polled for a while (a workflow died, a deploy
+ * happened, an abort was interrupted) and brings each one forward: poll it, resend
+ * a pending abort, and give a still-running export a new workflow if its own is gone.
+ * One record's failure does not stop the sweep.
+ */
+export async function reconcileExports(
+  deps: ExportDependencies,
+  batchSize = RECONCILE_BATCH_SIZE,
+): Promise<ReconcileSummary> {
+  const staleBefore = isoAt(deps.now() - deps.settings.reconcileStaleAfterSeconds * MS_PER_SECOND);
+  const stale = await deps.store.findActiveNotPolledSince(staleBefore, batchSize);
+  const summary: ReconcileSummary = {
+    examined: stale.length,
+    finished: 0,
+    workflowsRestarted: 0,
+    failures: 0,
+  };
+  for (const record of stale) {
+    try {
+      const next = await reconcileOne(deps, record);
+      if (isTerminal(next.status)) summary.finished += 1;
+      else if (next.workflowExecutionName !== record.workflowExecutionName) summary.workflowsRestarted += 1;
+    } catch {
+      summary.failures += 1;
+    }
+  }
+  return summary;
+}
+
+async function reconcileOne(deps: ExportDependencies, record: ExportRecord): Promise<ExportRecord> {
+  const command = { spotId: record.spotId, exportId: record.exportId };
+  const next =
+    record.status === ExportStatus.ABORTING
+      ? await abortExport(deps, { ...command, reason: 'requested' })
+      : await checkExport(deps, { ...command, mode: 'reconcile' });
+  if (isTerminal(next.status)) return next;
+  const executionName = next.workflowExecutionName;
+  if (executionName !== undefined && (await deps.workflows.isRunning(executionName))) return next;
+  const restarted = await ensurePollingWorkflow(deps, next, nextAttempt(executionName));
+  deps.metrics.count('WorkflowsRestarted');
+  return restarted;
+}
+
+function nextAttempt(executionName: string | undefined): number {
+  if (executionName === undefined) return 0;
+  const match = EXECUTION_ATTEMPT_SUFFIX.exec(executionName);
+  return match ? Number(match[1]) + 1 : 1;
+}

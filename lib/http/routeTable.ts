@@ -1,0 +1,31 @@
+/**
+ * The HTTP API's routes, defined once: the CDK stack builds API Gateway routes from
+ * this table and the local runtime dispatches to the same handlers with it.
+ */
+export const HandlerNames = {
+  START: 'start',
+  CHECK_STATUS: 'check-status',
+  ABORT: 'abort',
+  LIST: 'list',
+} as const;
+
+export type HandlerName = (typeof HandlerNames)[keyof typeof HandlerNames];
+
+export interface Route {
+  method: 'GET' | 'POST';
+  /** API Gateway path syntax: `{name}` is a path parameter. */
+  path: string;
+  handler: HandlerName;
+}
+
+export const ROUTES: readonly Route[] = [
+  { method: 'POST', path: '/exports', handler: HandlerNames.START },
+  { method: 'GET', path: '/exports', handler: HandlerNames.LIST },
+  { method: 'GET', path: '/exports/{exportId}', handler: HandlerNames.CHECK_STATUS },
+  { method: 'POST', path: '/exports/{exportId}/abort', handler: HandlerNames.ABORT },
+];
+
+/** Entry file of each handler, relative to the project root (`functions/<name>.ts`). */
+export function handlerEntryPath(handler: HandlerName): string {
+  return `functions/${handler}.ts`;
+}

@@ -1,0 +1,30 @@
+import { PollingWorkflowErrors } from './pollingWorkflowContract';
+
+/**
+ * Errors the polling workflow's Retry/Catch key on. Lambda reports an error's
+ * `name` as its type, so each name is exactly the contract's string.
+ */
+export class ExportStillProcessingError extends Error {
+  override name = PollingWorkflowErrors.STILL_PROCESSING;
+
+  constructor(exportId: string) {
+    super(`Export ${exportId} is still processing`);
+  }
+}
+
+export class ExportPollingTimedOutError extends Error {
+  override name = PollingWorkflowErrors.POLLING_TIMED_OUT;
+
+  constructor(exportId: string, deadline: string) {
+    super(`Export ${exportId} did not finish before ${deadline}`);
+  }
+}
+
+/** Transient upstream or AWS trouble: the workflow retries it on its own bounded schedule. */
+export class UpstreamUnavailableForWorkflowError extends Error {
+  override name = PollingWorkflowErrors.UPSTREAM_UNAVAILABLE;
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+  }
+}

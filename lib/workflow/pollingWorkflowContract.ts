@@ -1,0 +1,51 @@
+/**
+ * The contract between the polling workflow (Step Functions, defined once in infra)
+ * and the handlers it invokes. The state machine's Retry/Catch key on these names.
+ */
+export const PollingWorkflowErrors = {
+  /** Thrown by the poll task while the upstream still processes: the Retry with backoff and jitter is the loop. */
+  STILL_PROCESSING: 'ExportStillProcessing',
+  /** Thrown by the poll task past the deadline: the Catch routes to the abort task. */
+  POLLING_TIMED_OUT: 'ExportPollingTimedOut',
+  /** A transient upstream or AWS failure worth retrying a few times on its own schedule. */
+  UPSTREAM_UNAVAILABLE: 'UpstreamUnavailable',
+} as const;
+
+export type PollingWorkflowError = (typeof PollingWorkflowErrors)[keyof typeof PollingWorkflowErrors];
+
+/** Execution input, given by the start use case. */
+export interface PollingWorkflowInput {
+  spotId: string;
+  exportId: string;
+  /** What the spot's history says an export takes; the first poll happens after it. */
+  firstPollDelaySeconds: number;
+  /** ISO instant after which the export is aborted upstream and marked ABORTED (reason: timeout). */
+  deadline: string;
+}
+
+/** Input of the check-status task. */
+export interface PollTaskInput {
+  action: 'poll';
+  spotId: string;
+  exportId: string;
+  deadline: string;
+}
+
+/** Output of the check-status task once the export is terminal. */
+export interface PollTaskOutput {
+  exportId: string;
+  status: string;
+  links: string[];
+}
+
+/** Input of the abort task on the timeout path. */
+export interface TimeoutAbortTaskInput {
+  action: 'abortOnTimeout';
+  spotId: string;
+  exportId: string;
+}
+
+/** Execution names are derived from the export id, so a retried start cannot launch a second workflow. */
+export function pollingExecutionName(exportId: string, attempt = 0): string {
+  return attempt === 0 ? exportId : `${exportId}-r${attempt}`;
+}

@@ -1,0 +1,197 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { abortExport } from '../../../lib/exports/abortExport';
+import { checkExport } from '../../../lib/exports/checkExport';
+import type { ExportRequest } from '../../../lib/exports/ExportRecord';
+import { ExportStatus } from '../../../lib/exports/ExportStatus';
+import type { ExportDependencies } from '../../../lib/exports/ports';
+import { reconcileExports } from '../../../lib/exports/reconcileExports';
+import { startExport } from '../../../lib/exports/startExport';
+import type { ExportStore } from '../../../lib/store/ExportStore';
+import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
+
+const SPOT = 'sp_demo';
+const DAY: ExportRequest = { kind: 'dateRange', from: '2026-10-30T00:00:00Z', until: '2026-10-31T00:00:00Z' };
+const HOUR_MS = 60 * 60 * 1000;
+
+class InjectedCrash extends Error {
+  override name = 'InjectedCrash';
+}
+
+/** The store, except that the first transition to `crashOn` dies as a process would. */
+function crashingStore(store: ExportStore, crashOn: string): ExportStore {
+  let crashed = false;
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property !== 'transition') return typeof value === 'function' ? value.bind(target) : value;
+      return async (...args: Parameters<ExportStore['transition']>) => {
+        if (!crashed && args[2].to === crashOn) {
+          crashed = true;
+          throw new InjectedCrash(`crash before writing ${crashOn}`);
+        }
+        return target.transition(...args);
+      };
+    },
+  });
+}
+
+function createdUpstreamExports(h: ExportHarness): number {
+  return h.simulator.listExports(SPOT).length;
+}
+
+describe('start convergence after crashes and ambiguous creates', () => {
+  let h: ExportHarness;
+
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('converges on one recorded upstream export when the process dies after the create and before recording it', async () => {
+    // Prepare
+    h = await startExportHarness({ settings: { createClaimTimeoutSeconds: 30 } });
+    const crashing: ExportDependencies = {
+      ...h.deps,
+      store: crashingStore(h.store, ExportStatus.PROCESSING),
+    };
+    const command = { spotId: SPOT, request: DAY, source: 'api' as const, idempotencyKey: 'retry-me' };
+    await expect(startExport(crashing, command)).rejects.toThrow(InjectedCrash);
+    h.clock.advance(31_000);
+
+    // Act
+    const retried = await startExport(h.deps, command);
+    h.clock.advance(2 * HOUR_MS);
+    const polled = await checkExport(h.deps, {
+      spotId: SPOT,
+      exportId: retried.record.exportId,
+      mode: 'workflow',
+    });
+
+    // Assess
+    expect(retried.replayed).toBe(true);
+    expect(retried.record.status).toBe(ExportStatus.REQUESTED);
+    expect(createdUpstreamExports(h)).toBe(1);
+    expect(polled.status).toBe(ExportStatus.COMPLETED);
+    expect(polled.upstreamExportId).toBe(h.simulator.listExports(SPOT)[0]?.id);
+    expect(polled.links.length).toBeGreaterThan(0);
+    expect(h.workflows.started.has(retried.record.exportId)).toBe(true);
+    expect(h.metrics).toContain('ExportsRecovered');
+  });
+
+  it('recovers an ambiguous create (connection reset after the upstream created it) without a second export', async () => {
+    // Prepare
+    h = await startExportHarness({
+      simulator: { faults: { script: [{ endpoint: 'create', kind: 'resetAfterProcessing' }] } },
+    });
+
+    // Act
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    h.clock.advance(2 * HOUR_MS);
+    const polled = await checkExport(h.deps, { spotId: SPOT, exportId: record.exportId, mode: 'workflow' });
+
+    // Assess
+    expect(record.status).toBe(ExportStatus.REQUESTED);
+    expect(h.simulator.requestsTo('create').map((request) => request.status)).toEqual(['reset', 409]);
+    expect(createdUpstreamExports(h)).toBe(1);
+    expect(polled.status).toBe(ExportStatus.COMPLETED);
+    expect(polled.upstreamExportId).toBe(h.simulator.listExports(SPOT)[0]?.id);
+  });
+
+  it('creates the export on recovery when the ambiguous create never reached the upstream', async () => {
+    // Prepare
+    h = await startExportHarness({
+      simulator: { faults: { script: [{ endpoint: 'create', kind: 'resetBeforeProcessing' }] } },
+    });
+
+    // Act
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+
+    // Assess
+    expect(record.status).toBe(ExportStatus.PROCESSING);
+    expect(createdUpstreamExports(h)).toBe(1);
+    expect(record.upstreamExportId).toBe(h.simulator.listExports(SPOT)[0]?.id);
+  });
+
+  it('fails a start that died before sending anything once its claim window is over, and frees the spot', async () => {
+    // Prepare
+    h = await startExportHarness({ settings: { createClaimTimeoutSeconds: 30 } });
+    const crashing: ExportDependencies = { ...h.deps, store: crashingStore(h.store, ExportStatus.REQUESTED) };
+    await expect(startExport(crashing, { spotId: SPOT, request: DAY, source: 'api' })).rejects.toThrow(
+      InjectedCrash,
+    );
+    h.clock.advance(h.deps.settings.reconcileStaleAfterSeconds * 1000 + 1);
+
+    // Act
+    const summary = await reconcileExports(h.deps);
+    const next = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+
+    // Assess
+    expect(summary).toMatchObject({ examined: 1, finished: 1, failures: 0 });
+    expect(h.simulator.requestsTo('create')).toHaveLength(1);
+    expect(next.record.status).toBe(ExportStatus.PROCESSING);
+  });
+
+  it('restarts the polling workflow of an export whose workflow is gone', async () => {
+    // Prepare
+    h = await startExportHarness();
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    h.workflows.running.clear();
+    h.clock.advance(h.deps.settings.reconcileStaleAfterSeconds * 1000 + 1);
+
+    // Act
+    const summary = await reconcileExports(h.deps);
+
+    // Assess
+    expect(summary).toMatchObject({ examined: 1, workflowsRestarted: 1, failures: 0 });
+    expect(h.workflows.started.has(`${record.exportId}-r1`)).toBe(true);
+    expect((await h.store.getExport(SPOT, record.exportId))?.workflowExecutionName).toBe(
+      `${record.exportId}-r1`,
+    );
+  });
+
+  it('finishes an interrupted abort on the next reconciler run', async () => {
+    // Prepare
+    h = await startExportHarness({
+      simulator: { faults: { script: [{ endpoint: 'abort', kind: 'error', status: 503, times: 10 }] } },
+    });
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    await expect(
+      abortExport(h.deps, { spotId: SPOT, exportId: record.exportId, reason: 'requested' }),
+    ).rejects.toThrow();
+    h.simulator.setFaults({});
+    h.clock.advance(h.deps.settings.reconcileStaleAfterSeconds * 1000 + 1);
+
+    // Act
+    const summary = await reconcileExports(h.deps);
+
+    // Assess
+    expect(summary).toMatchObject({ examined: 1, finished: 1 });
+    expect((await h.store.getExport(SPOT, record.exportId))?.status).toBe(ExportStatus.ABORTED);
+    expect(h.simulator.getExport(record.upstreamExportId as string)?.state).toBe('aborted');
+  });
+
+  it('shares one upstream token between 50 cold containers', async () => {
+    // Prepare
+    h = await startExportHarness();
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    h.simulator.clearRequestLog();
+    const containers = Array.from({ length: 50 }, () => h.newContainer());
+    await h.table.documentClient.send(
+      // Forget the token the start used, so every container starts cold.
+      new (await import('@aws-sdk/lib-dynamodb')).DeleteCommand({
+        TableName: h.table.tableName,
+        Key: { pk: `SPOT#${SPOT}`, sk: 'UPSTREAM_TOKEN' },
+      }),
+    );
+
+    // Act
+    await Promise.all(
+      containers.map((deps) =>
+        checkExport(deps, { spotId: SPOT, exportId: record.exportId, mode: 'workflow' }),
+      ),
+    );
+
+    // Assess
+    expect(h.simulator.requestsTo('auth')).toHaveLength(1);
+    expect(h.simulator.requestsTo('status').length).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,264 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { abortExport } from '../../../lib/exports/abortExport';
+import { checkExport } from '../../../lib/exports/checkExport';
+import type { ExportRequest } from '../../../lib/exports/ExportRecord';
+import { ExportStatus } from '../../../lib/exports/ExportStatus';
+import {
+  ExportAlreadyFinishedError,
+  ExportStartDeferredError,
+  ExportStartRejectedError,
+} from '../../../lib/exports/errors';
+import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
+import { startExport } from '../../../lib/exports/startExport';
+import { ExportNotFoundError, IdempotencyKeyReusedError, SpotBusyError } from '../../../lib/store/errors';
+import { PollingWorkflowErrors } from '../../../lib/workflow/pollingWorkflowContract';
+import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
+
+const SPOT = 'sp_demo';
+const DAY: ExportRequest = { kind: 'dateRange', from: '2026-10-30T00:00:00Z', until: '2026-10-31T00:00:00Z' };
+const HOUR_MS = 60 * 60 * 1000;
+
+async function captureError(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('export use cases against dynalite and the simulator', () => {
+  let h: ExportHarness;
+
+  beforeEach(async () => {
+    h = await startExportHarness();
+  });
+
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('starts an export, polls it while processing and records the links when it completes', async () => {
+    // Act
+    const { record: started } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const pollInput = {
+      action: 'poll' as const,
+      spotId: SPOT,
+      exportId: started.exportId,
+      deadline: '2026-11-02T00:00:00Z',
+    };
+    const whileProcessing = await captureError(pollExportForWorkflow(h.deps, pollInput));
+    h.clock.advance(2 * HOUR_MS);
+    const output = await pollExportForWorkflow(h.deps, pollInput);
+
+    // Assess
+    expect(started.status).toBe(ExportStatus.PROCESSING);
+    expect(started.upstreamExportId).toBe(h.simulator.listExports(SPOT)[0]?.id);
+    expect(h.workflows.started.get(started.exportId)).toMatchObject({
+      spotId: SPOT,
+      exportId: started.exportId,
+    });
+    expect(whileProcessing.name).toBe(PollingWorkflowErrors.STILL_PROCESSING);
+    expect(output.status).toBe(ExportStatus.COMPLETED);
+    expect(output.links.length).toBeGreaterThan(0);
+    const stored = await h.store.getExport(SPOT, started.exportId);
+    expect(stored).toMatchObject({ status: ExportStatus.COMPLETED, links: output.links });
+    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+    expect(h.published.map((record) => record.status)).toEqual([ExportStatus.COMPLETED]);
+  });
+
+  it('throws ExportPollingTimedOut past the deadline while the export still runs', async () => {
+    // Prepare
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+
+    // Act
+    const error = await captureError(
+      pollExportForWorkflow(h.deps, {
+        action: 'poll',
+        spotId: SPOT,
+        exportId: record.exportId,
+        deadline: '2026-10-31T00:00:00Z',
+      }),
+    );
+
+    // Assess
+    expect(error.name).toBe(PollingWorkflowErrors.POLLING_TIMED_OUT);
+  });
+
+  it('answers a second start for a busy spot with SpotBusyError naming the active export', async () => {
+    // Prepare
+    const { record: first } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+
+    // Act
+    const error = await captureError(startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' }));
+
+    // Assess
+    expect(error).toBeInstanceOf(SpotBusyError);
+    expect((error as SpotBusyError).activeExportId).toBe(first.exportId);
+    expect(h.simulator.requestsTo('create')).toHaveLength(1);
+  });
+
+  it('frees the spot when the upstream rejects the create, and records why', async () => {
+    // Prepare
+    const tooLong: ExportRequest = {
+      kind: 'dateRange',
+      from: '2026-01-01T00:00:00Z',
+      until: '2026-03-01T00:00:00Z',
+    };
+
+    // Act
+    const error = await captureError(startExport(h.deps, { spotId: SPOT, request: tooLong, source: 'api' }));
+    const next = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+
+    // Assess
+    expect(error).toBeInstanceOf(ExportStartRejectedError);
+    expect((error as ExportStartRejectedError).record.status).toBe(ExportStatus.FAILED);
+    expect((error as ExportStartRejectedError).record.failureReason).toContain('InvalidExportRequestError');
+    expect(next.record.status).toBe(ExportStatus.PROCESSING);
+  });
+
+  it('serves API checks from the record within the freshness window', async () => {
+    // Prepare
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const check = () => checkExport(h.deps, { spotId: SPOT, exportId: record.exportId, mode: 'api' });
+    await check();
+    const statusCallsAfterFirst = h.simulator.requestsTo('status').length;
+
+    // Act
+    await Promise.all(Array.from({ length: 30 }, check));
+    h.clock.advance(h.deps.settings.statusFreshnessSeconds * 1000);
+    await Promise.all(Array.from({ length: 30 }, check));
+
+    // Assess
+    expect(statusCallsAfterFirst).toBe(1);
+    expect(h.simulator.requestsTo('status')).toHaveLength(2);
+  });
+
+  it('hides another spot’s export as not found', async () => {
+    // Prepare
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+
+    // Act
+    const error = await captureError(
+      checkExport(h.deps, { spotId: 'sp_other', exportId: record.exportId, mode: 'api' }),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(ExportNotFoundError);
+  });
+
+  it('aborts upstream, frees the spot, stops the workflow, and answers a repeated abort the same', async () => {
+    // Prepare
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+
+    // Act
+    const aborted = await abortExport(h.deps, {
+      spotId: SPOT,
+      exportId: record.exportId,
+      reason: 'requested',
+    });
+    const again = await abortExport(h.deps, { spotId: SPOT, exportId: record.exportId, reason: 'requested' });
+
+    // Assess
+    expect(aborted.status).toBe(ExportStatus.ABORTED);
+    expect(again.status).toBe(ExportStatus.ABORTED);
+    expect(h.simulator.getExport(record.upstreamExportId as string)?.state).toBe('aborted');
+    expect(h.simulator.requestsTo('abort')).toHaveLength(1);
+    expect(h.workflows.stopped).toEqual([record.exportId]);
+    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+  });
+
+  it('refuses to abort a completed export', async () => {
+    // Prepare
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    h.clock.advance(2 * HOUR_MS);
+    await checkExport(h.deps, { spotId: SPOT, exportId: record.exportId, mode: 'workflow' });
+
+    // Act
+    const error = await captureError(
+      abortExport(h.deps, { spotId: SPOT, exportId: record.exportId, reason: 'requested' }),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(ExportAlreadyFinishedError);
+    expect((await h.store.getExport(SPOT, record.exportId))?.status).toBe(ExportStatus.COMPLETED);
+  });
+
+  it('lets completion win when the upstream finished before the abort reached it', async () => {
+    // Prepare
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    h.clock.advance(2 * HOUR_MS);
+
+    // Act
+    const error = await captureError(
+      abortExport(h.deps, { spotId: SPOT, exportId: record.exportId, reason: 'requested' }),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(ExportAlreadyFinishedError);
+    const stored = await h.store.getExport(SPOT, record.exportId);
+    expect(stored?.status).toBe(ExportStatus.COMPLETED);
+    expect(stored?.links.length).toBeGreaterThan(0);
+  });
+
+  it('gives 20 concurrent starts with one idempotency key one upstream export and identical answers', async () => {
+    // Act
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api', idempotencyKey: 'key-1' }),
+      ),
+    );
+
+    // Assess
+    expect(h.simulator.requestsTo('create')).toHaveLength(1);
+    const ids = new Set(results.map((result) => result.record.exportId));
+    expect(ids.size).toBe(1);
+    const answers = new Set(
+      results.map((result) => `${result.record.status}/${result.record.upstreamExportId}`),
+    );
+    expect([...answers]).toEqual([`PROCESSING/${h.simulator.listExports(SPOT)[0]?.id}`]);
+    expect(results.filter((result) => !result.replayed)).toHaveLength(1);
+  });
+
+  it('refuses an idempotency key reused for another request', async () => {
+    // Prepare
+    await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api', idempotencyKey: 'key-2' });
+
+    // Act
+    const error = await captureError(
+      startExport(h.deps, {
+        spotId: SPOT,
+        request: { ...DAY, from: '2026-10-29T00:00:00Z' },
+        source: 'api',
+        idempotencyKey: 'key-2',
+      }),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(IdempotencyKeyReusedError);
+  });
+
+  it('defers a start the upstream rate-limited before accepting it, and lets the same key try again', async () => {
+    // Prepare
+    h.simulator.setFaults({
+      script: [{ endpoint: 'create', kind: 'rateLimit', retryAfterSeconds: 7, times: 1 }],
+    });
+    const command = {
+      spotId: SPOT,
+      request: DAY,
+      source: 'schedule' as const,
+      idempotencyKey: 'schedule:P1D:x',
+    };
+
+    // Act
+    const error = await captureError(startExport(h.deps, command));
+    const retried = await startExport(h.deps, command);
+
+    // Assess
+    expect(error).toBeInstanceOf(ExportStartDeferredError);
+    expect((error as ExportStartDeferredError).retryAfterSeconds).toBe(7);
+    expect(retried.replayed).toBe(false);
+    expect(retried.record.status).toBe(ExportStatus.PROCESSING);
+    expect(h.simulator.listExports(SPOT)).toHaveLength(1);
+  });
+});

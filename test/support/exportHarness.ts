@@ -1,0 +1,136 @@
+import {
+  DEMO_SPOTS,
+  type OpenWebSimulator,
+  type OpenWebSimulatorOptions,
+  startOpenWebSimulator,
+} from '../../infra/local/openweb-simulator';
+import type { ExportRecord } from '../../lib/exports/ExportRecord';
+import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from '../../lib/exports/ExportSettings';
+import type { ExportDependencies, ExportMetricName, PollingWorkflows } from '../../lib/exports/ports';
+import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
+import type { CredentialsProvider } from '../../lib/secrets/CredentialsProvider';
+import { CredentialsNotFoundError } from '../../lib/secrets/errors';
+import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
+import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
+import type { ExportStore } from '../../lib/store/ExportStore';
+import type { PollingWorkflowInput } from '../../lib/workflow/pollingWorkflowContract';
+import { type DynaliteTable, startDynaliteTable } from './dynalite';
+
+/** A clock tests move by hand; shared by the simulator, the client and the use cases. */
+export class ManualClock {
+  #nowMs: number;
+
+  constructor(startMs = Date.parse('2026-11-01T00:00:00Z')) {
+    this.#nowMs = startMs;
+  }
+
+  readonly now = (): number => this.#nowMs;
+
+  advance(ms: number): void {
+    this.#nowMs += ms;
+  }
+}
+
+/** Records what the use cases asked of the workflow runner. */
+export class RecordingWorkflows implements PollingWorkflows {
+  readonly started = new Map<string, PollingWorkflowInput>();
+  readonly stopped: string[] = [];
+  readonly running = new Set<string>();
+
+  async start(executionName: string, input: PollingWorkflowInput): Promise<void> {
+    if (!this.started.has(executionName)) this.started.set(executionName, input);
+    this.running.add(executionName);
+  }
+
+  async stop(executionName: string): Promise<void> {
+    this.stopped.push(executionName);
+    this.running.delete(executionName);
+  }
+
+  async isRunning(executionName: string): Promise<boolean> {
+    return this.running.has(executionName);
+  }
+}
+
+export class DemoCredentials implements CredentialsProvider {
+  async getCredentials(spotId: string) {
+    const spot = DEMO_SPOTS[spotId];
+    if (spot === undefined) throw new CredentialsNotFoundError(spotId, 'demo spots');
+    return { spotId, apiKey: spot.apiKey };
+  }
+}
+
+export interface ExportHarness {
+  deps: ExportDependencies;
+  clock: ManualClock;
+  simulator: OpenWebSimulator;
+  table: DynaliteTable;
+  store: ExportStore;
+  workflows: RecordingWorkflows;
+  published: ExportRecord[];
+  metrics: ExportMetricName[];
+  /** Another container's dependencies: own client and token cache, same table and upstream. */
+  newContainer(): ExportDependencies;
+  close(): Promise<void>;
+}
+
+export interface ExportHarnessOptions {
+  settings?: Partial<ExportSettings>;
+  simulator?: OpenWebSimulatorOptions;
+}
+
+/** The use cases wired to dynalite and the simulator over real HTTP, with a manual clock. */
+export async function startExportHarness(options: ExportHarnessOptions = {}): Promise<ExportHarness> {
+  const clock = new ManualClock();
+  const simulator = await startOpenWebSimulator({
+    now: clock.now,
+    authRequestsPerSecond: 0,
+    ...options.simulator,
+  });
+  const table = await startDynaliteTable();
+  const workflows = new RecordingWorkflows();
+  const published: ExportRecord[] = [];
+  const metrics: ExportMetricName[] = [];
+  const store = new DynamoDbExportStore({
+    client: table.documentClient,
+    tableName: table.tableName,
+    now: clock.now,
+  });
+  const settings = { ...DEFAULT_EXPORT_SETTINGS, ...options.settings };
+  const newContainer = (): ExportDependencies => ({
+    store,
+    upstream: new OpenWebClient({
+      authBaseUrl: simulator.authBaseUrl,
+      exportBaseUrl: simulator.exportBaseUrl,
+      credentials: new DemoCredentials(),
+      tokenStore: new DynamoDbTokenStore({
+        client: table.documentClient,
+        tableName: table.tableName,
+        now: clock.now,
+      }),
+      now: clock.now,
+      retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 5, totalBudgetMs: 1_000 },
+      requestTimeoutMs: 2_000,
+    }),
+    workflows,
+    events: { publishTerminal: async (record) => void published.push(record) },
+    metrics: { count: (name) => void metrics.push(name) },
+    settings,
+    now: clock.now,
+  });
+  return {
+    deps: newContainer(),
+    clock,
+    simulator,
+    table,
+    store,
+    workflows,
+    published,
+    metrics,
+    newContainer,
+    close: async () => {
+      await simulator.close();
+      await table.close();
+    },
+  };
+}
