@@ -37,4 +37,8 @@ export class InMemoryTokenStore implements TokenStore {
     this.leaseExpiries.set(spotId, nowMs + leaseMs);
     return true;
   }
+
+  async releaseRefreshLease(spotId: string): Promise<void> {
+    this.leaseExpiries.delete(spotId);
+  }
 }

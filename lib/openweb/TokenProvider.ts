@@ -96,7 +96,14 @@ export class TokenProvider {
   }
 
   private async refresh(spotId: string): Promise<UpstreamToken> {
-    const token = await this.options.authenticate(spotId);
+    let token: UpstreamToken;
+    try {
+      token = await this.options.authenticate(spotId);
+    } catch (error) {
+      // Without this, every other caller for the spot would wait out the lease before failing too.
+      await this.options.store.releaseRefreshLease(spotId).catch(() => undefined);
+      throw error;
+    }
     try {
       await this.options.store.put(spotId, token);
     } catch (error) {
@@ -115,6 +122,8 @@ export class TokenProvider {
       await sleep(storePollIntervalMs);
       const stored = await store.get(spotId);
       if (stored !== undefined && this.isFresh(stored)) return stored;
+      // The holder gave the lease back without a token (its auth failed): try ourselves now.
+      if (await store.acquireRefreshLease(spotId, this.options.refreshLeaseMs)) return this.refresh(spotId);
     }
     return undefined;
   }

@@ -20,4 +20,6 @@ export interface TokenStore {
    * the others wait for the token it stores.
    */
   acquireRefreshLease(spotId: string, leaseMs: number): Promise<boolean>;
+  /** Give the lease back without a token (the auth call failed), so waiting callers try at once. */
+  releaseRefreshLease(spotId: string): Promise<void>;
 }

@@ -67,6 +67,23 @@ export class DynamoDbTokenStore implements TokenStore {
     );
   }
 
+  async releaseRefreshLease(spotId: string): Promise<void> {
+    try {
+      await this.#client.send(
+        new UpdateCommand({
+          TableName: this.#tableName,
+          Key: upstreamTokenKey(spotId),
+          UpdateExpression: 'REMOVE #leaseUntilMs',
+          // An update of a missing item would create a bare one.
+          ConditionExpression: 'attribute_exists(#leaseUntilMs)',
+          ExpressionAttributeNames: { '#leaseUntilMs': 'leaseUntilMs' },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+    }
+  }
+
   async invalidate(spotId: string, token: string): Promise<void> {
     try {
       await this.#client.send(

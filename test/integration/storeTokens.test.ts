@@ -115,6 +115,23 @@ describe('DynamoDbTokenStore (dynalite)', () => {
     expect(afterLapse).toBe(true);
   });
 
+  it('gives a lease back on request, and creates nothing for a spot that holds none', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const idle = freshSpot();
+    await tokens.acquireRefreshLease(spotId, LEASE_MS);
+
+    // Act
+    await tokens.releaseRefreshLease(spotId);
+    await tokens.releaseRefreshLease(idle);
+    const afterRelease = await tokens.acquireRefreshLease(spotId, LEASE_MS);
+
+    // Assess
+    expect(afterRelease).toBe(true);
+    expect(await tokens.get(idle)).toBeUndefined();
+    expect(await tokens.acquireRefreshLease(idle, LEASE_MS)).toBe(true);
+  });
+
   it('releases the lease when the new token is stored, so a later rejection can refresh at once', async () => {
     // Prepare
     const spotId = freshSpot();

@@ -200,6 +200,48 @@ describe('TokenProvider', () => {
     expect(clock.sleeps).toEqual(Array(10).fill(100));
   });
 
+  it('gives the lease back when authentication fails, so another process tries at once', async () => {
+    // Prepare: two processes sharing one store; the first one's auth call is refused.
+    const clock = new VirtualClock();
+    const store = new InMemoryTokenStore({ now: clock.now });
+    const gate = deferred<void>();
+    const refused = new Error('auth refused');
+    const failingAuth = vi.fn(async (): Promise<UpstreamToken> => {
+      await gate.promise;
+      throw refused;
+    });
+    const secondAuth = vi.fn(async () => ({ token: 'second', expiresAt: clock.now() + HOUR_MS }));
+    const shared = {
+      store,
+      refreshMarginMs: MARGIN_MS,
+      refreshLeaseMs: 60_000,
+      storePollIntervalMs: 100,
+      now: clock.now,
+    };
+    const first = new TokenProvider({ ...shared, authenticate: failingAuth, sleep: clock.sleep });
+    const sleeps: number[] = [];
+    const second = new TokenProvider({
+      ...shared,
+      authenticate: secondAuth,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        if (sleeps.length === 2) gate.resolve();
+        await clock.sleep(ms);
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+    });
+
+    // Act
+    const firstOutcome = first.getToken(SPOT).catch((error: unknown) => error);
+    const secondToken = await second.getToken(SPOT);
+
+    // Assess: far fewer polls than the 600 a 60 s lease would cost
+    expect(await firstOutcome).toBe(refused);
+    expect(secondToken.token).toBe('second');
+    expect(secondAuth).toHaveBeenCalledTimes(1);
+    expect(sleeps.length).toBeLessThan(10);
+  });
+
   it('gives up with TokenUnavailableError when the lease never comes free', async () => {
     // Prepare
     const store: TokenStore = {
@@ -207,6 +249,7 @@ describe('TokenProvider', () => {
       put: async () => undefined,
       invalidate: async () => undefined,
       acquireRefreshLease: async () => false,
+      releaseRefreshLease: async () => undefined,
     };
     const { clock, provider, authenticate } = setUp({ store });
 
