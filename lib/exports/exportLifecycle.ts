@@ -90,15 +90,21 @@ export async function ensurePollingWorkflow(
     status: ExportStatus.COMPLETED,
     limit: EXPORT_HISTORY_SAMPLE_SIZE,
   });
-  await deps.workflows.start(executionName, {
-    spotId: record.spotId,
-    exportId: record.exportId,
-    firstPollDelaySeconds: expectedExportDurationSeconds(
-      history.items,
-      deps.settings.defaultFirstPollDelaySeconds,
-    ),
-    deadline: isoAt(exportDeadlineMs(deps, record)),
-  });
+  try {
+    await deps.workflows.start(executionName, {
+      spotId: record.spotId,
+      exportId: record.exportId,
+      firstPollDelaySeconds: expectedExportDurationSeconds(
+        history.items,
+        deps.settings.defaultFirstPollDelaySeconds,
+      ),
+      deadline: isoAt(exportDeadlineMs(deps, record)),
+    });
+  } catch {
+    // The export is recorded and active: the reconciler gives it a workflow on its next run.
+    deps.metrics.count('WorkflowStartsFailed');
+    return record;
+  }
   // Not version-guarded: a poll may have written meanwhile, and the name must still land.
   try {
     return await deps.store.transition(record.spotId, record.exportId, {

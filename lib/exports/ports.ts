@@ -40,7 +40,8 @@ export type ExportMetricName =
   | 'ExportsAborted'
   | 'ExportsRecovered'
   | 'UpstreamPolls'
-  | 'WorkflowsRestarted';
+  | 'WorkflowsRestarted'
+  | 'WorkflowStartsFailed';
 
 /** Everything a use case may touch. Handlers build it once per container. */
 export interface ExportDependencies {

@@ -194,4 +194,30 @@ describe('start convergence after crashes and ambiguous creates', () => {
     expect(h.simulator.requestsTo('auth')).toHaveLength(1);
     expect(h.simulator.requestsTo('status').length).toBeGreaterThanOrEqual(1);
   });
+
+  it('answers a start whose workflow could not be launched, and leaves the launch to the reconciler', async () => {
+    // Prepare
+    h = await startExportHarness();
+    const failingOnce: ExportDependencies = {
+      ...h.deps,
+      workflows: {
+        ...h.workflows,
+        start: async () => Promise.reject(new Error('throttled')),
+        isRunning: async () => false,
+        stop: async () => undefined,
+      },
+    };
+
+    // Act
+    const { record } = await startExport(failingOnce, { spotId: SPOT, request: DAY, source: 'api' });
+    h.clock.advance(h.deps.settings.reconcileStaleAfterSeconds * 1000 + 1);
+    const summary = await reconcileExports(h.deps);
+
+    // Assess
+    expect(record.status).toBe(ExportStatus.PROCESSING);
+    expect(record.workflowExecutionName).toBeUndefined();
+    expect(h.metrics).toContain('WorkflowStartsFailed');
+    expect(summary).toMatchObject({ examined: 1, workflowsRestarted: 1 });
+    expect(h.workflows.started.has(record.exportId)).toBe(true);
+  });
 });
