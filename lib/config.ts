@@ -1,9 +1,26 @@
 import { z } from 'zod';
+import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from './exports/ExportSettings';
 
 /** Upstream hosts from OpenWeb's documentation; local mode points both at the simulator. */
 export const DEFAULT_OPENWEB_AUTH_BASE_URL = 'https://api.openweb.com';
 export const DEFAULT_OPENWEB_EXPORT_BASE_URL = 'https://api-exporter.openweb.com';
 export const DEFAULT_SECRET_NAME_PREFIX = 'openweb-exports/spots/';
+export const DEFAULT_EVENT_BUS_NAME = 'default';
+
+/**
+ * API-fronted functions must answer within API Gateway's 29 s. One upstream call
+ * lasts at most the retry budget plus one request timeout (the last attempt may
+ * start at the end of the budget), and a call that must authenticate first spends
+ * that twice: 2 × (2 s + 8 s) = 20 s, leaving headroom for DynamoDB and Lambda.
+ */
+export const DEFAULT_UPSTREAM_REQUEST_TIMEOUT_MS = 8_000;
+export const DEFAULT_UPSTREAM_RETRY_BUDGET_MS = 2_000;
+export const DEFAULT_UPSTREAM_MAX_ATTEMPTS = 4;
+
+const SECONDS_PER_HOUR = 3600;
+const SECONDS_PER_DAY = 24 * SECONDS_PER_HOUR;
+
+const STATE_MACHINE_ARN = /^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:stateMachine:[A-Za-z0-9_-]{1,80}$/;
 
 const baseUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
@@ -25,11 +42,48 @@ const environmentSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'may hold only letters, digits and /_+=.@-')
     .default(DEFAULT_SECRET_NAME_PREFIX),
-  SECRETS_CACHE_MAX_AGE_SECONDS: integerInRange(300, 0, 86_400),
+  SECRETS_CACHE_MAX_AGE_SECONDS: integerInRange(300, 0, SECONDS_PER_DAY),
   LOCAL_SECRETS_FILE: z.string().min(1).optional(),
-  UPSTREAM_REQUEST_TIMEOUT_MS: integerInRange(10_000, 100, 120_000),
-  UPSTREAM_MAX_ATTEMPTS: integerInRange(4, 1, 10),
-  UPSTREAM_RETRY_BUDGET_MS: integerInRange(20_000, 0, 600_000),
+  UPSTREAM_REQUEST_TIMEOUT_MS: integerInRange(DEFAULT_UPSTREAM_REQUEST_TIMEOUT_MS, 100, 120_000),
+  UPSTREAM_MAX_ATTEMPTS: integerInRange(DEFAULT_UPSTREAM_MAX_ATTEMPTS, 1, 10),
+  UPSTREAM_RETRY_BUDGET_MS: integerInRange(DEFAULT_UPSTREAM_RETRY_BUDGET_MS, 0, 600_000),
+  TABLE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name (3-255 of letters, digits, _ . -)')
+    .optional(),
+  STATE_MACHINE_ARN: z
+    .string()
+    .regex(STATE_MACHINE_ARN, 'must be a Step Functions state machine ARN')
+    .optional(),
+  EVENT_BUS_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9/_.:-]{1,1600}$/, 'must be an EventBridge event bus name or ARN')
+    .default(DEFAULT_EVENT_BUS_NAME),
+  EXPORT_DEADLINE_SECONDS: integerInRange(
+    DEFAULT_EXPORT_SETTINGS.exportDeadlineSeconds,
+    300,
+    7 * SECONDS_PER_DAY,
+  ),
+  DEFAULT_FIRST_POLL_DELAY_SECONDS: integerInRange(
+    DEFAULT_EXPORT_SETTINGS.defaultFirstPollDelaySeconds,
+    0,
+    SECONDS_PER_HOUR,
+  ),
+  STATUS_FRESHNESS_SECONDS: integerInRange(
+    DEFAULT_EXPORT_SETTINGS.statusFreshnessSeconds,
+    0,
+    SECONDS_PER_HOUR,
+  ),
+  RECONCILE_STALE_AFTER_SECONDS: integerInRange(
+    DEFAULT_EXPORT_SETTINGS.reconcileStaleAfterSeconds,
+    60,
+    SECONDS_PER_DAY,
+  ),
+  IDEMPOTENCY_TTL_SECONDS: integerInRange(
+    DEFAULT_EXPORT_SETTINGS.idempotencyTtlSeconds,
+    60,
+    7 * SECONDS_PER_DAY,
+  ),
 });
 
 export interface OpenWebConfig {
@@ -44,9 +98,18 @@ export type CredentialsConfig =
   | { source: 'secretsManager'; secretNamePrefix: string; cacheMaxAgeSeconds: number }
   | { source: 'file'; path: string };
 
+/** The AWS resources the functions use. Optional here so tools can validate a partial environment; the AWS runtime requires them. */
+export interface AwsResourcesConfig {
+  tableName: string | undefined;
+  stateMachineArn: string | undefined;
+  eventBusName: string;
+}
+
 export interface Config {
   openWeb: OpenWebConfig;
   credentials: CredentialsConfig;
+  resources: AwsResourcesConfig;
+  exports: ExportSettings;
 }
 
 /** Names every variable that is wrong, so a misconfigured deploy fails once with the whole list. */
@@ -85,5 +148,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           secretNamePrefix: e.SECRET_NAME_PREFIX,
           cacheMaxAgeSeconds: e.SECRETS_CACHE_MAX_AGE_SECONDS,
         },
+    resources: {
+      tableName: e.TABLE_NAME,
+      stateMachineArn: e.STATE_MACHINE_ARN,
+      eventBusName: e.EVENT_BUS_NAME,
+    },
+    exports: {
+      ...DEFAULT_EXPORT_SETTINGS,
+      exportDeadlineSeconds: e.EXPORT_DEADLINE_SECONDS,
+      defaultFirstPollDelaySeconds: e.DEFAULT_FIRST_POLL_DELAY_SECONDS,
+      statusFreshnessSeconds: e.STATUS_FRESHNESS_SECONDS,
+      reconcileStaleAfterSeconds: e.RECONCILE_STALE_AFTER_SECONDS,
+      idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_SECONDS,
+    },
   };
+}
+
+/** The resources the AWS runtime cannot work without. Throws ConfigError naming each missing variable. */
+export function requireAwsResources(config: Config): {
+  tableName: string;
+  stateMachineArn: string;
+  eventBusName: string;
+} {
+  const { tableName, stateMachineArn, eventBusName } = config.resources;
+  const problems = [
+    ...(tableName === undefined ? ['TABLE_NAME is required'] : []),
+    ...(stateMachineArn === undefined ? ['STATE_MACHINE_ARN is required'] : []),
+  ];
+  if (tableName === undefined || stateMachineArn === undefined) throw new ConfigError(problems);
+  return { tableName, stateMachineArn, eventBusName };
 }

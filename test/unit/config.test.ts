@@ -5,7 +5,13 @@ import {
   DEFAULT_OPENWEB_EXPORT_BASE_URL,
   DEFAULT_SECRET_NAME_PREFIX,
   loadConfig,
+  requireAwsResources,
 } from '../../lib/config';
+import { DEFAULT_EXPORT_SETTINGS } from '../../lib/exports/ExportSettings';
+
+/** API Gateway gives up on an integration after 29 s. */
+const API_GATEWAY_INTEGRATION_TIMEOUT_MS = 29_000;
+const STATE_MACHINE_ARN = 'arn:aws:states:eu-west-1:123456789012:stateMachine:ExportPolling';
 
 describe('loadConfig', () => {
   it('uses the documented defaults when nothing is set', () => {
@@ -16,9 +22,22 @@ describe('loadConfig', () => {
     expect(config.openWeb).toEqual({
       authBaseUrl: DEFAULT_OPENWEB_AUTH_BASE_URL,
       exportBaseUrl: DEFAULT_OPENWEB_EXPORT_BASE_URL,
-      requestTimeoutMs: 10_000,
+      requestTimeoutMs: 8_000,
       maxAttempts: 4,
-      retryBudgetMs: 20_000,
+      retryBudgetMs: 2_000,
+    });
+    expect(config.resources).toEqual({
+      tableName: undefined,
+      stateMachineArn: undefined,
+      eventBusName: 'default',
+    });
+    expect(config.exports).toEqual({
+      ...DEFAULT_EXPORT_SETTINGS,
+      exportDeadlineSeconds: 21_600,
+      defaultFirstPollDelaySeconds: 30,
+      statusFreshnessSeconds: 10,
+      reconcileStaleAfterSeconds: 900,
+      idempotencyTtlSeconds: 86_400,
     });
     expect(config.credentials).toEqual({
       source: 'secretsManager',
@@ -80,5 +99,90 @@ describe('loadConfig', () => {
     expect(problems).toContain('UPSTREAM_MAX_ATTEMPTS');
     expect(problems).toContain('UPSTREAM_REQUEST_TIMEOUT_MS');
     expect(problems).toContain('SECRET_NAME_PREFIX');
+  });
+
+  it("bounds an upstream call that must authenticate first well within API Gateway's timeout by default", () => {
+    // Act
+    const { openWeb } = loadConfig({});
+
+    // Assess: the auth call and the export call each take at most the budget plus one request timeout
+    const worstCaseMs = 2 * (openWeb.retryBudgetMs + openWeb.requestTimeoutMs);
+    expect(worstCaseMs).toBeLessThanOrEqual(20_000);
+    expect(worstCaseMs).toBeLessThan(API_GATEWAY_INTEGRATION_TIMEOUT_MS);
+  });
+
+  it('reads the AWS resources and maps the lifecycle variables to the export settings', () => {
+    // Act
+    const config = loadConfig({
+      TABLE_NAME: 'openweb-exports',
+      STATE_MACHINE_ARN,
+      EVENT_BUS_NAME: 'exports',
+      EXPORT_DEADLINE_SECONDS: '7200',
+      DEFAULT_FIRST_POLL_DELAY_SECONDS: '5',
+      STATUS_FRESHNESS_SECONDS: '0',
+      RECONCILE_STALE_AFTER_SECONDS: '600',
+      IDEMPOTENCY_TTL_SECONDS: '3600',
+    });
+
+    // Assess
+    expect(requireAwsResources(config)).toEqual({
+      tableName: 'openweb-exports',
+      stateMachineArn: STATE_MACHINE_ARN,
+      eventBusName: 'exports',
+    });
+    expect(config.exports).toMatchObject({
+      exportDeadlineSeconds: 7200,
+      defaultFirstPollDelaySeconds: 5,
+      statusFreshnessSeconds: 0,
+      reconcileStaleAfterSeconds: 600,
+      idempotencyTtlSeconds: 3600,
+    });
+  });
+
+  it('names the AWS resources the AWS runtime cannot do without', () => {
+    // Prepare
+    const config = loadConfig({});
+
+    // Act
+    let error: unknown;
+    try {
+      requireAwsResources(config);
+    } catch (caught) {
+      error = caught;
+    }
+
+    // Assess
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'TABLE_NAME is required',
+      'STATE_MACHINE_ARN is required',
+    ]);
+  });
+
+  it('refuses malformed resources and lifecycle values out of range', () => {
+    // Act
+    let error: unknown;
+    try {
+      loadConfig({
+        TABLE_NAME: 'a table',
+        STATE_MACHINE_ARN: 'arn:aws:lambda:eu-west-1:123456789012:function:f',
+        EXPORT_DEADLINE_SECONDS: '10',
+        IDEMPOTENCY_TTL_SECONDS: 'forever',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+
+    // Assess
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const variable of [
+      'TABLE_NAME',
+      'STATE_MACHINE_ARN',
+      'EXPORT_DEADLINE_SECONDS',
+      'IDEMPOTENCY_TTL_SECONDS',
+    ]) {
+      expect(problems).toContain(variable);
+    }
   });
 });

@@ -1,0 +1,36 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { listExports } from '../lib/exports/listExports';
+import type { ExportDependencies } from '../lib/exports/ports';
+import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
+import { exportView } from '../lib/http/exportView';
+import { jsonResponse } from '../lib/http/jsonResponse';
+import { readListQuery } from '../lib/http/readListQuery';
+import { readSpotId } from '../lib/http/readSpotId';
+import { HandlerNames } from '../lib/http/routeTable';
+import { createExportHandler } from '../lib/runtime/createExportHandler';
+import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
+import { UnrecognisedEventError } from '../lib/runtime/errors';
+import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
+
+/** List a spot's exports, newest first: `GET /exports?limit=&nextToken=&status=`. */
+export function makeListHandler(runtime: HandlerRuntime) {
+  return createExportHandler(runtime, async (event, deps) => {
+    if (isApiGatewayEvent(event)) return listFromApi(deps, event);
+    throw new UnrecognisedEventError(HandlerNames.LIST);
+  });
+}
+
+export const handler = makeListHandler(defaultHandlerRuntime());
+
+/** 200 `{items, nextToken?}`; pass `nextToken` back for the next page. */
+async function listFromApi(
+  deps: ExportDependencies,
+  event: APIGatewayProxyEventV2,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const spotId = readSpotId(event);
+  const page = await listExports(deps, { spotId, ...readListQuery(event) });
+  return jsonResponse(200, {
+    items: page.items.map(exportView),
+    ...(page.nextToken !== undefined && { nextToken: page.nextToken }),
+  });
+}

@@ -1,0 +1,85 @@
+import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import type { ExportRecord } from '../exports/ExportRecord';
+import { ExportStatus } from '../exports/ExportStatus';
+import type { ExportEvents } from '../exports/ports';
+import { ExportEventPublishError } from './errors';
+
+/** The `source` of every event this system puts on the bus. */
+export const EXPORT_EVENT_SOURCE = 'openweb-exports';
+
+/** One `detail-type` per terminal status, so rules can match on it alone. */
+export const ExportEventDetailType = {
+  COMPLETED: 'Export Completed',
+  FAILED: 'Export Failed',
+  ABORTED: 'Export Aborted',
+} as const;
+
+export type ExportEventDetailType = (typeof ExportEventDetailType)[keyof typeof ExportEventDetailType];
+
+/** The event's `detail`. Absent fields are left out. */
+export interface ExportEventDetail {
+  spotId: string;
+  exportId: string;
+  status: ExportStatus;
+  links: string[];
+  upstreamExportId?: string;
+  completedAt?: string;
+  failureReason?: string;
+}
+
+export interface EventBridgeExportEventsOptions {
+  client: EventBridgeClient;
+  /** Name or ARN of the bus. */
+  eventBusName: string;
+}
+
+const DETAIL_TYPES: Partial<Record<ExportStatus, ExportEventDetailType>> = {
+  [ExportStatus.COMPLETED]: ExportEventDetailType.COMPLETED,
+  [ExportStatus.FAILED]: ExportEventDetailType.FAILED,
+  [ExportStatus.ABORTED]: ExportEventDetailType.ABORTED,
+};
+
+/** Announces terminal exports on EventBridge, so consumers react without polling. */
+export class EventBridgeExportEvents implements ExportEvents {
+  readonly #client: EventBridgeClient;
+  readonly #eventBusName: string;
+
+  constructor(options: EventBridgeExportEventsOptions) {
+    this.#client = options.client;
+    this.#eventBusName = options.eventBusName;
+  }
+
+  async publishTerminal(record: ExportRecord): Promise<void> {
+    const detailType = DETAIL_TYPES[record.status];
+    // Only the end of an export is news; intermediate states are not announced.
+    if (detailType === undefined) return;
+    const output = await this.#client.send(
+      new PutEventsCommand({
+        Entries: [
+          {
+            EventBusName: this.#eventBusName,
+            Source: EXPORT_EVENT_SOURCE,
+            DetailType: detailType,
+            Detail: JSON.stringify(exportEventDetail(record)),
+          },
+        ],
+      }),
+    );
+    // PutEvents answers 200 even when it rejected the entry; the count is the only signal.
+    if ((output.FailedEntryCount ?? 0) > 0) {
+      throw new ExportEventPublishError(record.exportId, output.Entries?.[0]?.ErrorCode);
+    }
+  }
+}
+
+export function exportEventDetail(record: ExportRecord): ExportEventDetail {
+  return {
+    spotId: record.spotId,
+    exportId: record.exportId,
+    status: record.status,
+    links: record.links,
+    ...(record.upstreamExportId !== undefined && { upstreamExportId: record.upstreamExportId }),
+    ...(record.completedAt !== undefined && { completedAt: record.completedAt }),
+    ...(record.failureReason !== undefined && { failureReason: record.failureReason }),
+  };
+}

@@ -1,0 +1,10 @@
+/** What the reconciler's schedule sends to the check-status function. */
+export interface ReconcilerEvent {
+  source: 'reconciler';
+}
+
+export function isReconcilerEvent(event: unknown): event is ReconcilerEvent {
+  return (
+    typeof event === 'object' && event !== null && (event as { source?: unknown }).source === 'reconciler'
+  );
+}

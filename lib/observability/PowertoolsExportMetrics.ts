@@ -1,0 +1,32 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { ExportMetricName } from '../exports/ports';
+import { SERVICE_NAME } from './createLogger';
+import type { PublishableExportMetrics } from './PublishableExportMetrics';
+
+/** CloudWatch namespace of the metrics (Powertools' `POWERTOOLS_METRICS_NAMESPACE` overrides it). */
+export const METRICS_NAMESPACE = 'OpenWebExports';
+
+/** Powertools Metrics (CloudWatch embedded metric format on stdout) behind the use cases' port. */
+export class PowertoolsExportMetrics implements PublishableExportMetrics {
+  readonly #metrics: Metrics;
+
+  constructor(metrics: Metrics = createMetrics()) {
+    this.#metrics = metrics;
+  }
+
+  count(name: ExportMetricName, value = 1): void {
+    this.#metrics.addMetric(name, MetricUnit.Count, value);
+  }
+
+  publish(): void {
+    // Publishing nothing makes Powertools warn on every invocation that counted nothing.
+    if (this.#metrics.hasStoredMetrics()) this.#metrics.publishStoredMetrics();
+  }
+}
+
+function createMetrics(): Metrics {
+  return new Metrics({
+    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
+    serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME,
+  });
+}

@@ -1,0 +1,7 @@
+import type { ExportMetrics } from '../exports/ports';
+
+/** Counters that are buffered during an invocation and published once at its end. */
+export interface PublishableExportMetrics extends ExportMetrics {
+  /** Emits what was counted since the last call; a no-op when nothing was. */
+  publish(): void;
+}

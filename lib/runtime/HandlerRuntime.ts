@@ -1,0 +1,37 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { ExportDependencies } from '../exports/ports';
+import { createLogger } from '../observability/createLogger';
+import type { PublishableExportMetrics } from '../observability/PublishableExportMetrics';
+
+/**
+ * What a handler runs with. The AWS runtime, the local runtime and the tests each
+ * build one, and all run the very same handler code with it.
+ */
+export interface HandlerRuntime {
+  logger: Logger;
+  /** Published after every invocation; the same object the dependencies count into. */
+  metrics: PublishableExportMetrics;
+  /** Built on first use (inside an invocation, so a bad configuration is reported there). */
+  dependencies: () => ExportDependencies;
+}
+
+export interface HandlerRuntimeOptions {
+  logger?: Logger;
+}
+
+/** A runtime around ready-made dependencies (tests, the local runtime). */
+export function handlerRuntimeFor(
+  dependencies: ExportDependencies,
+  options: HandlerRuntimeOptions = {},
+): HandlerRuntime {
+  const { metrics } = dependencies;
+  return {
+    logger: options.logger ?? createLogger(),
+    metrics:
+      'publish' in metrics
+        ? (metrics as PublishableExportMetrics)
+        : // Counters that publish on their own (or never) have nothing to flush.
+          { count: (name, value) => metrics.count(name, value), publish: () => {} },
+    dependencies: () => dependencies,
+  };
+}

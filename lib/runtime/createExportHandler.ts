@@ -1,0 +1,31 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy, { type MiddyfiedHandler } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import type { ExportDependencies } from '../exports/ports';
+import { apiRequestLimits } from '../http/apiRequestLimits';
+import { logCorrelationKeys } from '../http/logCorrelationKeys';
+import { problemResponses } from '../http/problemResponses';
+import { publishMetrics } from '../observability/publishMetrics';
+import type { HandlerRuntime } from './HandlerRuntime';
+
+/** Reads the event, whichever source sent it, and answers in that source's shape. */
+export type EventRouter = (event: unknown, dependencies: ExportDependencies) => Promise<unknown>;
+
+export type ExportHandler = MiddyfiedHandler<unknown, unknown, Error, Context>;
+
+/**
+ * A Lambda handler around a router, with what every handler needs: Lambda context and
+ * correlation keys in the logs (reset after each invocation), metrics published, API
+ * size limits, and API errors answered as problem+json. Errors of other sources propagate.
+ */
+export function createExportHandler(runtime: HandlerRuntime, route: EventRouter): ExportHandler {
+  const { logger } = runtime;
+  return middy<unknown, unknown, Error, Context>(async (event: unknown) =>
+    route(event, runtime.dependencies()),
+  )
+    .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
+    .use(logCorrelationKeys(logger))
+    .use(publishMetrics(runtime.metrics))
+    .use(apiRequestLimits())
+    .use(problemResponses({ logger }));
+}

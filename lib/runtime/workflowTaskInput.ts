@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { isValidExportId } from '../exports/exportId';
+import { spotIdSchema } from '../secrets/spotCredentialsSchema';
+import type { PollTaskInput, TimeoutAbortTaskInput } from '../workflow/pollingWorkflowContract';
+import { InvalidTaskInputError } from './errors';
+
+const exportIdSchema = z.string().refine(isValidExportId, 'must be an export id');
+
+const pollTaskInputSchema = z.object({
+  action: z.literal('poll'),
+  spotId: spotIdSchema,
+  exportId: exportIdSchema,
+  deadline: z.string().refine((text) => Number.isFinite(Date.parse(text)), 'must be an ISO-8601 instant'),
+});
+
+const timeoutAbortTaskInputSchema = z.object({
+  action: z.literal('abortOnTimeout'),
+  spotId: spotIdSchema,
+  exportId: exportIdSchema,
+});
+
+/** True for an object naming this task action; whether it is well-formed is the parser's job. */
+export function isTaskAction(event: unknown, action: string): boolean {
+  return typeof event === 'object' && event !== null && (event as { action?: unknown }).action === action;
+}
+
+/** @throws InvalidTaskInputError */
+export function parsePollTaskInput(event: unknown): PollTaskInput {
+  return parse(pollTaskInputSchema, event, 'poll');
+}
+
+/** @throws InvalidTaskInputError */
+export function parseTimeoutAbortTaskInput(event: unknown): TimeoutAbortTaskInput {
+  return parse(timeoutAbortTaskInputSchema, event, 'abortOnTimeout');
+}
+
+function parse<T>(schema: z.ZodType<T>, event: unknown, action: string): T {
+  const parsed = schema.safeParse(event);
+  if (!parsed.success) {
+    throw new InvalidTaskInputError(
+      action,
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`),
+    );
+  }
+  return parsed.data;
+}

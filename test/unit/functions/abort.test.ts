@@ -1,0 +1,116 @@
+import { StopExecutionCommand } from '@aws-sdk/client-sfn';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeAbortHandler } from '../../../functions/abort';
+import { makeCheckStatusHandler } from '../../../functions/check-status';
+import { makeStartHandler } from '../../../functions/start';
+import { UnrecognisedEventError } from '../../../lib/runtime/errors';
+import { apiRequests, lambdaContext, parseResponse } from '../http/support/apiGatewayEvents';
+import {
+  DATE_RANGE,
+  EXECUTION_ARN_PREFIX,
+  type MockedAwsRuntime,
+  OTHER_SPOT,
+  SPOT,
+  startMockedAwsRuntime,
+} from './support/mockedAwsRuntime';
+
+describe('abort handler', () => {
+  let aws: MockedAwsRuntime;
+  let handler: ReturnType<typeof makeAbortHandler>;
+  let exportId: string;
+
+  beforeEach(async () => {
+    aws = await startMockedAwsRuntime();
+    handler = makeAbortHandler(aws.runtime);
+    const started = await makeStartHandler(aws.runtime)(apiRequests.start(SPOT, DATE_RANGE), lambdaContext());
+    exportId = parseResponse(started).body.exportId as string;
+  });
+
+  afterEach(async () => {
+    await aws.close();
+  });
+
+  describe('from the API (POST /exports/{exportId}/abort)', () => {
+    it('aborts upstream, answers 202 ABORTED, stops the workflow and announces it', async () => {
+      // Act
+      const response = parseResponse(await handler(apiRequests.abort(SPOT, exportId), lambdaContext()));
+
+      // Assess
+      expect(response.statusCode).toBe(202);
+      expect(response.body).toMatchObject({ exportId, status: 'ABORTED' });
+      expect(aws.simulator.requestsTo('abort')).toHaveLength(1);
+      expect(aws.stepFunctions).toHaveReceivedCommandWith(StopExecutionCommand, {
+        executionArn: `${EXECUTION_ARN_PREFIX}${exportId}`,
+      });
+      expect(aws.publishedEvents().map((event) => event.detailType)).toEqual(['Export Aborted']);
+    });
+
+    it('answers 202 again for an export already aborted, without asking the upstream again', async () => {
+      // Prepare
+      await handler(apiRequests.abort(SPOT, exportId), lambdaContext());
+
+      // Act
+      const again = parseResponse(await handler(apiRequests.abort(SPOT, exportId), lambdaContext()));
+
+      // Assess
+      expect(again.statusCode).toBe(202);
+      expect(again.body.status).toBe('ABORTED');
+      expect(aws.simulator.requestsTo('abort')).toHaveLength(1);
+    });
+
+    it('answers 409 once the export completed', async () => {
+      // Prepare
+      aws.simulator.finishExport(aws.simulator.listExports(SPOT)[0]?.id ?? '', 'completed');
+      await makeCheckStatusHandler(aws.runtime)(apiRequests.check(SPOT, exportId), lambdaContext());
+
+      // Act
+      const response = parseResponse(await handler(apiRequests.abort(SPOT, exportId), lambdaContext()));
+
+      // Assess
+      expect(response.statusCode).toBe(409);
+      expect(response.body).toMatchObject({
+        type: '/problems/export-already-finished',
+        exportStatus: 'COMPLETED',
+      });
+    });
+
+    it("answers 404 for another spot's export and touches nothing", async () => {
+      // Act
+      const response = parseResponse(await handler(apiRequests.abort(OTHER_SPOT, exportId), lambdaContext()));
+
+      // Assess
+      expect(response.statusCode).toBe(404);
+      expect(aws.simulator.requestsTo('abort')).toHaveLength(0);
+    });
+  });
+
+  describe('as the workflow timeout task', () => {
+    it('aborts with the timeout reason and answers {exportId, status} without stopping its own workflow', async () => {
+      // Act
+      const output = await handler({ action: 'abortOnTimeout', spotId: SPOT, exportId }, lambdaContext());
+
+      // Assess
+      expect(output).toEqual({ exportId, status: 'ABORTED' });
+      expect(aws.stepFunctions).not.toHaveReceivedCommand(StopExecutionCommand);
+      const record = await aws.dependencies.store.getExport(SPOT, exportId);
+      expect(record?.failureReason).toBe('polling deadline passed');
+    });
+
+    it('answers the final status when the export completed first', async () => {
+      // Prepare
+      aws.simulator.finishExport(aws.simulator.listExports(SPOT)[0]?.id ?? '', 'completed');
+      await makeCheckStatusHandler(aws.runtime)(apiRequests.check(SPOT, exportId), lambdaContext());
+
+      // Act
+      const output = await handler({ action: 'abortOnTimeout', spotId: SPOT, exportId }, lambdaContext());
+
+      // Assess
+      expect(output).toEqual({ exportId, status: 'COMPLETED' });
+    });
+  });
+
+  it('throws UnrecognisedEventError for an event of no known source', async () => {
+    // Act / Assess
+    await expect(handler('abort everything', lambdaContext())).rejects.toBeInstanceOf(UnrecognisedEventError);
+  });
+});

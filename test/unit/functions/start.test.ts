@@ -1,0 +1,198 @@
+import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
+import { StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeStartHandler } from '../../../functions/start';
+import { InvalidScheduledExportEventError } from '../../../lib/events/errors';
+import { UnrecognisedEventError } from '../../../lib/runtime/errors';
+import { apiRequests, lambdaContext, parseResponse } from '../http/support/apiGatewayEvents';
+import {
+  DATE_RANGE,
+  type MockedAwsRuntime,
+  SECRET_NAME_PREFIX,
+  SPOT,
+  STATE_MACHINE_ARN,
+  startMockedAwsRuntime,
+  UNCONFIGURED_SPOT,
+} from './support/mockedAwsRuntime';
+
+describe('start handler', () => {
+  let aws: MockedAwsRuntime;
+  let handler: ReturnType<typeof makeStartHandler>;
+
+  beforeEach(async () => {
+    aws = await startMockedAwsRuntime();
+    handler = makeStartHandler(aws.runtime);
+  });
+
+  afterEach(async () => {
+    await aws.close();
+  });
+
+  describe('from the API (POST /exports)', () => {
+    it('answers 202 with the export, records it and starts its polling workflow named after it', async () => {
+      // Act
+      const response = parseResponse(await handler(apiRequests.start(SPOT, DATE_RANGE), lambdaContext()));
+
+      // Assess
+      const exportId = response.body.exportId as string;
+      expect(response.statusCode).toBe(202);
+      expect(response.headers.location).toBe(`/exports/${exportId}`);
+      expect(response.body).toMatchObject({
+        spotId: SPOT,
+        status: 'PROCESSING',
+        source: 'api',
+        request: { kind: 'dateRange', ...DATE_RANGE },
+      });
+      expect(response.body).not.toHaveProperty('version');
+      expect(response.body).not.toHaveProperty('idempotencyKey');
+      expect(aws.dynamoDb).toHaveReceivedCommandWith(PutCommand, { TableName: aws.tableName });
+      expect(aws.secretsManager).toHaveReceivedCommandWith(GetSecretValueCommand, {
+        SecretId: `${SECRET_NAME_PREFIX}${SPOT}`,
+      });
+      expect(aws.stepFunctions).toHaveReceivedCommandWith(StartExecutionCommand, {
+        stateMachineArn: STATE_MACHINE_ARN,
+        name: exportId,
+      });
+      const input = JSON.parse(
+        aws.stepFunctions.commandCalls(StartExecutionCommand)[0]?.args[0].input.input ?? '',
+      );
+      expect(input).toMatchObject({ spotId: SPOT, exportId });
+      expect(aws.simulator.requestsTo('create')).toHaveLength(1);
+      expect(aws.metrics.published.get('ExportsStarted')).toBe(1);
+    });
+
+    it('answers a repeated Idempotency-Key with the same export and creates nothing more upstream', async () => {
+      // Prepare
+      const headers = { 'idempotency-key': 'nightly-2026-11-01' };
+      const first = parseResponse(
+        await handler(apiRequests.start(SPOT, DATE_RANGE, headers), lambdaContext()),
+      );
+
+      // Act
+      const second = parseResponse(
+        await handler(apiRequests.start(SPOT, DATE_RANGE, headers), lambdaContext()),
+      );
+
+      // Assess
+      expect(second.statusCode).toBe(first.statusCode);
+      expect(second.body.exportId).toBe(first.body.exportId);
+      expect(second.headers.location).toBe(first.headers.location);
+      expect(second.headers['idempotent-replayed']).toBe('true');
+      expect(aws.simulator.requestsTo('create')).toHaveLength(1);
+    });
+
+    it('refuses an invalid body with 400 listing the fields, before touching DynamoDB', async () => {
+      // Act
+      const response = parseResponse(
+        await handler(
+          apiRequests.start(SPOT, { from: 'yesterday', until: DATE_RANGE.until }),
+          lambdaContext(),
+        ),
+      );
+
+      // Assess
+      expect(response.statusCode).toBe(400);
+      expect(response.headers['content-type']).toBe('application/problem+json');
+      expect(response.body).toMatchObject({ type: '/problems/invalid-request', status: 400 });
+      expect(response.body.errors).toEqual([{ field: 'body.from', message: expect.any(String) }]);
+      expect(aws.dynamoDb.calls()).toHaveLength(0);
+    });
+
+    it('answers 422 for a spot with no credentials and announces the failed export', async () => {
+      // Act
+      const response = parseResponse(
+        await handler(apiRequests.start(UNCONFIGURED_SPOT, DATE_RANGE), lambdaContext()),
+      );
+
+      // Assess
+      expect(response.statusCode).toBe(422);
+      expect(response.body).toMatchObject({
+        type: '/problems/spot-not-configured',
+        exportId: expect.any(String),
+      });
+      expect(JSON.stringify(response.body)).not.toContain(SECRET_NAME_PREFIX);
+      expect(aws.publishedEvents()).toEqual([
+        {
+          detailType: 'Export Failed',
+          detail: expect.objectContaining({ spotId: UNCONFIGURED_SPOT, status: 'FAILED' }),
+        },
+      ]);
+      expect(aws.simulator.requestsTo('create')).toHaveLength(0);
+    });
+
+    it('answers 422 again for a repeated start of that spot, without contacting the upstream', async () => {
+      // Prepare
+      await handler(apiRequests.start(UNCONFIGURED_SPOT, DATE_RANGE), lambdaContext());
+
+      // Act
+      const again = parseResponse(
+        await handler(apiRequests.start(UNCONFIGURED_SPOT, DATE_RANGE), lambdaContext()),
+      );
+
+      // Assess
+      expect(again.statusCode).toBe(422);
+      expect(aws.simulator.requestsTo('auth')).toHaveLength(0);
+    });
+
+    it('answers 409 naming the active export while the spot is busy', async () => {
+      // Prepare
+      const first = parseResponse(await handler(apiRequests.start(SPOT, DATE_RANGE), lambdaContext()));
+
+      // Act
+      const second = parseResponse(
+        await handler(apiRequests.start(SPOT, { conversationId: `${SPOT}_post-1` }), lambdaContext()),
+      );
+
+      // Assess
+      expect(second.statusCode).toBe(409);
+      expect(second.body).toMatchObject({ type: '/problems/spot-busy', activeExportId: first.body.exportId });
+    });
+  });
+
+  describe('from an EventBridge Scheduler schedule', () => {
+    const scheduled = {
+      source: 'schedule',
+      spotId: SPOT,
+      window: 'P1D',
+      scheduledTime: '2026-11-01T06:00:00.750Z',
+    };
+
+    it('starts the window ending at the scheduled time, on whole seconds, and answers {exportId, status}', async () => {
+      // Act
+      const result = (await handler(scheduled, lambdaContext())) as { exportId: string; status: string };
+
+      // Assess
+      expect(result).toEqual({ exportId: expect.stringMatching(/^ex_/), status: 'PROCESSING' });
+      expect(aws.simulator.listExports(SPOT).map((created) => created.request)).toEqual([
+        { from: '2026-10-31T06:00:00Z', until: '2026-11-01T06:00:00Z' },
+      ]);
+      expect(aws.stepFunctions).toHaveReceivedCommandWith(StartExecutionCommand, { name: result.exportId });
+    });
+
+    it('starts nothing new when the same event is delivered again', async () => {
+      // Prepare
+      const first = (await handler(scheduled, lambdaContext())) as { exportId: string };
+
+      // Act
+      const again = (await handler(scheduled, lambdaContext())) as { exportId: string };
+
+      // Assess
+      expect(again.exportId).toBe(first.exportId);
+      expect(aws.simulator.requestsTo('create')).toHaveLength(1);
+    });
+
+    it('throws a named error for an event it cannot turn into an export', async () => {
+      // Act / Assess
+      await expect(handler({ ...scheduled, window: 'P1M' }, lambdaContext())).rejects.toBeInstanceOf(
+        InvalidScheduledExportEventError,
+      );
+      expect(aws.dynamoDb.calls()).toHaveLength(0);
+    });
+  });
+
+  it('throws UnrecognisedEventError for an event of no known source', async () => {
+    // Act / Assess
+    await expect(handler({ detail: {} }, lambdaContext())).rejects.toBeInstanceOf(UnrecognisedEventError);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { exportLocation, exportView } from '../../../lib/http/exportView';
+import { exportRecordFixture } from '../../support/exportRecordFixtures';
+
+describe('exportView', () => {
+  it('shows what a caller needs and nothing of the storage bookkeeping', () => {
+    // Prepare
+    const record = exportRecordFixture({
+      status: 'COMPLETED',
+      upstreamExportId: 'up_1',
+      upstreamStatus: 'Done',
+      links: ['https://files.example/1.csv.zip'],
+      startedAt: '2025-01-01T00:00:01.000Z',
+      completedAt: '2025-01-01T00:10:00.000Z',
+      lastPolledAt: '2025-01-01T00:10:00.000Z',
+      pollCount: 4,
+      idempotencyKey: 'api:secret-ish-key',
+      workflowExecutionName: 'ex_x',
+      upstreamCreateAttemptedAt: '2025-01-01T00:00:00.500Z',
+      version: 9,
+    });
+
+    // Act
+    const view = exportView(record);
+
+    // Assess
+    expect(view).toEqual({
+      exportId: record.exportId,
+      spotId: record.spotId,
+      status: 'COMPLETED',
+      upstreamStatus: 'Done',
+      upstreamExportId: 'up_1',
+      request: record.request,
+      links: ['https://files.example/1.csv.zip'],
+      requestedAt: record.requestedAt,
+      startedAt: '2025-01-01T00:00:01.000Z',
+      completedAt: '2025-01-01T00:10:00.000Z',
+      lastPolledAt: '2025-01-01T00:10:00.000Z',
+      pollCount: 4,
+      source: 'api',
+    });
+  });
+
+  it('leaves out what has not happened yet', () => {
+    // Act
+    const view = exportView(exportRecordFixture());
+
+    // Assess
+    expect(Object.keys(view).sort()).toEqual(
+      ['exportId', 'links', 'pollCount', 'request', 'requestedAt', 'source', 'spotId', 'status'].sort(),
+    );
+    expect(exportLocation(view.exportId)).toBe(`/exports/${view.exportId}`);
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ConfigError } from '../../../lib/config';
+import type { ExportDependencies } from '../../../lib/exports/ports';
+import { ProblemError } from '../../../lib/http/ProblemError';
+import { InMemoryExportMetrics } from '../../../lib/observability/InMemoryExportMetrics';
+import { createExportHandler, type EventRouter } from '../../../lib/runtime/createExportHandler';
+import type { HandlerRuntime } from '../../../lib/runtime/HandlerRuntime';
+import { SpotBusyError } from '../../../lib/store/errors';
+import { apiEvent, lambdaContext, parseResponse, silentLogger } from './support/apiGatewayEvents';
+
+const SECRET_LOOKING_MESSAGE = 'connect ECONNREFUSED 10.0.0.7:5432 password=hunter2';
+
+function runtimeWith(
+  dependencies: () => ExportDependencies = () => ({}) as ExportDependencies,
+): HandlerRuntime {
+  return { logger: silentLogger(), metrics: new InMemoryExportMetrics(), dependencies };
+}
+
+function handlerThrowing(error: unknown, runtime = runtimeWith()) {
+  const route: EventRouter = async () => {
+    throw error;
+  };
+  return createExportHandler(runtime, route);
+}
+
+describe('problemResponses (through createExportHandler)', () => {
+  it('answers an unknown error of an API request with a generic 500 that reveals nothing', async () => {
+    // Prepare
+    const error = new Error(SECRET_LOOKING_MESSAGE);
+    const runtime = runtimeWith();
+    const logged = vi.spyOn(runtime.logger, 'error');
+
+    // Act
+    const response = parseResponse(await handlerThrowing(error, runtime)(apiEvent(), lambdaContext()));
+
+    // Assess
+    expect(response.statusCode).toBe(500);
+    expect(response.headers['content-type']).toBe('application/problem+json');
+    expect(response.body).toEqual({
+      type: 'about:blank',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: expect.any(String),
+    });
+    const text = JSON.stringify(response);
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('ECONNREFUSED');
+    expect(text).not.toContain('at ');
+    expect(logged).toHaveBeenCalledWith(expect.any(String), { error });
+  });
+
+  it('answers 500 without details when the configuration is broken, and logs which variable', async () => {
+    // Prepare
+    const runtime = runtimeWith(() => {
+      throw new ConfigError(['TABLE_NAME is required']);
+    });
+    const logged = vi.spyOn(runtime.logger, 'error');
+    const handler = createExportHandler(runtime, async (_event, dependencies) => dependencies);
+
+    // Act
+    const response = parseResponse(await handler(apiEvent(), lambdaContext()));
+
+    // Assess
+    expect(response.statusCode).toBe(500);
+    expect(JSON.stringify(response.body)).not.toContain('TABLE_NAME');
+    expect(logged).toHaveBeenCalledWith(expect.any(String), { error: expect.any(ConfigError) });
+  });
+
+  it('renders a known error as its problem, with status in the body equal to the HTTP status', async () => {
+    // Act
+    const response = parseResponse(
+      await handlerThrowing(
+        new SpotBusyError('sp_a', {
+          spotId: 'sp_a',
+          exportId: 'ex_busy',
+          acquiredAt: '2026-01-01T00:00:00.000Z',
+          expiresAtEpochSeconds: 1,
+        }),
+      )(apiEvent(), lambdaContext()),
+    );
+
+    // Assess
+    expect(response.statusCode).toBe(409);
+    expect(response.body).toMatchObject({
+      type: '/problems/spot-busy',
+      status: 409,
+      activeExportId: 'ex_busy',
+    });
+  });
+
+  it('passes headers of a problem on, such as Retry-After', async () => {
+    // Act
+    const response = parseResponse(
+      await handlerThrowing(
+        new ProblemError({
+          status: 503,
+          title: 'Later',
+          type: 'upstream-unavailable',
+          headers: { 'retry-after': '7' },
+        }),
+      )(apiEvent(), lambdaContext()),
+    );
+
+    // Assess
+    expect(response.headers['retry-after']).toBe('7');
+  });
+
+  it('lets errors of other event sources propagate as they are, for retries and Catch', async () => {
+    // Prepare
+    const error = Object.assign(new Error('still running'), { name: 'ExportStillProcessing' });
+
+    // Act / Assess
+    await expect(handlerThrowing(error)({ action: 'poll' }, lambdaContext())).rejects.toBe(error);
+  });
+
+  it('publishes the metrics counted, on success and on failure', async () => {
+    // Prepare
+    const runtime = runtimeWith();
+    const counting = createExportHandler(runtime, async () => {
+      runtime.metrics.count('UpstreamPolls');
+      throw new Error('boom');
+    });
+
+    // Act
+    await counting(apiEvent(), lambdaContext());
+
+    // Assess
+    expect((runtime.metrics as InMemoryExportMetrics).published.get('UpstreamPolls')).toBe(1);
+  });
+});

@@ -1,0 +1,86 @@
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { EventBridgeExportEvents } from '../../../lib/events/EventBridgeExportEvents';
+import { ExportEventPublishError } from '../../../lib/events/errors';
+import { exportRecordFixture } from '../../support/exportRecordFixtures';
+
+describe('EventBridgeExportEvents', () => {
+  const client = new EventBridgeClient({ region: 'eu-west-1' });
+  const eventBridge = mockClient(client);
+  const events = new EventBridgeExportEvents({ client, eventBusName: 'exports' });
+
+  beforeEach(() => {
+    eventBridge.reset();
+    eventBridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'e1' }] });
+  });
+
+  it('puts a completed export on the bus with its links', async () => {
+    // Prepare
+    const record = exportRecordFixture({
+      status: 'COMPLETED',
+      upstreamExportId: 'up_1',
+      links: ['https://files.example/1.csv.zip'],
+      completedAt: '2025-01-01T01:00:00.000Z',
+      idempotencyKey: 'api:key',
+    });
+
+    // Act
+    await events.publishTerminal(record);
+
+    // Assess
+    const entry = eventBridge.commandCalls(PutEventsCommand)[0]?.args[0].input.Entries?.[0];
+    expect(entry).toMatchObject({
+      EventBusName: 'exports',
+      Source: 'openweb-exports',
+      DetailType: 'Export Completed',
+    });
+    expect(JSON.parse(entry?.Detail ?? '')).toEqual({
+      spotId: record.spotId,
+      exportId: record.exportId,
+      status: 'COMPLETED',
+      links: ['https://files.example/1.csv.zip'],
+      upstreamExportId: 'up_1',
+      completedAt: '2025-01-01T01:00:00.000Z',
+    });
+  });
+
+  it.each([
+    ['FAILED', 'Export Failed'],
+    ['ABORTED', 'Export Aborted'],
+  ] as const)('names a %s export %j', async (status, detailType) => {
+    // Act
+    await events.publishTerminal(exportRecordFixture({ status, failureReason: 'why' }));
+
+    // Assess
+    expect(eventBridge).toHaveReceivedCommandWith(PutEventsCommand, {
+      Entries: [
+        expect.objectContaining({ DetailType: detailType, Detail: expect.stringContaining('"why"') }),
+      ],
+    });
+  });
+
+  it('announces nothing for an export still under way', async () => {
+    // Act
+    await events.publishTerminal(exportRecordFixture({ status: 'PROCESSING' }));
+
+    // Assess
+    expect(eventBridge).not.toHaveReceivedCommand(PutEventsCommand);
+  });
+
+  it('throws ExportEventPublishError when EventBridge refuses the entry', async () => {
+    // Prepare
+    eventBridge
+      .on(PutEventsCommand)
+      .resolves({ FailedEntryCount: 1, Entries: [{ ErrorCode: 'InternalFailure', ErrorMessage: 'x' }] });
+
+    // Act / Assess
+    await expect(events.publishTerminal(exportRecordFixture({ status: 'COMPLETED' }))).rejects.toMatchObject({
+      name: 'ExportEventPublishError',
+      errorCode: 'InternalFailure',
+    });
+    await expect(events.publishTerminal(exportRecordFixture({ status: 'COMPLETED' }))).rejects.toBeInstanceOf(
+      ExportEventPublishError,
+    );
+  });
+});

@@ -1,0 +1,71 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../lib/config';
+import { createAwsExportDependencies } from '../../../lib/runtime/createAwsExportDependencies';
+import { type MockedAwsRuntime, SPOT, startMockedAwsRuntime } from '../functions/support/mockedAwsRuntime';
+
+describe('createAwsExportDependencies', () => {
+  let aws: MockedAwsRuntime;
+
+  beforeEach(async () => {
+    aws = await startMockedAwsRuntime();
+  });
+
+  afterEach(async () => {
+    await aws.close();
+  });
+
+  it('shares one upstream token between containers through the table', async () => {
+    // Prepare: two containers, each with its own client and in-process token cache
+    const otherContainer = createAwsExportDependencies(aws.config, {
+      clients: aws.clients,
+      now: aws.clock.now,
+    });
+    const created = await aws.dependencies.upstream.createExport(SPOT, { conversationId: `${SPOT}_1` });
+
+    // Act
+    await otherContainer.upstream.getExportStatus(SPOT, created.exportId);
+
+    // Assess
+    expect(aws.simulator.requestsTo('auth')).toHaveLength(1);
+    expect(aws.simulator.requestsTo('status')).toHaveLength(1);
+    // Only the container that authenticated needed the key; the other used the shared token.
+    expect(aws.secretsManager).toHaveReceivedCommandTimes(GetSecretValueCommand, 1);
+  });
+
+  it('reads credentials from a local file when LOCAL_SECRETS_FILE is set, without Secrets Manager', async () => {
+    // Prepare
+    const directory = await mkdtemp(join(tmpdir(), 'spots-'));
+    const path = join(directory, 'spots.json');
+    await writeFile(path, JSON.stringify({ [SPOT]: { apiKey: 'demo-api-key' } }));
+    const config = { ...aws.config, credentials: { source: 'file' as const, path } };
+    const deps = createAwsExportDependencies(config, { clients: aws.clients, now: aws.clock.now });
+
+    try {
+      // Act
+      await deps.upstream.createExport(SPOT, { conversationId: `${SPOT}_1` });
+
+      // Assess
+      expect(aws.simulator.requestsTo('create')).toHaveLength(1);
+      expect(aws.secretsManager).not.toHaveReceivedCommand(GetSecretValueCommand);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to build without the table and the state machine', () => {
+    // Act / Assess
+    expect(() => createAwsExportDependencies(loadConfig({}), { clients: aws.clients })).toThrow(ConfigError);
+  });
+
+  it('takes the lifecycle settings from the configuration', () => {
+    // Act
+    const deps = createAwsExportDependencies(aws.config, { clients: aws.clients });
+
+    // Assess
+    expect(deps.settings).toBe(aws.config.exports);
+  });
+});
