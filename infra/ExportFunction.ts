@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type CfnResource, Duration, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { type HandlerName, handlerEntryPath } from '../lib/http/routeTable';
+import { HANDLER_METADATA_KEY } from './stateMachineDefinition';
+
+/** The repository root: entry paths in the route table are relative to it. */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The newest Node.js runtime aws-cdk-lib offers (cdk-nag AwsSolutions-L1 asks for the latest). */
+export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
+
+// esbuild emits ESM; CommonJS dependencies bundled into it still call `require`.
+const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+export interface ExportFunctionProps {
+  handler: HandlerName;
+  memorySizeMb: number;
+  timeoutSeconds: number;
+  environment: Record<string, string>;
+  logRetention: logs.RetentionDays;
+}
+
+/**
+ * One handler as a Lambda function: bundled locally by esbuild (never Docker), its own
+ * log group with retention, and its own role holding nothing but log writes and tracing
+ * until grants are added with `addToPolicy`.
+ */
+export class ExportFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+  readonly handlerName: HandlerName;
+
+  constructor(scope: Construct, id: string, props: ExportFunctionProps) {
+    super(scope, id);
+    this.handlerName = props.handler;
+    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetention });
+    // An explicit role instead of AWSLambdaBasicExecutionRole: that managed policy may create log groups anywhere.
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs the ${props.handler} handler`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: join(PROJECT_ROOT, handlerEntryPath(props.handler)),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      runtime: FUNCTION_RUNTIME,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySizeMb,
+      timeout: Duration.seconds(props.timeoutSeconds),
+      role: this.role,
+      logGroup: this.logGroup,
+      tracing: lambda.Tracing.ACTIVE,
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      bundling: {
+        format: OutputFormat.ESM,
+        banner: ESM_REQUIRE_BANNER,
+        mainFields: ['module', 'main'],
+        minify: true,
+        // Step Functions and callers match errors by name; keep class names through minification.
+        keepNames: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // Bundle the AWS SDK too: a pinned, tree-shaken SDK instead of whatever the runtime ships.
+        externalModules: [],
+      },
+    });
+    (this.function.node.defaultChild as CfnResource).addMetadata(HANDLER_METADATA_KEY, props.handler);
+
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, which X-Ray does not scope to resources.',
+    });
+  }
+
+  addToPolicy(...statements: iam.PolicyStatement[]): void {
+    for (const statement of statements) this.role.addToPrincipalPolicy(statement);
+  }
+}

@@ -1,0 +1,176 @@
+import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
+import type * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { type HandlerName, HandlerNames } from '../lib/http/routeTable';
+import { ExportTableIndex } from '../lib/store/tableDefinition';
+import { ExportFunction } from './ExportFunction';
+import type { ExportTable } from './ExportTable';
+import { iamWildcardResourceFindingId } from './nagFindingIds';
+import type { StackConfig } from './stackConfig';
+
+/** API Gateway gives up on an integration after 30 s; the API-fronted functions finish well before. */
+export const API_FUNCTION_TIMEOUT_SECONDS = 20;
+/** check-status also runs the reconciler sweep, which may repair several exports in one run. */
+export const CHECK_STATUS_TIMEOUT_SECONDS = 60;
+export const API_FUNCTION_MEMORY_MB = 256;
+export const CHECK_STATUS_MEMORY_MB = 512;
+export const SECRETS_CACHE_MAX_AGE_SECONDS = 300;
+export const POWERTOOLS_SERVICE_NAME = 'openweb-exports';
+export const POWERTOOLS_METRICS_NAMESPACE = 'OpenWebExports';
+
+export interface ExportFunctionsProps {
+  config: StackConfig;
+  table: ExportTable;
+  eventBus: events.IEventBus;
+  /** Built from the state machine's fixed name, not taken from the resource: the state machine invokes these functions. */
+  stateMachineArn: string;
+  /** `arn:...:execution:<state machine name>:*` */
+  executionsArn: string;
+  logRetention: logs.RetentionDays;
+}
+
+/** The four handlers as Lambda functions, each with the environment it reads and only the grants it uses. */
+export class ExportFunctions extends Construct {
+  readonly start: ExportFunction;
+  readonly checkStatus: ExportFunction;
+  readonly abort: ExportFunction;
+  readonly list: ExportFunction;
+
+  constructor(scope: Construct, id: string, props: ExportFunctionsProps) {
+    super(scope, id);
+    const { config, table, eventBus } = props;
+    const polling = config.polling;
+    const environment: Record<string, string> = {
+      TABLE_NAME: table.table.tableName,
+      SECRET_NAME_PREFIX: config.secretNamePrefix,
+      SECRETS_CACHE_MAX_AGE_SECONDS: String(SECRETS_CACHE_MAX_AGE_SECONDS),
+      OPENWEB_AUTH_BASE_URL: config.openWebAuthBaseUrl,
+      OPENWEB_EXPORT_BASE_URL: config.openWebExportBaseUrl,
+      POWERTOOLS_SERVICE_NAME,
+      POWERTOOLS_LOG_LEVEL: config.logLevel,
+      POWERTOOLS_METRICS_NAMESPACE,
+      EXPORT_DEADLINE_SECONDS: String(polling.exportDeadlineSeconds),
+      DEFAULT_FIRST_POLL_DELAY_SECONDS: String(polling.defaultFirstPollDelaySeconds),
+      STATUS_FRESHNESS_SECONDS: String(polling.statusFreshnessSeconds),
+      RECONCILE_STALE_AFTER_SECONDS: String(polling.reconcileStaleAfterSeconds),
+      // Every function gets these: the shared handler runtime requires them at cold start. They are
+      // configuration, not access: only start, check-status and abort are granted the workflow and the bus.
+      STATE_MACHINE_ARN: props.stateMachineArn,
+      EVENT_BUS_NAME: eventBus.eventBusName,
+    };
+    const common = { logRetention: props.logRetention };
+
+    this.start = new ExportFunction(this, 'Start', {
+      ...common,
+      handler: HandlerNames.START,
+      memorySizeMb: API_FUNCTION_MEMORY_MB,
+      timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
+      environment,
+    });
+    this.checkStatus = new ExportFunction(this, 'CheckStatus', {
+      ...common,
+      handler: HandlerNames.CHECK_STATUS,
+      memorySizeMb: CHECK_STATUS_MEMORY_MB,
+      timeoutSeconds: CHECK_STATUS_TIMEOUT_SECONDS,
+      environment,
+    });
+    this.abort = new ExportFunction(this, 'Abort', {
+      ...common,
+      handler: HandlerNames.ABORT,
+      memorySizeMb: API_FUNCTION_MEMORY_MB,
+      timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
+      environment,
+    });
+    this.list = new ExportFunction(this, 'List', {
+      ...common,
+      handler: HandlerNames.LIST,
+      memorySizeMb: API_FUNCTION_MEMORY_MB,
+      timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
+      environment,
+    });
+
+    const tableArn = table.table.tableArn;
+    const statusIndexArn = table.indexArn(ExportTableIndex.byStatus);
+    const activeIndexArn = table.indexArn(ExportTableIndex.activeByLastPolled);
+    // DeleteItem releases the spot lock and drops an idempotency record after a failed start.
+    const recordWrites = [
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+    ];
+    const secretsArn = Stack.of(this).formatArn({
+      service: 'secretsmanager',
+      resource: 'secret',
+      resourceName: `${config.secretNamePrefix}*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    const readSpotSecrets = new iam.PolicyStatement({
+      actions: ['secretsmanager:GetSecretValue'],
+      resources: [secretsArn],
+    });
+    const publishExportEvents = new iam.PolicyStatement({
+      actions: ['events:PutEvents'],
+      resources: [eventBus.eventBusArn],
+    });
+
+    this.start.addToPolicy(
+      new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
+      // The spot's history (recent completed exports) comes from the status index.
+      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn, statusIndexArn] }),
+      readSpotSecrets,
+      new iam.PolicyStatement({ actions: ['states:StartExecution'], resources: [props.stateMachineArn] }),
+      publishExportEvents,
+    );
+    this.checkStatus.addToPolicy(
+      new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
+      // The reconciler finds stale active exports through the sparse active index.
+      new iam.PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: [tableArn, statusIndexArn, activeIndexArn],
+      }),
+      readSpotSecrets,
+      // The reconciler restarts a workflow that died, after checking it is no longer running.
+      new iam.PolicyStatement({ actions: ['states:StartExecution'], resources: [props.stateMachineArn] }),
+      new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [props.executionsArn] }),
+      publishExportEvents,
+    );
+    this.abort.addToPolicy(
+      new iam.PolicyStatement({ actions: [...recordWrites, 'dynamodb:Query'], resources: [tableArn] }),
+      readSpotSecrets,
+      new iam.PolicyStatement({ actions: ['states:StopExecution'], resources: [props.executionsArn] }),
+      publishExportEvents,
+    );
+    this.list.addToPolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [tableArn] }),
+      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn, statusIndexArn] }),
+    );
+
+    for (const fn of [this.start, this.checkStatus, this.abort]) {
+      Validations.of(fn.role).acknowledge({
+        id: iamWildcardResourceFindingId(this, secretsArn),
+        reason:
+          'Secret ARNs end in a random suffix, so the grant names the configured prefix: one secret per spot, <prefix><spotId>.',
+      });
+    }
+    for (const fn of [this.checkStatus, this.abort]) {
+      Validations.of(fn.role).acknowledge({
+        id: iamWildcardResourceFindingId(this, props.executionsArn),
+        reason:
+          'Execution names are derived from export ids at run time; the grant is limited to executions of the polling state machine.',
+      });
+    }
+  }
+
+  all(): ExportFunction[] {
+    return [this.start, this.checkStatus, this.abort, this.list];
+  }
+
+  byHandler(handler: HandlerName): ExportFunction {
+    const found = this.all().find((fn) => fn.handlerName === handler);
+    if (found === undefined) throw new Error(`no function runs the ${handler} handler`);
+    return found;
+  }
+}

@@ -1,0 +1,174 @@
+import { Duration } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import type { ExportFunction } from './ExportFunction';
+
+/** Alarms look at five-minute windows: quick enough for an export that takes minutes to hours. */
+export const ALARM_PERIOD_MINUTES = 5;
+const DASHBOARD_WIDGET_WIDTH = 12;
+
+export interface ExportsMonitoringProps {
+  dashboardName: string;
+  stateMachine: sfn.StateMachine;
+  functions: readonly ExportFunction[];
+  deadLetterQueues: readonly sqs.Queue[];
+  httpApi: apigwv2.HttpApi;
+  /** Alarm notifications go to these addresses through an encrypted SNS topic; none: alarms only. */
+  alarmEmails: readonly string[];
+}
+
+/**
+ * Alarms on what needs a person (failed, timed-out or aborted workflows, anything in a
+ * DLQ, function errors and throttles) and one dashboard with those metrics and the API's.
+ */
+export class ExportsMonitoring extends Construct {
+  readonly alarms: cloudwatch.Alarm[] = [];
+  readonly dashboard: cloudwatch.Dashboard;
+  readonly alarmTopic: sns.Topic | undefined;
+
+  constructor(scope: Construct, id: string, props: ExportsMonitoringProps) {
+    super(scope, id);
+    const period = Duration.minutes(ALARM_PERIOD_MINUTES);
+    const { stateMachine } = props;
+
+    const workflowMetrics = {
+      ExecutionsFailed: stateMachine.metricFailed({ period, statistic: 'Sum' }),
+      ExecutionsTimedOut: stateMachine.metricTimedOut({ period, statistic: 'Sum' }),
+      ExecutionsAborted: stateMachine.metricAborted({ period, statistic: 'Sum' }),
+    };
+    const workflowAlarmDescriptions: Record<keyof typeof workflowMetrics, string> = {
+      ExecutionsFailed: 'Polling workflow failed: an export timed out (aborted upstream) or polling broke',
+      ExecutionsTimedOut: 'Polling workflow ran past its state machine timeout',
+      // Aborting an export through the API stops its workflow too, so this also counts deliberate aborts.
+      ExecutionsAborted:
+        'Polling workflow stopped: an export was aborted, or an execution was stopped by hand',
+    };
+    for (const [name, metric] of Object.entries(workflowMetrics)) {
+      this.alarmWhenAny(
+        `Workflow${name}`,
+        metric,
+        workflowAlarmDescriptions[name as keyof typeof workflowMetrics],
+      );
+    }
+    for (const queue of props.deadLetterQueues) {
+      this.alarmWhenAny(
+        `${queue.node.id}Messages`,
+        queue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+        `${queue.node.id} holds events that could not be delivered or handled`,
+      );
+    }
+    for (const fn of props.functions) {
+      this.alarmWhenAny(
+        `${fn.node.id}Errors`,
+        fn.function.metricErrors({ period, statistic: 'Sum' }),
+        `${fn.handlerName} function errors`,
+      );
+      this.alarmWhenAny(
+        `${fn.node.id}Throttles`,
+        fn.function.metricThrottles({ period, statistic: 'Sum' }),
+        `${fn.handlerName} function throttles`,
+      );
+    }
+
+    if (props.alarmEmails.length > 0) {
+      // CloudWatch can publish to an encrypted topic only with a customer-managed key that lets it.
+      const key = new kms.Key(this, 'AlarmTopicKey', {
+        description: 'Encrypts the openweb-exports alarm topic',
+        enableKeyRotation: true,
+      });
+      key.grant(new iam.ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
+      this.alarmTopic = new sns.Topic(this, 'AlarmTopic', { masterKey: key, enforceSSL: true });
+      for (const email of props.alarmEmails) this.alarmTopic.addSubscription(new EmailSubscription(email));
+      const action = new SnsAction(this.alarmTopic);
+      for (const alarm of this.alarms) {
+        alarm.addAlarmAction(action);
+        alarm.addOkAction(action);
+      }
+    }
+
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      dashboardName: props.dashboardName,
+      widgets: [
+        [
+          new cloudwatch.GraphWidget({
+            title: 'Polling workflow executions',
+            width: DASHBOARD_WIDGET_WIDTH,
+            left: [
+              stateMachine.metricStarted({ period, statistic: 'Sum' }),
+              stateMachine.metricSucceeded({ period, statistic: 'Sum' }),
+              ...Object.values(workflowMetrics),
+            ],
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'Dead-letter queues (messages visible)',
+            width: DASHBOARD_WIDGET_WIDTH,
+            left: props.deadLetterQueues.map((queue) =>
+              queue.metricApproximateNumberOfMessagesVisible({
+                period,
+                statistic: 'Maximum',
+                label: queue.node.id,
+              }),
+            ),
+          }),
+        ],
+        [
+          new cloudwatch.GraphWidget({
+            title: 'Function errors and throttles',
+            width: DASHBOARD_WIDGET_WIDTH,
+            left: props.functions.map((fn) =>
+              fn.function.metricErrors({ period, statistic: 'Sum', label: `${fn.handlerName} errors` }),
+            ),
+            right: props.functions.map((fn) =>
+              fn.function.metricThrottles({ period, statistic: 'Sum', label: `${fn.handlerName} throttles` }),
+            ),
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'Function duration (p99)',
+            width: DASHBOARD_WIDGET_WIDTH,
+            left: props.functions.map((fn) =>
+              fn.function.metricDuration({ period, statistic: 'p99', label: fn.handlerName }),
+            ),
+          }),
+        ],
+        [
+          new cloudwatch.GraphWidget({
+            title: 'HTTP API requests and errors',
+            width: DASHBOARD_WIDGET_WIDTH,
+            left: [
+              props.httpApi.metricCount({ period, statistic: 'Sum' }),
+              props.httpApi.metricClientError({ period, statistic: 'Sum' }),
+              props.httpApi.metricServerError({ period, statistic: 'Sum' }),
+            ],
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'HTTP API latency (p99)',
+            width: DASHBOARD_WIDGET_WIDTH,
+            left: [props.httpApi.metricLatency({ period, statistic: 'p99' })],
+          }),
+        ],
+      ],
+    });
+  }
+
+  /** Alarm on one or more occurrences; no data means nothing happened. */
+  private alarmWhenAny(id: string, metric: cloudwatch.IMetric, description: string): void {
+    this.alarms.push(
+      new cloudwatch.Alarm(this, id, {
+        metric,
+        alarmDescription: description,
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+  }
+}

@@ -1,0 +1,173 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { Construct } from 'constructs';
+import {
+  PollingWorkflowErrors,
+  type PollTaskInput,
+  type TimeoutAbortTaskInput,
+} from '../lib/workflow/pollingWorkflowContract';
+import { iamWildcardResourceFindingId } from './nagFindingIds';
+import type { PollingConfig } from './stackConfig';
+import { STATUS_POLL_BACKOFF_RATE, statusPollMaxAttempts } from './statusPollRetry';
+
+/** Failures worth retrying on their own short schedule: the upstream or Lambda hiccupped. */
+export const TRANSIENT_TASK_ERRORS = [
+  PollingWorkflowErrors.UPSTREAM_UNAVAILABLE,
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+  'Lambda.TooManyRequestsException',
+] as const;
+export const TRANSIENT_RETRY_INTERVAL_SECONDS = 5;
+export const TRANSIENT_RETRY_MAX_DELAY_SECONDS = 120;
+export const TRANSIENT_RETRY_MAX_ATTEMPTS = 6;
+const TRANSIENT_RETRY_BACKOFF_RATE = 2;
+
+/**
+ * The execution outlives the export deadline by one maximal poll delay (the poll that
+ * notices the deadline) plus this, for the abort task and its retries.
+ */
+export const STATE_MACHINE_TIMEOUT_MARGIN_SECONDS = 15 * 60;
+
+/** Error names of the workflow's own Fail states. */
+export const PollingWorkflowOutcomes = {
+  TIMED_OUT: PollingWorkflowErrors.POLLING_TIMED_OUT,
+  FAILED: 'PollingWorkflowFailed',
+} as const;
+
+export interface PollingWorkflowProps {
+  stateMachineName: string;
+  checkStatusFunction: lambda.IFunction;
+  abortFunction: lambda.IFunction;
+  polling: PollingConfig;
+  logRetention: logs.RetentionDays;
+}
+
+/**
+ * The Standard state machine that polls one export to completion.
+ *
+ * WaitForFirstPoll → PollExportStatus → ExportFinished. The poll loop is the task's own
+ * Retry on `ExportStillProcessing` (exponential backoff, full jitter, capped), so each
+ * poll costs one state transition instead of the three of a Wait → Task → Choice loop.
+ * Past the deadline (or out of attempts) the Catch runs AbortOnTimeout, which aborts the
+ * export upstream and marks it ABORTED, then ends in the ExportTimedOut Fail state: the
+ * export produced no files, and the failed execution shows it (and raises the alarm).
+ * Anything else ends in PollingFailed; the reconciler repairs the record later.
+ * Terminal-state events are published by the handlers, not by extra states.
+ */
+export class PollingWorkflow extends Construct {
+  readonly stateMachine: sfn.StateMachine;
+  readonly definition: sfn.IChainable;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: PollingWorkflowProps) {
+    super(scope, id);
+    const { polling } = props;
+
+    const pollInput: Record<keyof PollTaskInput, unknown> = {
+      action: 'poll',
+      spotId: sfn.JsonPath.stringAt('$.spotId'),
+      exportId: sfn.JsonPath.stringAt('$.exportId'),
+      deadline: sfn.JsonPath.stringAt('$.deadline'),
+    };
+    const abortInput: Record<keyof TimeoutAbortTaskInput, unknown> = {
+      action: 'abortOnTimeout',
+      spotId: sfn.JsonPath.stringAt('$.spotId'),
+      exportId: sfn.JsonPath.stringAt('$.exportId'),
+    };
+    const transientRetry: sfn.RetryProps = {
+      errors: [...TRANSIENT_TASK_ERRORS],
+      interval: Duration.seconds(TRANSIENT_RETRY_INTERVAL_SECONDS),
+      maxDelay: Duration.seconds(TRANSIENT_RETRY_MAX_DELAY_SECONDS),
+      backoffRate: TRANSIENT_RETRY_BACKOFF_RATE,
+      jitterStrategy: sfn.JitterType.FULL,
+      maxAttempts: TRANSIENT_RETRY_MAX_ATTEMPTS,
+    };
+
+    const waitForFirstPoll = new sfn.Wait(this, 'WaitForFirstPoll', {
+      time: sfn.WaitTime.secondsPath('$.firstPollDelaySeconds'),
+    });
+    // resultPath stays unset: aws-local-stepfunctions mishandles an explicit '$'.
+    const pollStatus = new tasks.LambdaInvoke(this, 'PollExportStatus', {
+      lambdaFunction: props.checkStatusFunction,
+      payload: sfn.TaskInput.fromObject(pollInput),
+      payloadResponseOnly: true,
+      // The transient retrier below covers the Lambda service errors with full jitter.
+      retryOnServiceExceptions: false,
+    });
+    pollStatus.addRetry({
+      errors: [PollingWorkflowErrors.STILL_PROCESSING],
+      interval: Duration.seconds(polling.statusPollIntervalSeconds),
+      maxDelay: Duration.seconds(polling.statusPollMaxDelaySeconds),
+      backoffRate: STATUS_POLL_BACKOFF_RATE,
+      jitterStrategy: sfn.JitterType.FULL,
+      maxAttempts: statusPollMaxAttempts(polling),
+    });
+    pollStatus.addRetry(transientRetry);
+
+    const abortOnTimeout = new tasks.LambdaInvoke(this, 'AbortOnTimeout', {
+      lambdaFunction: props.abortFunction,
+      payload: sfn.TaskInput.fromObject(abortInput),
+      payloadResponseOnly: true,
+      retryOnServiceExceptions: false,
+    });
+    abortOnTimeout.addRetry(transientRetry);
+
+    const exportFinished = new sfn.Succeed(this, 'ExportFinished');
+    const exportTimedOut = new sfn.Fail(this, 'ExportTimedOut', {
+      error: PollingWorkflowOutcomes.TIMED_OUT,
+      cause: 'The export did not finish before its deadline and was aborted upstream.',
+    });
+    const pollingFailed = new sfn.Fail(this, 'PollingFailed', {
+      error: PollingWorkflowOutcomes.FAILED,
+      cause: 'Polling stopped on an unexpected error; the reconciler repairs the export record.',
+    });
+
+    // Catch results go beside the input, which the abort task still needs.
+    pollStatus.addCatch(abortOnTimeout, {
+      errors: [PollingWorkflowErrors.STILL_PROCESSING, PollingWorkflowErrors.POLLING_TIMED_OUT],
+      resultPath: '$.pollError',
+    });
+    pollStatus.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.pollError' });
+    abortOnTimeout.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.abortError' });
+    abortOnTimeout.next(exportTimedOut);
+
+    this.definition = waitForFirstPoll.next(pollStatus).next(exportFinished);
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      // The vended-logs prefix keeps CloudWatch Logs' resource policy from growing per state machine.
+      logGroupName: `/aws/vendedlogs/states/${props.stateMachineName}`,
+      retention: props.logRetention,
+    });
+    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+      stateMachineName: props.stateMachineName,
+      stateMachineType: sfn.StateMachineType.STANDARD,
+      definitionBody: sfn.DefinitionBody.fromChainable(this.definition),
+      timeout: Duration.seconds(
+        polling.exportDeadlineSeconds +
+          polling.statusPollMaxDelaySeconds +
+          STATE_MACHINE_TIMEOUT_MARGIN_SECONDS,
+      ),
+      tracingEnabled: true,
+      // Task outputs carry the exports' download links, which are bearer URLs: log events, not data.
+      logs: { destination: this.logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
+    });
+
+    const role = this.stateMachine.role;
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Logging to CloudWatch Logs (logs:*LogDelivery, PutResourcePolicy, Describe*) and X-Ray tracing do not support resource-level permissions.',
+    });
+    for (const fn of [props.checkStatusFunction, props.abortFunction]) {
+      Validations.of(role).acknowledge({
+        id: iamWildcardResourceFindingId(this, `${fn.functionArn}:*`),
+        reason:
+          'LambdaInvoke grants invoking the function and its versions/aliases; only this function is reachable.',
+      });
+    }
+  }
+}

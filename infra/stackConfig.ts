@@ -1,0 +1,298 @@
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+import {
+  ConfigError,
+  DEFAULT_OPENWEB_AUTH_BASE_URL,
+  DEFAULT_OPENWEB_EXPORT_BASE_URL,
+  DEFAULT_SECRET_NAME_PREFIX,
+  loadConfig,
+} from '../lib/config';
+import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
+import { DEFAULT_EXPORT_SETTINGS } from '../lib/exports/ExportSettings';
+import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestSchema';
+import { spotIdSchema } from '../lib/secrets/spotCredentialsSchema';
+
+/** The CDK context key holding the deployment's configuration (a JSON object, or its JSON text from `-c`). */
+export const STACK_CONFIG_CONTEXT_KEY = 'openwebExports';
+
+const SECONDS_PER_HOUR = 3600;
+const SECONDS_PER_DAY = 24 * SECONDS_PER_HOUR;
+
+export const DEFAULT_STATUS_POLL_INTERVAL_SECONDS = 10;
+export const DEFAULT_STATUS_POLL_MAX_DELAY_SECONDS = 300;
+export const DEFAULT_RECONCILE_RATE = 'rate(5 minutes)';
+export const DEFAULT_API_THROTTLING_RATE_LIMIT_PER_SECOND = 25;
+export const DEFAULT_API_THROTTLING_BURST_LIMIT = 50;
+export const DEFAULT_LOG_RETENTION_DAYS = 90;
+
+/** The retention periods CloudWatch Logs accepts. */
+const LOG_RETENTION_DAYS_VALUES = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+
+const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+
+const CRON_FIELD_COUNT = 6;
+const RATE_EXPRESSION = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/;
+
+function integer(min: number, max: number) {
+  return z
+    .number({ error: 'must be a number' })
+    .int('must be an integer')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+}
+
+/** `rate(5 minutes)`: singular unit for 1, plural otherwise, as EventBridge Scheduler requires. */
+function isRateExpression(text: string): boolean {
+  const match = RATE_EXPRESSION.exec(text);
+  if (match === null) return false;
+  const value = Number(match[1]);
+  const plural = (match[2] as string).endsWith('s');
+  return value >= 1 && plural === value > 1;
+}
+
+function isCronExpression(text: string): boolean {
+  const match = /^cron\((.+)\)$/.exec(text);
+  return match !== null && (match[1] as string).trim().split(/\s+/).length === CRON_FIELD_COUNT;
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const scheduleSchema = z.strictObject({
+  expression: z
+    .string({ error: 'must be a string' })
+    .refine(
+      (text) => isCronExpression(text) || isRateExpression(text),
+      'must be an EventBridge Scheduler cron(<6 fields>) or rate(<n> <unit>) expression',
+    ),
+  window: z
+    .string({ error: 'must be a string' })
+    .refine(
+      (text) => isoDurationSeconds(text) !== undefined,
+      'must be an ISO-8601 duration in weeks, days, hours, minutes or seconds, like P1D or PT12H',
+    )
+    .refine((text) => {
+      const seconds = isoDurationSeconds(text);
+      return seconds === undefined || (seconds > 0 && seconds <= MAX_EXPORT_RANGE_HOURS * SECONDS_PER_HOUR);
+    }, `must be longer than zero and at most ${MAX_EXPORT_RANGE_HOURS} hours (the upstream's longest export range)`),
+  timeZone: z
+    .string({ error: 'must be a string' })
+    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris or UTC')
+    .optional(),
+});
+
+const spotSchema = z.strictObject({
+  spotId: spotIdSchema,
+  schedules: z.array(scheduleSchema).default([]),
+});
+
+const authSchema = z.discriminatedUnion(
+  'mode',
+  [
+    z.strictObject({ mode: z.literal('iam') }),
+    z.strictObject({
+      mode: z.literal('jwt'),
+      issuer: z.url({ protocol: /^https$/, error: 'must be an https URL' }),
+      audience: z.array(z.string().min(1, 'must not be empty')).min(1, 'must list at least one audience'),
+      scopes: z.array(z.string().min(1, 'must not be empty')).optional(),
+    }),
+  ],
+  { error: "mode must be 'iam' or 'jwt'" },
+);
+
+const pollingSchema = z
+  .strictObject({
+    exportDeadlineSeconds: integer(300, 7 * SECONDS_PER_DAY).default(
+      DEFAULT_EXPORT_SETTINGS.exportDeadlineSeconds,
+    ),
+    defaultFirstPollDelaySeconds: integer(0, SECONDS_PER_HOUR).default(
+      DEFAULT_EXPORT_SETTINGS.defaultFirstPollDelaySeconds,
+    ),
+    statusPollIntervalSeconds: integer(1, SECONDS_PER_HOUR).default(DEFAULT_STATUS_POLL_INTERVAL_SECONDS),
+    statusPollMaxDelaySeconds: integer(1, SECONDS_PER_HOUR).default(DEFAULT_STATUS_POLL_MAX_DELAY_SECONDS),
+    statusFreshnessSeconds: integer(0, SECONDS_PER_HOUR).default(
+      DEFAULT_EXPORT_SETTINGS.statusFreshnessSeconds,
+    ),
+    reconcileStaleAfterSeconds: integer(60, SECONDS_PER_DAY).default(
+      DEFAULT_EXPORT_SETTINGS.reconcileStaleAfterSeconds,
+    ),
+    reconcileRate: z
+      .string({ error: 'must be a string' })
+      .refine(isRateExpression, 'must be a rate expression such as rate(5 minutes) or rate(1 hour)')
+      .default(DEFAULT_RECONCILE_RATE),
+  })
+  .superRefine((polling, context) => {
+    if (polling.statusPollMaxDelaySeconds < polling.statusPollIntervalSeconds) {
+      context.addIssue({
+        code: 'custom',
+        path: ['statusPollMaxDelaySeconds'],
+        message: `must be at least statusPollIntervalSeconds (${polling.statusPollIntervalSeconds})`,
+      });
+    }
+    if (polling.defaultFirstPollDelaySeconds >= polling.exportDeadlineSeconds) {
+      context.addIssue({
+        code: 'custom',
+        path: ['defaultFirstPollDelaySeconds'],
+        message: `must be less than exportDeadlineSeconds (${polling.exportDeadlineSeconds})`,
+      });
+    }
+  });
+
+const apiSchema = z.strictObject({
+  throttlingRateLimit: z
+    .number({ error: 'must be a number' })
+    .positive('must be greater than 0')
+    .max(10_000, 'must be at most 10000')
+    .default(DEFAULT_API_THROTTLING_RATE_LIMIT_PER_SECOND),
+  throttlingBurstLimit: integer(1, 5_000).default(DEFAULT_API_THROTTLING_BURST_LIMIT),
+});
+
+const emailSchema = z.email({ error: 'must be an email address' });
+
+const stackConfigSchema = z
+  .strictObject({
+    spots: z.array(spotSchema).default([]),
+    // An empty prefix would widen the functions' secrets grant to every secret in the account.
+    secretNamePrefix: z
+      .string({ error: 'must be a string' })
+      .min(1, 'must not be empty')
+      .default(DEFAULT_SECRET_NAME_PREFIX),
+    auth: authSchema.default({ mode: 'iam' }),
+    openWebAuthBaseUrl: z
+      .string({ error: 'must be a string' })
+      .min(1, 'must not be empty')
+      .default(DEFAULT_OPENWEB_AUTH_BASE_URL),
+    openWebExportBaseUrl: z
+      .string({ error: 'must be a string' })
+      .min(1, 'must not be empty')
+      .default(DEFAULT_OPENWEB_EXPORT_BASE_URL),
+    polling: pollingSchema.prefault({}),
+    api: apiSchema.prefault({}),
+    logRetentionDays: z
+      .number({ error: 'must be a number' })
+      .refine(
+        (days) => (LOG_RETENTION_DAYS_VALUES as readonly number[]).includes(days),
+        `must be one of ${LOG_RETENTION_DAYS_VALUES.join(', ')}`,
+      )
+      .default(DEFAULT_LOG_RETENTION_DAYS),
+    logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('INFO'),
+    alarmEmail: z
+      .union([emailSchema, z.array(emailSchema)], { error: 'must be an email address or a list of them' })
+      .optional()
+      .transform((value) => (value === undefined ? [] : [value].flat())),
+  })
+  .superRefine((config, context) => {
+    const seen = new Set<string>();
+    config.spots.forEach((spot, index) => {
+      if (seen.has(spot.spotId)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['spots', index, 'spotId'],
+          message: `${spot.spotId} is listed more than once`,
+        });
+      }
+      seen.add(spot.spotId);
+    });
+    addFunctionEnvironmentIssues(config, context);
+  });
+
+export type StackConfig = z.output<typeof stackConfigSchema>;
+export type SpotConfig = StackConfig['spots'][number];
+export type SpotScheduleConfig = SpotConfig['schedules'][number];
+export type AuthConfig = StackConfig['auth'];
+export type PollingConfig = StackConfig['polling'];
+export type LogLevel = StackConfig['logLevel'];
+
+/** Which stack config value (by path) feeds which function environment variable. */
+const ENVIRONMENT_SOURCES: Record<
+  string,
+  readonly [keyof StackConfig] | readonly ['polling', keyof PollingConfig]
+> = {
+  OPENWEB_AUTH_BASE_URL: ['openWebAuthBaseUrl'],
+  OPENWEB_EXPORT_BASE_URL: ['openWebExportBaseUrl'],
+  SECRET_NAME_PREFIX: ['secretNamePrefix'],
+  EXPORT_DEADLINE_SECONDS: ['polling', 'exportDeadlineSeconds'],
+  DEFAULT_FIRST_POLL_DELAY_SECONDS: ['polling', 'defaultFirstPollDelaySeconds'],
+  STATUS_FRESHNESS_SECONDS: ['polling', 'statusFreshnessSeconds'],
+  RECONCILE_STALE_AFTER_SECONDS: ['polling', 'reconcileStaleAfterSeconds'],
+};
+
+function valueAt(config: StackConfig, path: readonly string[]): string {
+  const value = path.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], config);
+  return String(value);
+}
+
+/**
+ * The functions validate their environment again at cold start with the shared config loader;
+ * running the same loader here turns a deploy that could only fail at run time into a synth error.
+ */
+function addFunctionEnvironmentIssues(config: StackConfig, context: z.RefinementCtx): void {
+  const environment = Object.fromEntries(
+    Object.entries(ENVIRONMENT_SOURCES).map(([variable, path]) => [variable, valueAt(config, path)]),
+  );
+  try {
+    loadConfig(environment);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const problem of error.problems) {
+      const [variable = '', ...message] = problem.split(' ');
+      context.addIssue({
+        code: 'custom',
+        path: [...(ENVIRONMENT_SOURCES[variable] ?? [])],
+        message: message.join(' ') || problem,
+      });
+    }
+  }
+}
+
+/** A configuration that cannot be deployed; `problems` name each bad key with its full path. */
+export class StackConfigError extends Error {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
+    super(`Invalid ${STACK_CONFIG_CONTEXT_KEY} configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'StackConfigError';
+    this.problems = problems;
+  }
+}
+
+function describePath(path: readonly PropertyKey[]): string {
+  return [STACK_CONFIG_CONTEXT_KEY, ...path.map(String)].join('.');
+}
+
+/** Raw context value (object, JSON text or undefined) → validated config with defaults. Throws StackConfigError. */
+export function parseStackConfig(raw: unknown): StackConfig {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new StackConfigError([`${STACK_CONFIG_CONTEXT_KEY}: is not valid JSON`]);
+    }
+  }
+  const parsed = stackConfigSchema.safeParse(value ?? {});
+  if (!parsed.success) {
+    throw new StackConfigError(
+      parsed.error.issues.map((issue) => {
+        const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+        return unknownKeys.length > 0
+          ? `${describePath(issue.path)}: unknown key ${unknownKeys.map((key) => `"${key}"`).join(', ')}`
+          : `${describePath(issue.path)}: ${issue.message}`;
+      }),
+    );
+  }
+  return parsed.data;
+}
+
+/** The config from the app's context (`-c openwebExports='{...}'` or cdk.json `context.openwebExports`). */
+export function readStackConfig(scope: Construct): StackConfig {
+  return parseStackConfig(scope.node.tryGetContext(STACK_CONFIG_CONTEXT_KEY));
+}

@@ -1,0 +1,202 @@
+import aslValidator from 'asl-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STATE_MACHINE_TIMEOUT_MARGIN_SECONDS, TRANSIENT_TASK_ERRORS } from '../../infra/PollingWorkflow';
+import type { ExtractedStateMachine } from '../../infra/stateMachineDefinition';
+import { statusPollMaxAttempts } from '../../infra/statusPollRetry';
+import { HandlerNames } from '../../lib/http/routeTable';
+import { PollingWorkflowErrors } from '../../lib/workflow/pollingWorkflowContract';
+import { extractStateMachineDefinition } from './extractStateMachineDefinition';
+import { removeTestAssemblies, synthesizeTestStack } from './synthesizeTestStack';
+
+interface RetrierJson {
+  ErrorEquals: string[];
+  IntervalSeconds: number;
+  MaxAttempts: number;
+  BackoffRate: number;
+  MaxDelaySeconds: number;
+  JitterStrategy: string;
+}
+
+interface StateJson {
+  Type: string;
+  Resource?: string;
+  Parameters?: Record<string, unknown>;
+  Retry?: RetrierJson[];
+  Catch?: { ErrorEquals: string[]; ResultPath?: string; Next: string }[];
+  Next?: string;
+  SecondsPath?: string;
+  Error?: string;
+  [key: string]: unknown;
+}
+
+const customPolling = {
+  exportDeadlineSeconds: 3_600,
+  statusPollIntervalSeconds: 15,
+  statusPollMaxDelaySeconds: 120,
+};
+
+let defaults: ExtractedStateMachine;
+let custom: ExtractedStateMachine;
+
+beforeAll(() => {
+  defaults = extractStateMachineDefinition(synthesizeTestStack().template);
+  custom = extractStateMachineDefinition(synthesizeTestStack({ polling: customPolling }).template);
+});
+
+afterAll(() => {
+  removeTestAssemblies();
+});
+
+function stateOf(machine: ExtractedStateMachine, name: string): StateJson {
+  const state = (machine.definition.States as Record<string, StateJson>)[name];
+  if (state === undefined) throw new Error(`no state ${name}`);
+  return state;
+}
+
+describe('PollingWorkflow', () => {
+  it('synthesizes a definition that asl-validator accepts', () => {
+    // Act
+    const result = aslValidator(structuredClone(defaults.definition));
+
+    // Assess
+    expect(result.errorsText('\n')).toBe('');
+    expect(result.isValid).toBe(true);
+  });
+
+  it('waits for the first poll as long as the execution input says', () => {
+    // Act
+    const first = stateOf(defaults, defaults.definition.StartAt);
+
+    // Assess
+    expect(defaults.definition.StartAt).toBe('WaitForFirstPoll');
+    expect(first).toMatchObject({
+      Type: 'Wait',
+      SecondsPath: '$.firstPollDelaySeconds',
+      Next: 'PollExportStatus',
+    });
+  });
+
+  it('polls check-status with the poll task input and keeps the default result path', () => {
+    // Act
+    const poll = stateOf(defaults, 'PollExportStatus');
+
+    // Assess
+    expect(poll.Type).toBe('Task');
+    expect(defaults.taskHandlers[poll.Resource as string]).toBe(HandlerNames.CHECK_STATUS);
+    expect(poll.Parameters).toEqual({
+      action: 'poll',
+      'spotId.$': '$.spotId',
+      'exportId.$': '$.exportId',
+      'deadline.$': '$.deadline',
+    });
+    expect(poll).not.toHaveProperty('ResultPath');
+    expect(poll.Next).toBe('ExportFinished');
+    expect(stateOf(defaults, 'ExportFinished').Type).toBe('Succeed');
+  });
+
+  it('loops by retrying "still processing" with capped exponential backoff and full jitter', () => {
+    // Act
+    const [stillProcessing] = stateOf(defaults, 'PollExportStatus').Retry ?? [];
+
+    // Assess
+    expect(stillProcessing).toEqual({
+      ErrorEquals: [PollingWorkflowErrors.STILL_PROCESSING],
+      IntervalSeconds: 10,
+      BackoffRate: 2,
+      MaxDelaySeconds: 300,
+      JitterStrategy: 'FULL',
+      MaxAttempts: statusPollMaxAttempts({
+        exportDeadlineSeconds: 21_600,
+        statusPollIntervalSeconds: 10,
+        statusPollMaxDelaySeconds: 300,
+      }),
+    });
+  });
+
+  it('takes the poll schedule from the configuration', () => {
+    // Act
+    const [stillProcessing] = stateOf(custom, 'PollExportStatus').Retry ?? [];
+
+    // Assess
+    expect(stillProcessing).toMatchObject({
+      IntervalSeconds: 15,
+      MaxDelaySeconds: 120,
+      MaxAttempts: statusPollMaxAttempts(customPolling),
+    });
+    expect(custom.definition.TimeoutSeconds).toBe(3_600 + 120 + STATE_MACHINE_TIMEOUT_MARGIN_SECONDS);
+  });
+
+  it('retries transient upstream and Lambda errors on a separate, bounded schedule', () => {
+    // Act
+    const transient = (stateOf(defaults, 'PollExportStatus').Retry ?? [])[1];
+
+    // Assess
+    expect(transient?.ErrorEquals).toEqual([...TRANSIENT_TASK_ERRORS]);
+    expect(transient?.ErrorEquals).toEqual(
+      expect.arrayContaining([
+        'UpstreamUnavailable',
+        'Lambda.ServiceException',
+        'Lambda.TooManyRequestsException',
+      ]),
+    );
+    expect(transient?.JitterStrategy).toBe('FULL');
+    expect(transient?.MaxAttempts).toBeLessThanOrEqual(10);
+    expect(transient?.MaxDelaySeconds).toBeLessThanOrEqual(300);
+  });
+
+  it('aborts the export when polling times out or runs out of attempts, then fails the execution', () => {
+    // Act
+    const poll = stateOf(defaults, 'PollExportStatus');
+    const abort = stateOf(defaults, 'AbortOnTimeout');
+
+    // Assess
+    expect(poll.Catch?.[0]).toEqual({
+      ErrorEquals: [PollingWorkflowErrors.STILL_PROCESSING, PollingWorkflowErrors.POLLING_TIMED_OUT],
+      ResultPath: '$.pollError',
+      Next: 'AbortOnTimeout',
+    });
+    expect(defaults.taskHandlers[abort.Resource as string]).toBe(HandlerNames.ABORT);
+    expect(abort.Parameters).toEqual({
+      action: 'abortOnTimeout',
+      'spotId.$': '$.spotId',
+      'exportId.$': '$.exportId',
+    });
+    expect(abort).not.toHaveProperty('ResultPath');
+    expect(stateOf(defaults, abort.Next as string)).toMatchObject({
+      Type: 'Fail',
+      Error: PollingWorkflowErrors.POLLING_TIMED_OUT,
+    });
+  });
+
+  it('sends every other error to a Fail state', () => {
+    // Act
+    const pollCatchers = stateOf(defaults, 'PollExportStatus').Catch ?? [];
+    const abortCatchers = stateOf(defaults, 'AbortOnTimeout').Catch ?? [];
+
+    // Assess
+    for (const catchers of [pollCatchers, abortCatchers]) {
+      const last = catchers.at(-1);
+      expect(last?.ErrorEquals).toEqual(['States.ALL']);
+      expect(stateOf(defaults, last?.Next as string).Type).toBe('Fail');
+    }
+  });
+
+  it('costs one state transition per poll: no Wait or Choice inside the loop', () => {
+    // Act
+    const types = Object.entries(defaults.definition.States as Record<string, StateJson>).map(
+      ([name, state]) => `${name}:${state.Type}`,
+    );
+
+    // Assess
+    expect(types.filter((entry) => entry.endsWith(':Choice'))).toEqual([]);
+    expect(types.filter((entry) => entry.endsWith(':Wait'))).toEqual(['WaitForFirstPoll:Wait']);
+  });
+
+  it('gives up a little after the export deadline', () => {
+    // Act
+    const timeoutSeconds = defaults.definition.TimeoutSeconds as number;
+
+    // Assess
+    expect(timeoutSeconds).toBe(21_600 + 300 + STATE_MACHINE_TIMEOUT_MARGIN_SECONDS);
+  });
+});

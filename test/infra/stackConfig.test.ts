@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest';
+import { parseStackConfig, StackConfigError } from '../../infra/stackConfig';
+import { DEFAULT_SECRET_NAME_PREFIX } from '../../lib/config';
+
+function problemsOf(raw: unknown): string[] {
+  try {
+    parseStackConfig(raw);
+  } catch (error) {
+    if (error instanceof StackConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the configuration to be rejected');
+}
+
+const validSchedule = { expression: 'cron(0 2 * * ? *)', window: 'P1D' };
+
+describe('parseStackConfig', () => {
+  it('applies the defaults when no configuration is given', () => {
+    // Act
+    const config = parseStackConfig(undefined);
+
+    // Assess
+    expect(config.spots).toEqual([]);
+    expect(config.auth).toEqual({ mode: 'iam' });
+    expect(config.secretNamePrefix).toBe(DEFAULT_SECRET_NAME_PREFIX);
+    expect(config.polling).toEqual({
+      exportDeadlineSeconds: 21_600,
+      defaultFirstPollDelaySeconds: 30,
+      statusPollIntervalSeconds: 10,
+      statusPollMaxDelaySeconds: 300,
+      statusFreshnessSeconds: 10,
+      reconcileStaleAfterSeconds: 900,
+      reconcileRate: 'rate(5 minutes)',
+    });
+    expect(config.alarmEmail).toEqual([]);
+  });
+
+  it('reads the JSON text that `cdk -c openwebExports=...` passes like the object cdk.json holds', () => {
+    // Prepare
+    const raw = {
+      spots: [{ spotId: 'sp_abc', schedules: [validSchedule] }],
+      polling: { exportDeadlineSeconds: 3600 },
+    };
+
+    // Act
+    const fromText = parseStackConfig(JSON.stringify(raw));
+    const fromObject = parseStackConfig(raw);
+
+    // Assess
+    expect(fromText).toEqual(fromObject);
+    expect(fromText.spots[0]?.schedules[0]).toEqual(validSchedule);
+    expect(fromText.polling.exportDeadlineSeconds).toBe(3600);
+    expect(fromText.polling.statusPollIntervalSeconds).toBe(10);
+  });
+
+  it('accepts a JWT authorizer with issuer, audience and scopes', () => {
+    // Act
+    const config = parseStackConfig({
+      auth: {
+        mode: 'jwt',
+        issuer: 'https://issuer.example.com',
+        audience: ['exports'],
+        scopes: ['exports/write'],
+      },
+    });
+
+    // Assess
+    expect(config.auth).toEqual({
+      mode: 'jwt',
+      issuer: 'https://issuer.example.com',
+      audience: ['exports'],
+      scopes: ['exports/write'],
+    });
+  });
+
+  it('turns a single alarm email into a list', () => {
+    // Act
+    const config = parseStackConfig({ alarmEmail: 'ops@example.com' });
+
+    // Assess
+    expect(config.alarmEmail).toEqual(['ops@example.com']);
+  });
+
+  it('names the bad key when a spot id is malformed', () => {
+    // Act
+    const problems = problemsOf({ spots: [{ spotId: 'abc' }] });
+
+    // Assess
+    expect(problems).toEqual([
+      expect.stringMatching(/^openwebExports\.spots\.0\.spotId: must look like sp_/),
+    ]);
+  });
+
+  it.each([
+    ['a calendar month', 'P1M'],
+    ['a year', 'P1Y'],
+    ['plain text', '1 day'],
+    ['an empty duration', 'P'],
+  ])('rejects a schedule window given as %s', (_label, window) => {
+    // Act
+    const problems = problemsOf({ spots: [{ spotId: 'sp_abc', schedules: [{ ...validSchedule, window }] }] });
+
+    // Assess
+    expect(problems).toEqual([
+      expect.stringMatching(/^openwebExports\.spots\.0\.schedules\.0\.window: must be an ISO-8601 duration/),
+    ]);
+  });
+
+  it('rejects a window longer than the upstream accepts', () => {
+    // Act
+    const problems = problemsOf({
+      spots: [{ spotId: 'sp_abc', schedules: [{ ...validSchedule, window: 'P31D' }] }],
+    });
+
+    // Assess
+    expect(problems).toEqual([
+      expect.stringContaining('window: must be longer than zero and at most 730 hours'),
+    ]);
+  });
+
+  it('rejects an unknown time zone and a malformed schedule expression', () => {
+    // Act
+    const problems = problemsOf({
+      spots: [
+        {
+          spotId: 'sp_abc',
+          schedules: [{ expression: 'every day', window: 'P1D', timeZone: 'Mars/Olympus_Mons' }],
+        },
+      ],
+    });
+
+    // Assess
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^openwebExports\.spots\.0\.schedules\.0\.expression: must be an EventBridge/),
+        expect.stringMatching(/^openwebExports\.spots\.0\.schedules\.0\.timeZone: must be an IANA time zone/),
+      ]),
+    );
+  });
+
+  it('rejects unknown keys, so a typo is not silently ignored', () => {
+    // Act
+    const problems = problemsOf({ spot: [] });
+
+    // Assess
+    expect(problems).toEqual(['openwebExports: unknown key "spot"']);
+  });
+
+  it('requires issuer and audience in JWT mode', () => {
+    // Act
+    const problems = problemsOf({ auth: { mode: 'jwt' } });
+
+    // Assess
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^openwebExports\.auth\.issuer: /),
+        expect.stringMatching(/^openwebExports\.auth\.audience: /),
+      ]),
+    );
+  });
+
+  it('rejects a maximum poll delay below the poll interval', () => {
+    // Act
+    const problems = problemsOf({
+      polling: { statusPollIntervalSeconds: 60, statusPollMaxDelaySeconds: 30 },
+    });
+
+    // Assess
+    expect(problems).toEqual([
+      'openwebExports.polling.statusPollMaxDelaySeconds: must be at least statusPollIntervalSeconds (60)',
+    ]);
+  });
+
+  it('rejects a reconcile rate that EventBridge Scheduler would refuse', () => {
+    // Act
+    const problems = problemsOf({ polling: { reconcileRate: 'rate(1 minutes)' } });
+
+    // Assess
+    expect(problems).toEqual([
+      expect.stringMatching(/^openwebExports\.polling\.reconcileRate: must be a rate/),
+    ]);
+  });
+
+  it('rejects a spot listed twice', () => {
+    // Act
+    const problems = problemsOf({ spots: [{ spotId: 'sp_abc' }, { spotId: 'sp_abc' }] });
+
+    // Assess
+    expect(problems).toEqual(['openwebExports.spots.1.spotId: sp_abc is listed more than once']);
+  });
+
+  it('rejects values the functions would refuse at cold start, naming the config key', () => {
+    // Act
+    const problems = problemsOf({
+      secretNamePrefix: 'bad prefix!',
+      openWebExportBaseUrl: 'ftp://example.com',
+    });
+
+    // Assess
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^openwebExports\.secretNamePrefix: may hold only/),
+        expect.stringMatching(/^openwebExports\.openWebExportBaseUrl: must be an http\(s\) URL/),
+      ]),
+    );
+  });
+
+  it('rejects an empty secret prefix, which would open every secret to the functions', () => {
+    // Act
+    const problems = problemsOf({ secretNamePrefix: '' });
+
+    // Assess
+    expect(problems).toEqual(['openwebExports.secretNamePrefix: must not be empty']);
+  });
+
+  it('reports every problem at once and says which context key is wrong', () => {
+    // Act
+    const error = (() => {
+      try {
+        parseStackConfig({ spots: [{ spotId: 'x' }], logRetentionDays: 2 });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+
+    // Assess
+    expect(error).toBeInstanceOf(StackConfigError);
+    expect((error as StackConfigError).problems).toHaveLength(2);
+    expect((error as StackConfigError).message).toMatch(/^Invalid openwebExports configuration:/);
+    expect((error as StackConfigError).message).toContain(
+      'openwebExports.logRetentionDays: must be one of 1, 3, 5',
+    );
+  });
+
+  it('rejects context text that is not JSON', () => {
+    // Act
+    const problems = problemsOf('{spots: []}');
+
+    // Assess
+    expect(problems).toEqual(['openwebExports: is not valid JSON']);
+  });
+});
