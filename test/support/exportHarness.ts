@@ -77,13 +77,18 @@ export interface ExportHarness {
 export interface ExportHarnessOptions {
   settings?: Partial<ExportSettings>;
   simulator?: OpenWebSimulatorOptions;
+  /** Default: a manual clock. `realTime`: the wall clock, for runs where time must pass by itself. */
+  realTime?: boolean;
+  /** Replaces the recording fake, e.g. with the local workflow runner. */
+  workflows?: PollingWorkflows;
 }
 
 /** The use cases wired to dynalite and the simulator over real HTTP, with a manual clock. */
 export async function startExportHarness(options: ExportHarnessOptions = {}): Promise<ExportHarness> {
   const clock = new ManualClock();
+  const now = options.realTime ? Date.now : clock.now;
   const simulator = await startOpenWebSimulator({
-    now: clock.now,
+    now,
     authRequestsPerSecond: 0,
     ...options.simulator,
   });
@@ -94,7 +99,7 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
   const store = new DynamoDbExportStore({
     client: table.documentClient,
     tableName: table.tableName,
-    now: clock.now,
+    now,
   });
   const settings = { ...DEFAULT_EXPORT_SETTINGS, ...options.settings };
   const newContainer = (): ExportDependencies => ({
@@ -106,17 +111,17 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
       tokenStore: new DynamoDbTokenStore({
         client: table.documentClient,
         tableName: table.tableName,
-        now: clock.now,
+        now,
       }),
-      now: clock.now,
+      now,
       retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 5, totalBudgetMs: 1_000 },
       requestTimeoutMs: 2_000,
     }),
-    workflows,
+    workflows: options.workflows ?? workflows,
     events: { publishTerminal: async (record) => void published.push(record) },
     metrics: { count: (name) => void metrics.push(name) },
     settings,
-    now: clock.now,
+    now,
   });
   return {
     deps: newContainer(),

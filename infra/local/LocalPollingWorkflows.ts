@@ -1,0 +1,117 @@
+import './promiseWithResolvers';
+import { type StateMachineDefinition as AslDefinition, StateMachine } from 'aws-local-stepfunctions';
+import type { PollingWorkflows } from '../../lib/exports/ports';
+import type { HandlerName } from '../../lib/http/routeTable';
+import type { PollingWorkflowInput } from '../../lib/workflow/pollingWorkflowContract';
+import type { ExtractedStateMachine } from '../stateMachineDefinition';
+import { inputDrivenWaits, scaleDefinitionTimes } from './scaleDefinitionTimes';
+
+/** Calls a handler the way Lambda would for a Step Functions task. */
+export type InvokeHandler = (handler: HandlerName, event: unknown) => Promise<unknown>;
+
+export type ExecutionOutcome = 'succeeded' | 'failed' | 'aborted';
+
+export interface LocalPollingWorkflowsOptions {
+  stateMachine: ExtractedStateMachine;
+  invoke: InvokeHandler;
+  /** Real seconds per deployed second for waits and retry intervals; 1 = as deployed. */
+  timeScale?: number;
+  onExecutionEnd?: (executionName: string, outcome: ExecutionOutcome, error?: unknown) => void;
+}
+
+interface Execution {
+  abort: () => void;
+  done: Promise<void>;
+}
+
+const MS_PER_SECOND = 1000;
+
+/**
+ * The polling workflow on one machine: the definition the stack synthesizes, run by
+ * aws-local-stepfunctions, its Lambda tasks mapped to the same handlers. Execution
+ * names are unique as in Step Functions: starting a known name again does nothing.
+ */
+export class LocalPollingWorkflows implements PollingWorkflows {
+  readonly #machine: StateMachine;
+  readonly #taskHandlers: Record<string, HandlerName>;
+  readonly #waitFields: Record<string, string>;
+  readonly #timeScale: number;
+  readonly #options: LocalPollingWorkflowsOptions;
+  readonly #running = new Map<string, Execution>();
+  readonly #known = new Set<string>();
+
+  constructor(options: LocalPollingWorkflowsOptions) {
+    const { definition, taskHandlers } = options.stateMachine;
+    this.#options = options;
+    this.#timeScale = options.timeScale ?? 1;
+    // The deployed definition is validated as is; the scaled copy may hold fractional seconds.
+    new StateMachine(definition as AslDefinition, { validationOptions: { checkArn: false } });
+    this.#machine = new StateMachine(scaleDefinitionTimes(definition, this.#timeScale) as AslDefinition, {
+      validationOptions: { noValidate: true },
+    });
+    this.#waitFields = inputDrivenWaits(definition);
+    this.#taskHandlers = Object.fromEntries(
+      Object.entries(definition.States).flatMap(([stateName, state]) => {
+        const handler = taskHandlers[(state as { Resource?: string }).Resource ?? ''];
+        return handler === undefined ? [] : [[stateName, handler]];
+      }),
+    );
+  }
+
+  async start(executionName: string, input: PollingWorkflowInput): Promise<void> {
+    if (this.#known.has(executionName)) return;
+    this.#known.add(executionName);
+    const execution = this.#machine.run(input as unknown as Record<string, never>, {
+      overrides: {
+        taskResourceLocalHandlers: Object.fromEntries(
+          Object.entries(this.#taskHandlers).map(([stateName, handler]) => [
+            stateName,
+            (taskInput: unknown) => this.#options.invoke(handler, taskInput) as Promise<never>,
+          ]),
+        ),
+        waitTimeOverrides: this.#scaledWaits(input),
+      },
+      noThrowOnAbort: true,
+    });
+    const done = execution.result.then(
+      (result) => this.#end(executionName, result === null ? 'aborted' : 'succeeded'),
+      (error: unknown) => this.#end(executionName, 'failed', error),
+    );
+    this.#running.set(executionName, { abort: execution.abort, done });
+  }
+
+  async stop(executionName: string): Promise<void> {
+    this.#running.get(executionName)?.abort();
+  }
+
+  async isRunning(executionName: string): Promise<boolean> {
+    return this.#running.has(executionName);
+  }
+
+  /** Stops every execution and waits for them to settle (shutdown, tests). */
+  async stopAll(): Promise<void> {
+    const executions = [...this.#running.values()];
+    for (const execution of executions) execution.abort();
+    await Promise.all(executions.map((execution) => execution.done));
+  }
+
+  /** Resolves when the named execution has ended (immediately if it is not running). */
+  async whenFinished(executionName: string): Promise<void> {
+    await this.#running.get(executionName)?.done;
+  }
+
+  #scaledWaits(input: PollingWorkflowInput): Record<string, number> {
+    const values = input as unknown as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(this.#waitFields).map(([stateName, field]) => [
+        stateName,
+        Math.max(0, Number(values[field]) || 0) * MS_PER_SECOND * this.#timeScale,
+      ]),
+    );
+  }
+
+  #end(executionName: string, outcome: ExecutionOutcome, error?: unknown): void {
+    this.#running.delete(executionName);
+    this.#options.onExecutionEnd?.(executionName, outcome, error);
+  }
+}

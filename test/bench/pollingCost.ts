@@ -1,0 +1,194 @@
+// Polling cost of the deployed workflow definition against a naive fixed-interval loop, in
+// simulated time: `npm run bench:polling`. Prints one table; the README keeps a copy.
+import '../../infra/local/promiseWithResolvers';
+import FakeTimers from '@sinonjs/fake-timers';
+import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { stateMachineDefinitionFromTemplate } from '../../infra/stateMachineDefinition';
+import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
+import { ExportStillProcessingError } from '../../lib/workflow/errors';
+
+const EXPORT_DURATIONS_SECONDS = [60, 600, 3_600, 21_600];
+const RUNS_PER_CASE = 41;
+const NAIVE_INTERVAL_SECONDS = 30;
+const DEFAULT_FIRST_POLL_DELAY_SECONDS = 30;
+const FAR_DEADLINE = '2100-01-01T00:00:00Z';
+/** Real exports of one spot vary: each run lasts the nominal duration ± this fraction. */
+const DURATION_SPREAD = 0.1;
+const BENCH_DEADLINE_SECONDS = 24 * 60 * 60;
+
+/** The job-poller pattern: Wait 30 s → Task → Choice, forever. */
+const NAIVE_DEFINITION = {
+  StartAt: 'Wait',
+  States: {
+    Wait: { Type: 'Wait', Seconds: NAIVE_INTERVAL_SECONDS, Next: 'Poll' },
+    Poll: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:123456789012:function:poll', Next: 'Done?' },
+    'Done?': {
+      Type: 'Choice',
+      Choices: [{ Variable: '$.done', BooleanEquals: true, Next: 'Finished' }],
+      Default: 'Wait',
+    },
+    Finished: { Type: 'Succeed' },
+  },
+} as unknown as StateMachineDefinition;
+
+interface RunResult {
+  polls: number;
+  transitions: number;
+  lagSeconds: number;
+}
+
+/** Mulberry32: repeatable jitter, so two runs of the benchmark print the same table. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+async function runOnce(
+  definition: StateMachineDefinition,
+  pollState: string,
+  style: 'retry' | 'choice',
+  durationSeconds: number,
+  firstPollDelaySeconds: number,
+  seed: number,
+): Promise<RunResult> {
+  // The export's own length comes from its own stream, so every loop sees the same one for a seed.
+  const actualSeconds =
+    durationSeconds * (1 - DURATION_SPREAD + 2 * DURATION_SPREAD * seededRandom(seed * 7919)());
+  const clock = FakeTimers.install({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  const realRandom = Math.random;
+  Math.random = seededRandom(seed);
+  try {
+    let polls = 0;
+    let detectedAtMs = Number.NaN;
+    const poll = (): Record<string, string | boolean | string[]> => {
+      polls += 1;
+      const done = Date.now() >= actualSeconds * 1000;
+      if (done) detectedAtMs = Date.now();
+      if (style === 'choice') return { done };
+      if (!done) throw new ExportStillProcessingError('ex_bench');
+      return { status: 'COMPLETED', links: [] };
+    };
+    const execution = new StateMachine(definition, { validationOptions: { checkArn: false } }).run(
+      {
+        spotId: 'sp_bench',
+        exportId: 'ex_bench',
+        firstPollDelaySeconds,
+        deadline: FAR_DEADLINE,
+        done: false,
+      },
+      { overrides: { taskResourceLocalHandlers: { [pollState]: poll } } },
+    );
+    let transitions = 0;
+    const counting = (async () => {
+      for await (const event of execution.eventLogs) {
+        // Step Functions bills each state entered and each retry of a state.
+        if (event.type === 'StateEntered' || event.type === 'StateRetried') transitions += 1;
+      }
+    })();
+    let settled = false;
+    const result = execution.result.finally(() => {
+      settled = true;
+    });
+    while (!settled) await clock.nextAsync();
+    await result;
+    await counting;
+    return { polls, transitions, lagSeconds: (detectedAtMs - actualSeconds * 1000) / 1000 };
+  } finally {
+    Math.random = realRandom;
+    clock.uninstall();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+function formatDuration(seconds: number): string {
+  return seconds >= 3600 ? `${seconds / 3600} h` : `${seconds / 60} min`;
+}
+
+async function main(): Promise<void> {
+  // The deployed defaults, except a deadline beyond the longest export measured here.
+  const { definition } = stateMachineDefinitionFromTemplate(
+    synthesizeStackTemplate({ polling: { exportDeadlineSeconds: BENCH_DEADLINE_SECONDS } }),
+  );
+  const deployed = definition as unknown as StateMachineDefinition;
+  const pollState = Object.entries(definition.States).find(
+    ([, state]) =>
+      (state as { Type?: string; Retry?: unknown[] }).Type === 'Task' &&
+      (state as { Retry?: unknown[] }).Retry,
+  )?.[0] as string;
+  const rows: string[][] = [];
+  for (const durationSeconds of EXPORT_DURATIONS_SECONDS) {
+    const cases = [
+      {
+        name: 'backoff, no history',
+        def: deployed,
+        state: pollState,
+        style: 'retry' as const,
+        first: DEFAULT_FIRST_POLL_DELAY_SECONDS,
+      },
+      // With history the first wait is the median of the spot's recent exports: the nominal duration.
+      {
+        name: 'backoff, stable history',
+        def: deployed,
+        state: pollState,
+        style: 'retry' as const,
+        first: durationSeconds,
+      },
+      {
+        name: `naive ${NAIVE_INTERVAL_SECONDS} s loop`,
+        def: NAIVE_DEFINITION,
+        state: 'Poll',
+        style: 'choice' as const,
+        first: 0,
+      },
+    ];
+    const results: Record<string, RunResult[]> = Object.fromEntries(cases.map((c) => [c.name, []]));
+    for (let run = 0; run < RUNS_PER_CASE; run++) {
+      // Side by side: each seed runs every case before the next seed.
+      for (const c of cases) {
+        results[c.name]?.push(await runOnce(c.def, c.state, c.style, durationSeconds, c.first, 1000 + run));
+      }
+    }
+    for (const c of cases) {
+      const runs = results[c.name] as RunResult[];
+      const polls = median(runs.map((r) => r.polls));
+      const transitions = median(runs.map((r) => r.transitions));
+      const lag = median(runs.map((r) => r.lagSeconds));
+      rows.push([
+        formatDuration(durationSeconds),
+        c.name,
+        String(polls),
+        String(transitions),
+        `${lag.toFixed(1)} s`,
+        `${((100 * lag) / durationSeconds).toFixed(1)} %`,
+        String(Math.max(...runs.map((r) => r.transitions - r.polls))),
+      ]);
+    }
+  }
+  const header = [
+    'export lasts',
+    'loop',
+    'polls (median)',
+    'transitions (median)',
+    'detection lag (median)',
+    'lag / duration',
+    'max transitions − polls',
+  ];
+  console.log(
+    `Polling cost, ${RUNS_PER_CASE} seeded runs per row, simulated time; each export lasts its nominal duration ± ${DURATION_SPREAD * 100} %`,
+  );
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`| ${header.map(() => '---').join(' | ')} |`);
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+}
+
+await main();
