@@ -1,0 +1,13 @@
+/** The process exit codes of the CLI; `--help` documents them, scripts branch on them. */
+export const ExitCode = {
+  SUCCESS: 0,
+  USAGE: 2,
+  EXPORT_FAILED: 3,
+  EXPORT_ABORTED: 4,
+  API_ERROR: 5,
+  API_UNREACHABLE: 6,
+  // 128 + SIGINT, what a shell reports for a Ctrl-C'd process.
+  INTERRUPTED: 130,
+} as const;
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

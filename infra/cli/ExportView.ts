@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { ExportStatus } from '../../lib/exports/ExportStatus';
+
+/**
+ * An export as the API shows it. Unknown members are kept, so `--json` passes on whatever
+ * the API adds; only what the CLI reads is required.
+ */
+export const exportViewSchema = z.looseObject({
+  exportId: z.string(),
+  spotId: z.string(),
+  status: z.enum(ExportStatus),
+  upstreamStatus: z.string().optional(),
+  upstreamExportId: z.string().optional(),
+  request: z.record(z.string(), z.unknown()).optional(),
+  links: z.array(z.string()).default([]),
+  requestedAt: z.string().optional(),
+  startedAt: z.string().optional(),
+  completedAt: z.string().optional(),
+  lastPolledAt: z.string().optional(),
+  pollCount: z.number().default(0),
+  source: z.string().optional(),
+  failureReason: z.string().optional(),
+});
+
+export type ExportView = z.infer<typeof exportViewSchema>;
+
+/** One page of `GET /exports`. */
+export const exportPageSchema = z.looseObject({
+  items: z.array(exportViewSchema),
+  nextToken: z.string().optional(),
+});
+
+export type ExportPage = z.infer<typeof exportPageSchema>;

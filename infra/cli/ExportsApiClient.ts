@@ -1,0 +1,160 @@
+import type { z } from 'zod';
+import type { ExportStatus } from '../../lib/exports/ExportStatus';
+import type { ApiRequest, RequestSigner } from './ApiRequest';
+import { type ExportPage, type ExportView, exportPageSchema, exportViewSchema } from './ExportView';
+import {
+  ApiProblemError,
+  ApiUnreachableError,
+  CliInterruptedError,
+  UnexpectedApiResponseError,
+} from './errors';
+import { problemFromErrorResponse } from './ProblemDetails';
+
+/** How long one request may take before the API counts as unreachable. */
+export const API_REQUEST_TIMEOUT_SECONDS = 30;
+const MS_PER_SECOND = 1000;
+
+/** The body of `POST /exports`: a date range or a conversation, plus optional file settings. */
+export type StartExportBody = ({ from: string; until: string } | { conversationId: string }) & {
+  delimiter?: string;
+  maxRecordsInFile?: number;
+};
+
+export interface ListExportsQuery {
+  limit?: number;
+  nextToken?: string;
+  status?: ExportStatus;
+}
+
+export interface ExportsApiClientOptions {
+  /** The API's base URL; a path (an API Gateway stage) is kept as a prefix. */
+  baseUrl: URL;
+  fetch: typeof fetch;
+  signer?: RequestSigner;
+  /** Aborts requests in flight (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+interface SendOptions {
+  spotId: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A client of the openweb-exports HTTP API: one method per route, errors as typed exceptions. */
+export class ExportsApiClient {
+  readonly #options: ExportsApiClientOptions;
+
+  constructor(options: ExportsApiClientOptions) {
+    this.#options = options;
+  }
+
+  /** The API's base URL as shown to the operator. */
+  get apiUrl(): string {
+    const { origin, pathname } = this.#options.baseUrl;
+    return pathname === '/' ? origin : `${origin}${pathname}`;
+  }
+
+  async startExport(spotId: string, body: StartExportBody, idempotencyKey?: string): Promise<ExportView> {
+    const headers: Record<string, string> = idempotencyKey ? { 'idempotency-key': idempotencyKey } : {};
+    return this.#parse(exportViewSchema, await this.#send('POST', '/exports', { spotId, body, headers }));
+  }
+
+  async getExport(spotId: string, exportId: string): Promise<ExportView> {
+    return this.#parse(exportViewSchema, await this.#send('GET', exportPath(exportId), { spotId }));
+  }
+
+  async abortExport(spotId: string, exportId: string): Promise<ExportView> {
+    return this.#parse(
+      exportViewSchema,
+      await this.#send('POST', `${exportPath(exportId)}/abort`, { spotId }),
+    );
+  }
+
+  async listExports(spotId: string, query: ListExportsQuery = {}): Promise<ExportPage> {
+    return this.#parse(
+      exportPageSchema,
+      await this.#send('GET', '/exports', { spotId, query: { ...query } }),
+    );
+  }
+
+  async #send(method: ApiRequest['method'], path: string, options: SendOptions): Promise<unknown> {
+    const request = this.#request(method, path, options);
+    const headers = this.#options.signer ? await this.#options.signer(request) : request.headers;
+    const timeout = AbortSignal.timeout(API_REQUEST_TIMEOUT_SECONDS * MS_PER_SECOND);
+    const interrupt = this.#options.signal;
+    const signal = interrupt ? AbortSignal.any([interrupt, timeout]) : timeout;
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#options.fetch(request.url, {
+        method,
+        headers,
+        signal,
+        ...(request.body === undefined ? {} : { body: request.body }),
+      });
+      text = await response.text();
+    } catch (error) {
+      if (interrupt?.aborted) throw new CliInterruptedError();
+      const reason = timeout.aborted
+        ? `no answer within ${API_REQUEST_TIMEOUT_SECONDS} s`
+        : networkFailureReason(error);
+      throw new ApiUnreachableError(this.apiUrl, reason, { cause: error });
+    }
+    if (!response.ok) {
+      throw new ApiProblemError(
+        problemFromErrorResponse(response.status, response.statusText, text),
+        response.status,
+      );
+    }
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new UnexpectedApiResponseError(
+        `the API answered ${method} ${path} with HTTP ${response.status} but no JSON body; is ${this.apiUrl} the openweb-exports API?`,
+        { cause: error },
+      );
+    }
+  }
+
+  #request(method: ApiRequest['method'], path: string, options: SendOptions): ApiRequest {
+    const base = this.#options.baseUrl;
+    const url = new URL(`${base.pathname.replace(/\/+$/, '')}${path}`, base);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = {
+      accept: 'application/json, application/problem+json',
+      'x-spot-id': options.spotId,
+      ...options.headers,
+    };
+    if (options.body === undefined) return { method, url, headers };
+    headers['content-type'] = 'application/json';
+    return { method, url, headers, body: JSON.stringify(options.body) };
+  }
+
+  #parse<T>(schema: z.ZodType<T>, body: unknown): T {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      throw new UnexpectedApiResponseError(
+        `the API at ${this.apiUrl} answered with JSON that is not an export; is it the openweb-exports API?`,
+      );
+    }
+    return parsed.data;
+  }
+}
+
+function exportPath(exportId: string): string {
+  return `/exports/${encodeURIComponent(exportId)}`;
+}
+
+/** The most specific reason Node gives for a failed fetch (`ECONNREFUSED`, `ENOTFOUND`, …). */
+function networkFailureReason(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause instanceof Error) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    return code && !cause.message.includes(code) ? `${code} (${cause.message})` : cause.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,82 @@
+import { SPOT_ID_PATTERN } from '../../lib/secrets/spotCredentialsSchema';
+import type { CliOptionsConfig, CliOptionValues, CommandContext } from './CliCommand';
+import { CliUsageError } from './errors';
+import { DEFAULT_WATCH_INTERVAL_SECONDS, MIN_WATCH_INTERVAL_SECONDS } from './watchExport';
+
+export const CLI_NAME = 'openweb-exports';
+
+/** Options every command accepts, before or after the command name. */
+export const GLOBAL_OPTIONS = {
+  api: { type: 'string' },
+  spot: { type: 'string' },
+  json: { type: 'boolean' },
+  sigv4: { type: 'boolean' },
+  region: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies CliOptionsConfig;
+
+export function stringOption(values: CliOptionValues, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function booleanOption(values: CliOptionValues, name: string): boolean {
+  return values[name] === true;
+}
+
+/** `--spot`, else `$OPENWEB_SPOT_ID`; required by every command that talks to the API. */
+export function requireSpotId(context: CommandContext, command: string): string {
+  const spotId = stringOption(context.values, 'spot') ?? (context.io.env.OPENWEB_SPOT_ID || undefined);
+  if (spotId === undefined) {
+    throw new CliUsageError('--spot <id> is required (or set OPENWEB_SPOT_ID)', command);
+  }
+  if (!SPOT_ID_PATTERN.test(spotId)) {
+    throw new CliUsageError(`--spot '${spotId}' must look like sp_<letters, digits, _ or ->`, command);
+  }
+  return spotId;
+}
+
+/** The one `<exportId>` argument of status, abort and watch. */
+export function requireExportId(context: CommandContext, command: string): string {
+  const [exportId, ...extra] = context.positionals;
+  if (exportId === undefined || exportId === '') {
+    throw new CliUsageError('the export id is missing', command);
+  }
+  if (extra.length > 0) throw new CliUsageError(`unexpected argument '${extra[0]}'`, command);
+  return exportId;
+}
+
+export function rejectPositionals(context: CommandContext, command: string): void {
+  const [first] = context.positionals;
+  if (first !== undefined) throw new CliUsageError(`unexpected argument '${first}'`, command);
+}
+
+export function integerOption(
+  values: CliOptionValues,
+  name: string,
+  command: string,
+  range: { min: number; max?: number },
+): number | undefined {
+  const text = stringOption(values, name);
+  if (text === undefined) return undefined;
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  const bounds = range.max === undefined ? `at least ${range.min}` : `from ${range.min} to ${range.max}`;
+  if (!Number.isSafeInteger(value) || value < range.min || (range.max !== undefined && value > range.max)) {
+    throw new CliUsageError(`--${name} '${text}' must be a whole number ${bounds}`, command);
+  }
+  return value;
+}
+
+/** `--interval-seconds`: how often a watch polls, never faster than the API refreshes. */
+export function intervalSecondsOption(values: CliOptionValues, command: string): number {
+  const text = stringOption(values, 'interval-seconds');
+  if (text === undefined) return DEFAULT_WATCH_INTERVAL_SECONDS;
+  const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= MIN_WATCH_INTERVAL_SECONDS)) {
+    throw new CliUsageError(
+      `--interval-seconds '${text}' must be a number of seconds, at least ${MIN_WATCH_INTERVAL_SECONDS}`,
+      command,
+    );
+  }
+  return value;
+}

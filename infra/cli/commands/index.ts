@@ -1,0 +1,15 @@
+import type { CliCommand } from '../CliCommand';
+import { abortCommand } from './abortCommand';
+import { listCommand } from './listCommand';
+import { startCommand } from './startCommand';
+import { statusCommand } from './statusCommand';
+import { watchCommand } from './watchCommand';
+
+/** The CLI's commands, in the order `--help` lists them. */
+export const COMMANDS: readonly CliCommand[] = [
+  startCommand,
+  statusCommand,
+  watchCommand,
+  abortCommand,
+  listCommand,
+];

@@ -1,0 +1,80 @@
+import { ExportStatus, isExportStatus } from '../../../lib/exports/ExportStatus';
+import type { CliCommand, CommandContext } from '../CliCommand';
+import {
+  booleanOption,
+  CLI_NAME,
+  integerOption,
+  rejectPositionals,
+  requireSpotId,
+  stringOption,
+} from '../cliOptions';
+import { ExitCode } from '../ExitCode';
+import type { ExportView } from '../ExportView';
+import { CliUsageError } from '../errors';
+import { formatExportTable } from '../formatExportView';
+
+const NAME = 'list';
+// Bounds --all should the API ever hand back a token that never ends.
+export const LIST_ALL_MAX_PAGES = 1000;
+
+export const listCommand: CliCommand = {
+  name: NAME,
+  summary: "List a spot's exports, newest first",
+  synopsis: 'list --spot <id> [--status <status>] [--limit <n>] [--all | --next-token <token>]',
+  help: `Options:
+  --status <status>      Only exports in this state: ${Object.values(ExportStatus).join(', ')}
+  --limit <n>            Exports per page (the API's default when absent)
+  --all                  Follow every page and print them as one list
+  --next-token <token>   Continue a previous listing from its next page`,
+  options: {
+    status: { type: 'string' },
+    limit: { type: 'string' },
+    all: { type: 'boolean' },
+    'next-token': { type: 'string' },
+  },
+  run: runList,
+};
+
+async function runList(context: CommandContext): Promise<ExitCode> {
+  const { io, values } = context;
+  rejectPositionals(context, NAME);
+  const spotId = requireSpotId(context, NAME);
+  const status = statusOption(stringOption(values, 'status'));
+  const limit = integerOption(values, 'limit', NAME, { min: 1 });
+  const all = booleanOption(values, 'all');
+
+  const client = context.client();
+  const items: ExportView[] = [];
+  let nextToken = stringOption(values, 'next-token');
+  let pages = 0;
+  do {
+    const page = await client.listExports(spotId, { status, limit, nextToken });
+    items.push(...page.items);
+    nextToken = page.nextToken;
+    pages += 1;
+  } while (all && nextToken !== undefined && pages < LIST_ALL_MAX_PAGES);
+
+  if (context.json) {
+    io.stdout.write(
+      `${JSON.stringify(nextToken === undefined ? { items } : { items, nextToken }, null, 2)}\n`,
+    );
+    return ExitCode.SUCCESS;
+  }
+  io.stdout.write(items.length === 0 ? `No exports for spot ${spotId}.\n` : formatExportTable(items));
+  if (nextToken !== undefined) {
+    io.stderr.write(`More exports: ${CLI_NAME} list --spot ${spotId} --next-token ${nextToken} (or --all)\n`);
+  }
+  return ExitCode.SUCCESS;
+}
+
+function statusOption(text: string | undefined): ExportStatus | undefined {
+  if (text === undefined) return undefined;
+  const status = text.toUpperCase();
+  if (!isExportStatus(status)) {
+    throw new CliUsageError(
+      `--status '${text}' must be one of ${Object.values(ExportStatus).join(', ')}`,
+      NAME,
+    );
+  }
+  return status;
+}

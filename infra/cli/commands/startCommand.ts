@@ -1,0 +1,88 @@
+import type { CliCommand, CommandContext } from '../CliCommand';
+import {
+  booleanOption,
+  CLI_NAME,
+  intervalSecondsOption,
+  rejectPositionals,
+  requireSpotId,
+  stringOption,
+} from '../cliOptions';
+import { ExitCode } from '../ExitCode';
+import { CliUsageError } from '../errors';
+import { exitCodeForExport } from '../exitCodeForExport';
+import { formatExportView } from '../formatExportView';
+import { createProgressRenderer, ProgressMode, progressModeFor } from '../progressRenderer';
+import { startExportBody } from '../startExportBody';
+import { watchExport } from '../watchExport';
+
+const NAME = 'start';
+
+export const startCommand: CliCommand = {
+  name: NAME,
+  summary: 'Start an export of a date range or a conversation',
+  synopsis:
+    'start --spot <id> (--from <time> --until <time> | --last <duration> | --conversation <id>) [options]',
+  help: `Asks the API to export a spot's comments and prints the accepted export.
+With --wait, follows it like 'watch' and exits with its outcome.
+
+Options:
+  --from <time>                 Start of the range, UTC: 2026-01-31T00:00:00Z or 2026-01-31
+  --until <time>                End of the range (exclusive), same format
+  --last <duration>             The range ending now, as an ISO 8601 duration: PT6H, P1D, P1DT12H, P1W
+  --conversation <id>           One conversation instead of a range: <spotId>_<postId>
+  --delimiter <char>            CSV delimiter: , ; | or tab
+  --max-records-in-file <n>     Split the CSV into files of at most n records
+  --idempotency-key <key>       Repeat a start safely: the same key returns the same export
+  --wait                        Follow the export until it finishes (see 'watch')
+  --interval-seconds <n>        With --wait, seconds between status checks (default 2, at least 1)`,
+  options: {
+    from: { type: 'string' },
+    until: { type: 'string' },
+    last: { type: 'string' },
+    conversation: { type: 'string' },
+    delimiter: { type: 'string' },
+    'max-records-in-file': { type: 'string' },
+    'idempotency-key': { type: 'string' },
+    wait: { type: 'boolean' },
+    'interval-seconds': { type: 'string' },
+  },
+  run: runStart,
+};
+
+async function runStart(context: CommandContext): Promise<ExitCode> {
+  const { io, values } = context;
+  rejectPositionals(context, NAME);
+  const spotId = requireSpotId(context, NAME);
+  const body = startExportBody(values, io.now());
+  const wait = booleanOption(values, 'wait');
+  if (!wait && stringOption(values, 'interval-seconds') !== undefined) {
+    throw new CliUsageError('--interval-seconds only applies with --wait', NAME);
+  }
+  const intervalSeconds = intervalSecondsOption(values, NAME);
+  const idempotencyKey = stringOption(values, 'idempotency-key');
+  if (idempotencyKey === '') throw new CliUsageError('--idempotency-key must not be empty', NAME);
+
+  const client = context.client();
+  const view = await client.startExport(spotId, body, idempotencyKey);
+
+  if (!wait) {
+    if (context.json) io.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
+    else {
+      io.stdout.write(`Started export ${view.exportId} for spot ${spotId}.\n${formatExportView(view)}`);
+      io.stdout.write(`Follow it with: ${CLI_NAME} watch ${view.exportId} --spot ${spotId}\n`);
+    }
+    return ExitCode.SUCCESS;
+  }
+  const mode = progressModeFor({ json: context.json, isTTY: io.isTTY });
+  if (mode !== ProgressMode.JSON) io.stdout.write(`Started export ${view.exportId} for spot ${spotId}.\n`);
+  const final = await watchExport({
+    client,
+    spotId,
+    exportId: view.exportId,
+    intervalSeconds,
+    io,
+    renderer: createProgressRenderer(mode, io),
+    initialView: view,
+  });
+  return exitCodeForExport(final);
+}

@@ -1,0 +1,55 @@
+import type { ProblemDetails } from './ProblemDetails';
+
+/** Base of the CLI's own errors: each maps to one exit code. */
+export class CliError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad arguments or a missing setting: the command line has to change. */
+export class CliUsageError extends CliError {
+  /** The command whose usage applies, for the `--help` hint. */
+  readonly command: string | undefined;
+
+  constructor(message: string, command?: string) {
+    super(message);
+    this.command = command;
+  }
+}
+
+/** SigV4 signing was needed but no AWS credentials could be found. */
+export class AwsCredentialsUnavailableError extends CliError {}
+
+/** The API answered with an error status. */
+export class ApiProblemError extends CliError {
+  readonly problem: ProblemDetails;
+  readonly httpStatus: number;
+
+  constructor(problem: ProblemDetails, httpStatus: number) {
+    super(problem.detail ? `${problem.title}: ${problem.detail}` : problem.title);
+    this.problem = problem;
+    this.httpStatus = httpStatus;
+  }
+}
+
+/** The API answered with success but a body that is not what the command expects. */
+export class UnexpectedApiResponseError extends CliError {}
+
+/** No answer from the API: refused, unresolvable, reset or timed out. */
+export class ApiUnreachableError extends CliError {
+  readonly apiUrl: string;
+
+  constructor(apiUrl: string, reason: string, options?: ErrorOptions) {
+    super(`cannot reach the API at ${apiUrl}: ${reason}`, options);
+    this.apiUrl = apiUrl;
+  }
+}
+
+/** Ctrl-C: the command stops, whatever it started keeps running. */
+export class CliInterruptedError extends CliError {
+  constructor() {
+    super('interrupted');
+  }
+}

@@ -1,0 +1,56 @@
+import type { ExportView } from './ExportView';
+
+/** What an export covers, in one phrase: `2026-01-01T00:00:00Z → 2026-01-02T00:00:00Z` or the conversation. */
+export function describeExportRequest(request: ExportView['request']): string {
+  if (request === undefined) return '-';
+  if (typeof request.conversationId === 'string') return `conversation ${request.conversationId}`;
+  if (typeof request.from === 'string' && typeof request.until === 'string') {
+    return `${request.from} → ${request.until}`;
+  }
+  return JSON.stringify(request);
+}
+
+/** One export as `name  value` lines, then its links one per line. */
+export function formatExportView(view: ExportView): string {
+  const status = view.upstreamStatus ? `${view.status} (upstream: ${view.upstreamStatus})` : view.status;
+  const rows: [string, string | number | undefined][] = [
+    ['export', view.exportId],
+    ['spot', view.spotId],
+    ['status', status],
+    ['failure', view.failureReason],
+    ['request', describeExportRequest(view.request)],
+    ['source', view.source],
+    ['requested', view.requestedAt],
+    ['started', view.startedAt],
+    ['completed', view.completedAt],
+    ['last polled', view.lastPolledAt],
+    ['polls', view.pollCount],
+    ['upstream id', view.upstreamExportId],
+  ];
+  const shown = rows.filter((row): row is [string, string | number] => row[1] !== undefined);
+  const width = Math.max(...shown.map(([name]) => name.length));
+  const lines = shown.map(([name, value]) => `${name.padEnd(width)}  ${value}`);
+  if (view.links.length > 0) lines.push(`${'links'.padEnd(width)}  ${view.links.length}`, ...view.links);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Exports as a table, one row each, newest first as the API lists them. */
+export function formatExportTable(views: readonly ExportView[]): string {
+  const header = ['EXPORT', 'STATUS', 'REQUESTED', 'SOURCE', 'POLLS', 'REQUEST'];
+  const rows = views.map((view) => [
+    view.exportId,
+    view.status,
+    view.requestedAt ?? '-',
+    view.source ?? '-',
+    String(view.pollCount),
+    describeExportRequest(view.request),
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .join('  ');
+  return `${[header, ...rows].map(format).join('\n')}\n`;
+}

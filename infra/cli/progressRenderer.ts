@@ -1,0 +1,162 @@
+import type { CliIo } from './CliIo';
+import type { ExportView } from './ExportView';
+import { exportElapsedMs, formatElapsed } from './formatElapsed';
+
+/** How watch progress is shown: redrawn in place, a line per change, or JSON lines. */
+export const ProgressMode = {
+  TTY: 'tty',
+  PLAIN: 'plain',
+  JSON: 'json',
+} as const;
+
+export type ProgressMode = (typeof ProgressMode)[keyof typeof ProgressMode];
+
+export interface ProgressRenderer {
+  /** After every poll, with the latest view. */
+  update(view: ExportView): void;
+  /** Once, with the view in its terminal state. */
+  finish(view: ExportView): void;
+  /** When watching stops before the export ends (Ctrl-C). */
+  interrupt(view: ExportView | undefined): void;
+  /** When watching stops on an error: leaves the terminal ready for the error message. */
+  close(): void;
+}
+
+// Return to the start of the line and erase it, so the next status replaces the last.
+const REDRAW_LINE = '\r\x1b[2K';
+const SPINNER_FRAMES = ['|', '/', '-', '\\'] as const;
+
+export function progressModeFor(options: { json: boolean; isTTY: boolean }): ProgressMode {
+  if (options.json) return ProgressMode.JSON;
+  return options.isTTY ? ProgressMode.TTY : ProgressMode.PLAIN;
+}
+
+export function createProgressRenderer(mode: ProgressMode, io: CliIo): ProgressRenderer {
+  switch (mode) {
+    case ProgressMode.TTY:
+      return ttyRenderer(io);
+    case ProgressMode.PLAIN:
+      return plainRenderer(io);
+    case ProgressMode.JSON:
+      return jsonRenderer(io);
+  }
+}
+
+/** A single status line redrawn on every poll (the elapsed time moves even when nothing else does). */
+function ttyRenderer(io: CliIo): ProgressRenderer {
+  let frame = 0;
+  let drawn = false;
+  const fitToTerminal = (line: string) =>
+    io.columns && line.length >= io.columns ? line.slice(0, io.columns - 1) : line;
+  const close = () => {
+    if (drawn) io.stdout.write('\n');
+    drawn = false;
+  };
+  return {
+    update(view) {
+      const spinner = SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length];
+      io.stdout.write(`${REDRAW_LINE}${fitToTerminal(`${spinner} ${progressSummary(view, io.now())}`)}`);
+      drawn = true;
+    },
+    finish(view) {
+      io.stdout.write(`${REDRAW_LINE}${finalSummary(view, io.now())}\n`);
+      drawn = false;
+      writeLinks(io, view);
+    },
+    interrupt(view) {
+      close();
+      writeStoppedWatching(io, view);
+    },
+    close,
+  };
+}
+
+/** A line only when something the operator cares about changed: fit for logs and pipes. */
+function plainRenderer(io: CliIo): ProgressRenderer {
+  const changes = changeDetector();
+  const update = (view: ExportView) => {
+    if (!changes.changed(view)) return;
+    const time = new Date(io.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const failure = view.failureReason ? `  reason=${view.failureReason}` : '';
+    const elapsedMs = exportElapsedMs(view, io.now());
+    const elapsed =
+      elapsedMs === undefined ? '' : `  elapsed=${formatElapsed(elapsedMs).replaceAll(' ', '')}`;
+    io.stdout.write(
+      `${time}  ${view.exportId}  ${view.status}  polls=${view.pollCount}  ` +
+        `upstream=${view.upstreamStatus ?? '-'}${elapsed}${failure}\n`,
+    );
+  };
+  return {
+    update,
+    finish(view) {
+      update(view);
+      writeLinks(io, view);
+    },
+    interrupt(view) {
+      writeStoppedWatching(io, view);
+    },
+    close() {},
+  };
+}
+
+/** One JSON view per change; the last line is the final view. */
+function jsonRenderer(io: CliIo): ProgressRenderer {
+  const changes = changeDetector();
+  const update = (view: ExportView) => {
+    if (changes.changed(view)) io.stdout.write(`${JSON.stringify(view)}\n`);
+  };
+  return {
+    update,
+    finish: update,
+    interrupt(view) {
+      writeStoppedWatching(io, view);
+    },
+    close() {},
+  };
+}
+
+/** Status, poll count and upstream status: what makes a poll worth a line. */
+function changeDetector(): { changed(view: ExportView): boolean } {
+  let last: string | undefined;
+  return {
+    changed(view) {
+      const key = JSON.stringify([view.status, view.pollCount, view.upstreamStatus ?? null]);
+      if (key === last) return false;
+      last = key;
+      return true;
+    },
+  };
+}
+
+function progressSummary(view: ExportView, nowMs: number): string {
+  const elapsedMs = exportElapsedMs(view, nowMs);
+  return [
+    view.exportId,
+    view.status,
+    elapsedMs === undefined ? undefined : formatElapsed(elapsedMs),
+    `${view.pollCount} ${view.pollCount === 1 ? 'poll' : 'polls'}`,
+    `upstream ${view.upstreamStatus ?? '-'}`,
+  ]
+    .filter((part) => part !== undefined)
+    .join('  ');
+}
+
+function finalSummary(view: ExportView, nowMs: number): string {
+  const elapsedMs = exportElapsedMs(view, nowMs);
+  const after = elapsedMs === undefined ? '' : ` after ${formatElapsed(elapsedMs)}`;
+  const reason = view.failureReason ? `: ${view.failureReason}` : '';
+  const links = view.links.length === 1 ? '1 link' : `${view.links.length} links`;
+  return `${view.exportId} ${view.status}${after} (${view.pollCount} polls, ${links})${reason}`;
+}
+
+function writeLinks(io: CliIo, view: ExportView): void {
+  for (const link of view.links) io.stdout.write(`${link}\n`);
+}
+
+function writeStoppedWatching(io: CliIo, view: ExportView | undefined): void {
+  const spot = view ? ` --spot ${view.spotId}` : '';
+  const exportId = view?.exportId ?? '<exportId>';
+  io.stderr.write(
+    `Stopped watching; the export keeps running. Abort it with: openweb-exports abort ${exportId}${spot}\n`,
+  );
+}

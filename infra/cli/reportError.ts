@@ -1,0 +1,77 @@
+import { ProblemType } from '../../lib/http/ProblemType';
+import type { CliIo } from './CliIo';
+import { CLI_NAME } from './cliOptions';
+import { ExitCode } from './ExitCode';
+import {
+  ApiProblemError,
+  ApiUnreachableError,
+  AwsCredentialsUnavailableError,
+  CliInterruptedError,
+  CliUsageError,
+  UnexpectedApiResponseError,
+} from './errors';
+import { problemKind } from './ProblemDetails';
+
+const HTTP_FORBIDDEN = 403;
+const UNEXPECTED_ERROR_EXIT_CODE = 1;
+
+export interface ErrorReportContext {
+  json: boolean;
+  spotId?: string;
+  /** Whether requests were signed with SigV4, for the hint on a 403. */
+  signed: boolean;
+}
+
+/** Tells the operator what went wrong and returns the exit code for it. */
+export function reportError(error: unknown, io: CliIo, context: ErrorReportContext): number {
+  if (error instanceof CliUsageError) {
+    const help = error.command ? `${CLI_NAME} ${error.command} --help` : `${CLI_NAME} --help`;
+    io.stderr.write(`error: ${error.message}\nRun '${help}' for usage.\n`);
+    return ExitCode.USAGE;
+  }
+  if (error instanceof AwsCredentialsUnavailableError) {
+    io.stderr.write(`error: ${error.message}\n`);
+    return ExitCode.USAGE;
+  }
+  if (error instanceof ApiProblemError) {
+    if (context.json) io.stdout.write(`${JSON.stringify(error.problem, null, 2)}\n`);
+    else io.stderr.write(describeProblem(error, context));
+    return ExitCode.API_ERROR;
+  }
+  if (error instanceof UnexpectedApiResponseError) {
+    io.stderr.write(`error: ${error.message}\n`);
+    return ExitCode.API_ERROR;
+  }
+  if (error instanceof ApiUnreachableError) {
+    io.stderr.write(
+      `error: ${error.message}\nIs the API running there? Start the local one with 'npm start', ` +
+        'or point --api (or OPENWEB_EXPORTS_API) at a deployed stack.\n',
+    );
+    return ExitCode.API_UNREACHABLE;
+  }
+  if (error instanceof CliInterruptedError) return ExitCode.INTERRUPTED;
+  io.stderr.write(
+    `unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  return UNEXPECTED_ERROR_EXIT_CODE;
+}
+
+function describeProblem(error: ApiProblemError, context: ErrorReportContext): string {
+  const { problem } = error;
+  const lines = [problem.detail ? `${problem.title}: ${problem.detail}` : problem.title];
+  for (const field of problem.errors ?? []) lines.push(`  ${field.field}: ${field.message}`);
+  if (problemKind(problem) === ProblemType.SPOT_BUSY && problem.activeExportId) {
+    const spot = context.spotId ? ` --spot ${context.spotId}` : '';
+    lines.push(
+      `  active export: ${problem.activeExportId} (follow it: ${CLI_NAME} watch ${problem.activeExportId}${spot})`,
+    );
+  }
+  if (error.httpStatus === HTTP_FORBIDDEN) {
+    lines.push(
+      context.signed
+        ? '  The request was signed: check that these AWS credentials may invoke this API (execute-api:Invoke).'
+        : '  The API may require IAM authorization: pass --sigv4 (and --region) to sign requests.',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,100 @@
+import { isoDurationSeconds } from '../../lib/events/isoDurationSeconds';
+import { CSV_DELIMITERS, MAX_RECORDS_IN_FILE } from '../../lib/exports/exportRequestSchema';
+import type { CliOptionValues } from './CliCommand';
+import { integerOption, stringOption } from './cliOptions';
+import type { StartExportBody } from './ExportsApiClient';
+import { CliUsageError } from './errors';
+
+const COMMAND = 'start';
+const MS_PER_SECOND = 1000;
+const RFC3339_UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
+// Names for delimiters a shell makes awkward to type.
+const DELIMITER_ALIASES: Readonly<Record<string, string>> = { tab: '\t', '\\t': '\t' };
+
+/**
+ * The body of a start request from `--from/--until`, `--last` or `--conversation` (exactly one)
+ * and the file options. The API validates again; this catches mistakes before a request is sent.
+ */
+export function startExportBody(values: CliOptionValues, nowMs: number): StartExportBody {
+  const from = stringOption(values, 'from');
+  const until = stringOption(values, 'until');
+  const last = stringOption(values, 'last');
+  const conversationId = stringOption(values, 'conversation');
+  if ((from === undefined) !== (until === undefined)) {
+    throw new CliUsageError('--from and --until go together', COMMAND);
+  }
+  const chosen = [from !== undefined, last !== undefined, conversationId !== undefined].filter(
+    Boolean,
+  ).length;
+  if (chosen !== 1) {
+    throw new CliUsageError(
+      'give exactly one of --from <time> --until <time>, --last <duration> or --conversation <id>',
+      COMMAND,
+    );
+  }
+  const fileOptions = exportFileOptions(values);
+  if (conversationId !== undefined) {
+    if (conversationId === '') throw new CliUsageError('--conversation must not be empty', COMMAND);
+    return { conversationId, ...fileOptions };
+  }
+  const range = last === undefined ? explicitRange(from ?? '', until ?? '') : lastRange(last, nowMs);
+  return { ...range, ...fileOptions };
+}
+
+function explicitRange(fromText: string, untilText: string): { from: string; until: string } {
+  const from = instantOption('from', fromText);
+  const until = instantOption('until', untilText);
+  if (Date.parse(from) >= Date.parse(until)) {
+    throw new CliUsageError(`--until ${until} must be after --from ${from}`, COMMAND);
+  }
+  return { from, until };
+}
+
+/** The window of the given length that ends now (to the second). */
+function lastRange(durationText: string, nowMs: number): { from: string; until: string } {
+  const seconds = isoDurationSeconds(durationText);
+  if (seconds === undefined || seconds <= 0) {
+    throw new CliUsageError(
+      `--last '${durationText}' must be an ISO 8601 duration in weeks, days, hours, minutes or seconds, e.g. P1D, PT6H, P1DT12H`,
+      COMMAND,
+    );
+  }
+  const untilMs = Math.floor(nowMs / MS_PER_SECOND) * MS_PER_SECOND;
+  return { from: rfc3339Seconds(untilMs - seconds * MS_PER_SECOND), until: rfc3339Seconds(untilMs) };
+}
+
+/** An RFC 3339 UTC instant to the second; a bare date means its midnight UTC. */
+function instantOption(name: string, text: string): string {
+  const instant = CALENDAR_DATE.test(text) ? `${text}T00:00:00Z` : text;
+  const ms = Date.parse(instant);
+  if (!RFC3339_UTC_SECONDS.test(instant) || Number.isNaN(ms) || rfc3339Seconds(ms) !== instant) {
+    throw new CliUsageError(
+      `--${name} '${text}' must be a UTC time like 2026-01-31T00:00:00Z (or a date like 2026-01-31)`,
+      COMMAND,
+    );
+  }
+  return instant;
+}
+
+function exportFileOptions(values: CliOptionValues): Pick<StartExportBody, 'delimiter' | 'maxRecordsInFile'> {
+  const delimiterText = stringOption(values, 'delimiter');
+  const maxRecordsInFile = integerOption(values, 'max-records-in-file', COMMAND, {
+    min: 1,
+    max: MAX_RECORDS_IN_FILE,
+  });
+  const options: Pick<StartExportBody, 'delimiter' | 'maxRecordsInFile'> = {};
+  if (delimiterText !== undefined) {
+    const delimiter = DELIMITER_ALIASES[delimiterText] ?? delimiterText;
+    if (!(CSV_DELIMITERS as readonly string[]).includes(delimiter)) {
+      throw new CliUsageError(`--delimiter '${delimiterText}' must be one of , ; | or tab`, COMMAND);
+    }
+    options.delimiter = delimiter;
+  }
+  if (maxRecordsInFile !== undefined) options.maxRecordsInFile = maxRecordsInFile;
+  return options;
+}
+
+function rfc3339Seconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

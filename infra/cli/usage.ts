@@ -1,0 +1,55 @@
+import { DEFAULT_API_URL } from './ApiEndpoint';
+import type { CliCommand } from './CliCommand';
+import { CLI_NAME } from './cliOptions';
+
+const GLOBAL_OPTIONS_HELP = `Global options:
+  --api <url>        API base URL (default: $OPENWEB_EXPORTS_API, else ${DEFAULT_API_URL},
+                     the local runtime of 'npm start')
+  --spot <id>        The spot, sp_... (default: $OPENWEB_SPOT_ID)
+  --json             Machine output on stdout: one JSON document (watch: one JSON line per change)
+  --sigv4            Sign requests with AWS SigV4 from the default credential chain; automatic
+                     for https://<id>.execute-api.<region>.amazonaws.com
+  --region <region>  Region to sign for when the host does not name one (default: $AWS_REGION)
+  -h, --help         Show help`;
+
+const EXIT_CODES_HELP = `Exit codes:
+  0    success: the request was accepted, or the export COMPLETED (or is still running)
+  1    unexpected internal error
+  2    usage or configuration error (bad arguments, no AWS credentials to sign with)
+  3    the export FAILED
+  4    the export was ABORTED
+  5    the API answered with an error: 'title: detail' on stderr (with --json the problem
+       document on stdout)
+  6    the API could not be reached
+  130  interrupted (Ctrl-C); a running export is left running`;
+
+export function generalUsage(commands: readonly CliCommand[]): string {
+  const width = Math.max(...commands.map((command) => command.name.length));
+  const list = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`).join('\n');
+  return `Usage: ${CLI_NAME} <command> [options]
+
+Starts, follows and aborts OpenWeb comment exports through the openweb-exports HTTP API,
+run locally or deployed to AWS.
+
+Commands:
+${list}
+
+Run '${CLI_NAME} <command> --help' for a command's options.
+
+${GLOBAL_OPTIONS_HELP}
+
+${EXIT_CODES_HELP}
+`;
+}
+
+export function commandUsage(command: CliCommand): string {
+  return `Usage: ${CLI_NAME} ${command.synopsis}
+
+${command.summary}.
+${command.help}
+
+${GLOBAL_OPTIONS_HELP}
+
+${EXIT_CODES_HELP}
+`;
+}

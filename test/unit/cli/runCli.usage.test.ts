@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../infra/cli/ExitCode';
+import { runCli } from '../../../infra/cli/runCli';
+import { createTestIo } from './support/testIo';
+
+function failingFetch(): typeof fetch {
+  return async () => {
+    throw new Error('no request may be sent for a usage error');
+  };
+}
+
+describe('runCli usage', () => {
+  it('prints the general help with the exit codes on --help and exits 0', async () => {
+    // Prepare
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(['--help'], io);
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(io.stdoutText()).toContain('Usage: openweb-exports <command>');
+    expect(io.stdoutText()).toMatch(
+      /Exit codes:[\s\S]*3 +the export FAILED[\s\S]*6 +the API could not be reached/,
+    );
+    for (const command of ['start', 'status', 'watch', 'abort', 'list']) {
+      expect(io.stdoutText()).toContain(`  ${command} `);
+    }
+  });
+
+  it.each([
+    ['start', '--last <duration>'],
+    ['status', 'status <exportId> --spot <id>'],
+    ['watch', '--interval-seconds <n>'],
+    ['abort', 'abort <exportId> --spot <id>'],
+    ['list', '--next-token <token>'],
+  ])('prints the help of %s with its options and the exit codes', async (command, expected) => {
+    // Prepare
+    const io = createTestIo({ fetch: failingFetch() });
+
+    // Act
+    const code = await runCli([command, '--help'], io);
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(io.stdoutText()).toContain(`Usage: openweb-exports ${command}`);
+    expect(io.stdoutText()).toContain(expected);
+    expect(io.stdoutText()).toContain('Exit codes:');
+  });
+
+  it('answers `help <command>` like `<command> --help`', async () => {
+    // Prepare
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(['help', 'watch'], io);
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(io.stdoutText()).toContain('Usage: openweb-exports watch');
+  });
+
+  it.each([
+    { argv: [], message: 'a command is missing' },
+    { argv: ['export'], message: "unknown command 'export'" },
+    { argv: ['status', 'exp_1', '--spot', 'sp_demo', '--colour'], message: "Unknown option '--colour'" },
+    { argv: ['status', '--spot', 'sp_demo'], message: 'the export id is missing' },
+    { argv: ['status', 'exp_1', 'exp_2', '--spot', 'sp_demo'], message: "unexpected argument 'exp_2'" },
+    { argv: ['status', 'exp_1'], message: '--spot <id> is required' },
+    { argv: ['status', 'exp_1', '--spot', 'demo'], message: "--spot 'demo' must look like sp_" },
+    { argv: ['status', 'exp_1', '--spot'], message: "Option '--spot <value>' argument missing" },
+    { argv: ['start', '--spot', 'sp_demo'], message: 'give exactly one of --from <time> --until <time>' },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--last', 'P1D', '--conversation', 'sp_demo_p1'],
+      message: 'give exactly one of',
+    },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--from', '2026-01-01T00:00:00Z'],
+      message: '--from and --until go together',
+    },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--from', '2026-01-01 00:00', '--until', '2026-01-02'],
+      message: "--from '2026-01-01 00:00' must be a UTC time",
+    },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--from', '2026-02-30T00:00:00Z', '--until', '2026-03-02'],
+      message: "--from '2026-02-30T00:00:00Z' must be a UTC time",
+    },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--from', '2026-01-02', '--until', '2026-01-01'],
+      message: 'must be after --from',
+    },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--last', 'P1M'],
+      message: "--last 'P1M' must be an ISO 8601 duration",
+    },
+    { argv: ['start', '--spot', 'sp_demo', '--last', 'PT0S'], message: "--last 'PT0S'" },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--last', 'P1D', '--delimiter', ':'],
+      message: "--delimiter ':' must be one of",
+    },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--last', 'P1D', '--max-records-in-file', '0'],
+      message: "--max-records-in-file '0' must be a whole number from 1 to 100000",
+    },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--last', 'P1D', '--interval-seconds', '5'],
+      message: '--interval-seconds only applies with --wait',
+    },
+    {
+      argv: ['watch', 'exp_1', '--spot', 'sp_demo', '--interval-seconds', '0.5'],
+      message: "--interval-seconds '0.5' must be a number of seconds, at least 1",
+    },
+    {
+      argv: ['list', '--spot', 'sp_demo', '--status', 'DONE'],
+      message: "--status 'DONE' must be one of REQUESTED",
+    },
+    {
+      argv: ['list', '--spot', 'sp_demo', '--limit', 'ten'],
+      message: "--limit 'ten' must be a whole number",
+    },
+    { argv: ['list', '--spot', 'sp_demo', '--api', 'localhost:3000'], message: 'must be http or https' },
+    {
+      argv: ['list', '--spot', 'sp_demo', '--api', 'not a url'],
+      message: "the API URL 'not a url' is not a URL",
+    },
+    {
+      argv: ['list', '--spot', 'sp_demo', '--api', 'https://api.example.test', '--sigv4'],
+      message: '--sigv4 needs a region',
+    },
+  ])('exits 2 without calling the API for $argv', async ({ argv, message }) => {
+    // Prepare
+    const io = createTestIo({ fetch: failingFetch() });
+
+    // Act
+    const code = await runCli(argv, io);
+
+    // Assess
+    expect(code).toBe(ExitCode.USAGE);
+    expect(io.stderrText()).toContain(message);
+    expect(io.stderrText()).toMatch(/Run 'openweb-exports( \w+)? --help' for usage\./);
+  });
+
+  it('does not echo an API URL that carries a password', async () => {
+    // Prepare
+    const io = createTestIo({ fetch: failingFetch() });
+
+    // Act
+    const code = await runCli(
+      ['list', '--spot', 'sp_demo', '--api', 'https://user:hunter2@api.example.test'],
+      io,
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.USAGE);
+    expect(io.stderrText()).toContain('must not carry user info');
+    expect(io.stderrText()).not.toContain('hunter2');
+  });
+});

@@ -1,0 +1,270 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../infra/cli/ExitCode';
+import type { ExportView } from '../../../infra/cli/ExportView';
+import { runCli } from '../../../infra/cli/runCli';
+import { WATCH_MAX_CONSECUTIVE_TRANSIENT_FAILURES } from '../../../infra/cli/watchExport';
+import { COMPLETED_LINKS, EXPORT_ID, exportView, SPOT_ID } from './support/exportViews';
+import {
+  type FakeExportsApi,
+  type FakeReply,
+  problemReply,
+  startFakeExportsApi,
+} from './support/fakeExportsApi';
+import { createTestIo } from './support/testIo';
+
+let api: FakeExportsApi | undefined;
+
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+/** Answers status checks with the given replies in turn, then repeats the last. */
+async function serveSequence(replies: readonly FakeReply[]): Promise<FakeExportsApi> {
+  let served = 0;
+  api = await startFakeExportsApi(() => {
+    const reply = replies[Math.min(served, replies.length - 1)] as FakeReply;
+    served += 1;
+    return reply;
+  });
+  return api;
+}
+
+function ok(overrides: Partial<ExportView>): FakeReply {
+  return { status: 200, body: exportView(overrides) };
+}
+
+const completedProgression = [
+  ok({ status: 'PROCESSING', pollCount: 1, upstreamStatus: 'processing' }),
+  ok({ status: 'PROCESSING', pollCount: 1, upstreamStatus: 'processing' }),
+  ok({ status: 'PROCESSING', pollCount: 2, upstreamStatus: 'processing' }),
+  ok({ status: 'PROCESSING', pollCount: 2, upstreamStatus: 'processing' }),
+  ok({
+    status: 'COMPLETED',
+    pollCount: 3,
+    upstreamStatus: 'completed',
+    completedAt: '2026-05-01T12:01:30Z',
+    links: COMPLETED_LINKS,
+  }),
+];
+
+function watchArgs(url: string, ...extra: string[]): string[] {
+  return ['watch', EXPORT_ID, '--api', url, '--spot', SPOT_ID, ...extra];
+}
+
+describe('watch command', () => {
+  it('prints one line per change, then the links, and exits 0 when the export COMPLETED', async () => {
+    // Prepare
+    const server = await serveSequence(completedProgression);
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(watchArgs(server.url), io);
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(server.requests).toHaveLength(5);
+    expect(server.requests.every((request) => request.path === `/exports/${EXPORT_ID}`)).toBe(true);
+    expect(io.sleeps).toEqual([2000, 2000, 2000, 2000]);
+    const lines = io.stdoutText().trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toBe(
+      `2026-05-01T12:00:00Z  ${EXPORT_ID}  PROCESSING  polls=1  upstream=processing  elapsed=0s`,
+    );
+    expect(lines[1]).toBe(
+      `2026-05-01T12:00:04Z  ${EXPORT_ID}  PROCESSING  polls=2  upstream=processing  elapsed=4s`,
+    );
+    expect(lines[2]).toBe(
+      `2026-05-01T12:00:08Z  ${EXPORT_ID}  COMPLETED  polls=3  upstream=completed  elapsed=1m30s`,
+    );
+    expect(lines.slice(3)).toEqual(COMPLETED_LINKS);
+    expect(io.stdoutText()).not.toContain('\r');
+  });
+
+  it('polls at the requested interval', async () => {
+    // Prepare
+    const server = await serveSequence([ok({ status: 'PROCESSING' }), ok({ status: 'COMPLETED' })]);
+    const io = createTestIo();
+
+    // Act
+    await runCli(watchArgs(server.url, '--interval-seconds', '1.5'), io);
+
+    // Assess
+    expect(io.sleeps).toEqual([1500]);
+  });
+
+  it('exits 3 and shows the reason when the export FAILED', async () => {
+    // Prepare
+    const server = await serveSequence([
+      ok({ status: 'PROCESSING', pollCount: 1 }),
+      ok({
+        status: 'FAILED',
+        pollCount: 2,
+        upstreamStatus: 'failed',
+        failureReason: 'upstream export failed',
+      }),
+    ]);
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(watchArgs(server.url), io);
+
+    // Assess
+    expect(code).toBe(ExitCode.EXPORT_FAILED);
+    expect(io.stdoutText()).toMatch(
+      /FAILED {2}polls=2 {2}upstream=failed .*reason=upstream export failed\n$/,
+    );
+  });
+
+  it('exits 4 when the export was ABORTED', async () => {
+    // Prepare
+    const server = await serveSequence([
+      ok({ status: 'ABORTING', pollCount: 1 }),
+      ok({ status: 'ABORTED', pollCount: 1, upstreamStatus: 'aborted' }),
+    ]);
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(watchArgs(server.url), io);
+
+    // Assess
+    expect(code).toBe(ExitCode.EXPORT_ABORTED);
+    expect(io.stdoutText()).toContain('ABORTED  polls=1  upstream=aborted');
+  });
+
+  it('writes one JSON view per change with --json, the last one final', async () => {
+    // Prepare
+    const server = await serveSequence(completedProgression);
+    const io = createTestIo({ isTTY: true });
+
+    // Act
+    const code = await runCli(watchArgs(server.url, '--json'), io);
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    const views = io
+      .stdoutText()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(views.map((view) => [view.status, view.pollCount])).toEqual([
+      ['PROCESSING', 1],
+      ['PROCESSING', 2],
+      ['COMPLETED', 3],
+    ]);
+    expect(views.at(-1)).toMatchObject({ exportId: EXPORT_ID, links: COMPLETED_LINKS });
+  });
+
+  it('redraws a single status line with carriage returns on a terminal, then prints the links', async () => {
+    // Prepare
+    const server = await serveSequence(completedProgression);
+    const io = createTestIo({ isTTY: true });
+
+    // Act
+    const code = await runCli(watchArgs(server.url), io);
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    const output = io.stdoutText();
+    const [progress = '', ...after] = output.split('\n');
+    // Every poll redraws the line in place, changed or not: the elapsed time moves.
+    expect(progress.split('\r').filter((frame) => frame !== '')).toHaveLength(6);
+    expect(progress).toContain(`\r\x1b[2K| ${EXPORT_ID}  PROCESSING  0s  1 poll  upstream processing`);
+    expect(progress).toContain(`${EXPORT_ID}  PROCESSING  6s  2 polls  upstream processing`);
+    expect(progress.endsWith(`\r\x1b[2K${EXPORT_ID} COMPLETED after 1m 30s (3 polls, 2 links)`)).toBe(true);
+    expect(after.slice(0, 2)).toEqual(COMPLETED_LINKS);
+  });
+
+  it('keeps the redrawn line within the terminal width', async () => {
+    // Prepare
+    const server = await serveSequence([ok({ status: 'PROCESSING' }), ok({ status: 'COMPLETED' })]);
+    const io = createTestIo({ isTTY: true, columns: 20 });
+
+    // Act
+    await runCli(watchArgs(server.url), io);
+
+    // Assess
+    const frames =
+      io
+        .stdoutText()
+        .split('\n')[0]
+        ?.split('\r\x1b[2K')
+        .filter((frame) => frame !== '') ?? [];
+    expect(frames[0]).toHaveLength(19);
+  });
+
+  it('stops on Ctrl-C with exit 130, leaving the export running', async () => {
+    // Prepare
+    const server = await serveSequence([ok({ status: 'PROCESSING', pollCount: 1 })]);
+    const interrupt = new AbortController();
+    const io = createTestIo({
+      isTTY: true,
+      signal: interrupt.signal,
+      sleep: async (_milliseconds, signal) => {
+        interrupt.abort();
+        signal?.throwIfAborted();
+      },
+    });
+
+    // Act
+    const code = await runCli(watchArgs(server.url), io);
+
+    // Assess
+    expect(code).toBe(ExitCode.INTERRUPTED);
+    expect(server.requests.map((request) => request.method)).toEqual(['GET']);
+    expect(io.stdoutText()).toMatch(/PROCESSING.*\n$/);
+    expect(io.stderrText()).toContain(
+      `the export keeps running. Abort it with: openweb-exports abort ${EXPORT_ID}`,
+    );
+  });
+
+  it('rides out a few server errors while watching', async () => {
+    // Prepare
+    const unavailable = problemReply(503, { title: 'Upstream unavailable', detail: 'try again' });
+    const server = await serveSequence([
+      ok({ status: 'PROCESSING', pollCount: 1 }),
+      unavailable,
+      unavailable,
+      ok({ status: 'COMPLETED', pollCount: 2 }),
+    ]);
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(watchArgs(server.url), io);
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('gives up with exit 5 when the server keeps failing', async () => {
+    // Prepare
+    const unavailable = problemReply(503, { title: 'Upstream unavailable', detail: 'try again' });
+    const server = await serveSequence([ok({ status: 'PROCESSING', pollCount: 1 }), unavailable]);
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(watchArgs(server.url), io);
+
+    // Assess
+    expect(code).toBe(ExitCode.API_ERROR);
+    expect(server.requests).toHaveLength(1 + WATCH_MAX_CONSECUTIVE_TRANSIENT_FAILURES + 1);
+    expect(io.stderrText()).toContain('Upstream unavailable: try again');
+  });
+
+  it('exits 5 at once when the export does not exist', async () => {
+    // Prepare
+    const server = await serveSequence([
+      problemReply(404, { type: '/problems/export-not-found', title: 'Export not found' }),
+    ]);
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(watchArgs(server.url), io);
+
+    // Assess
+    expect(code).toBe(ExitCode.API_ERROR);
+    expect(server.requests).toHaveLength(1);
+    expect(io.stderrText()).toContain('Export not found');
+  });
+});
