@@ -431,7 +431,6 @@ describe('OpenWebExportsStack', () => {
         [
           'ExecutionsFailed',
           'ExecutionsTimedOut',
-          'ExecutionsAborted',
           'ApproximateNumberOfMessagesVisible',
           'ApproximateNumberOfMessagesVisible',
           ...Array(4).fill('Errors'),
