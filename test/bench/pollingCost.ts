@@ -3,6 +3,7 @@
 import '../../infra/local/promiseWithResolvers';
 import FakeTimers from '@sinonjs/fake-timers';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { createSeededRandom } from '../../infra/local/openweb-simulator/seededRandom';
 import { stateMachineDefinitionFromTemplate } from '../../infra/stateMachineDefinition';
 import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
 import { ExportStillProcessingError } from '../../lib/workflow/errors';
@@ -37,18 +38,6 @@ interface RunResult {
   lagSeconds: number;
 }
 
-/** Mulberry32: repeatable jitter, so two runs of the benchmark print the same table. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 async function runOnce(
   definition: StateMachineDefinition,
   pollState: string,
@@ -59,10 +48,10 @@ async function runOnce(
 ): Promise<RunResult> {
   // The export's own length comes from its own stream, so every loop sees the same one for a seed.
   const actualSeconds =
-    durationSeconds * (1 - DURATION_SPREAD + 2 * DURATION_SPREAD * seededRandom(seed * 7919)());
+    durationSeconds * (1 - DURATION_SPREAD + 2 * DURATION_SPREAD * createSeededRandom(seed * 7919)());
   const clock = FakeTimers.install({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   const realRandom = Math.random;
-  Math.random = seededRandom(seed);
+  Math.random = createSeededRandom(seed);
   try {
     let polls = 0;
     let detectedAtMs = Number.NaN;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createSeededRandom } from '../../infra/local/openweb-simulator/seededRandom';
 import {
   STATUS_POLL_BACKOFF_RATE,
   STEP_FUNCTIONS_MAX_RETRY_ATTEMPTS,
@@ -10,18 +11,6 @@ const defaults = {
   statusPollIntervalSeconds: 10,
   statusPollMaxDelaySeconds: 300,
 };
-
-/** Deterministic uniform numbers in [0, 1), so the simulation below is reproducible. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Total waiting of `attempts` polls as Step Functions schedules them: backoff, cap, full jitter. */
 function simulatedWaitSeconds(polling: typeof defaults, attempts: number, random: () => number): number {
@@ -36,7 +25,7 @@ function simulatedWaitSeconds(polling: typeof defaults, attempts: number, random
 describe('statusPollMaxAttempts', () => {
   it('gives the default polling enough attempts to outlast the deadline in every simulated run', () => {
     // Prepare
-    const random = seededRandom(42);
+    const random = createSeededRandom(42);
     const attempts = statusPollMaxAttempts(defaults);
 
     // Act

@@ -12,20 +12,12 @@ import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflo
 import { startExport } from '../../../lib/exports/startExport';
 import { ExportNotFoundError, IdempotencyKeyReusedError, SpotBusyError } from '../../../lib/store/errors';
 import { PollingWorkflowErrors } from '../../../lib/workflow/pollingWorkflowContract';
+import { captureError } from '../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 
 const SPOT = 'sp_demo';
 const DAY: ExportRequest = { kind: 'dateRange', from: '2026-10-30T00:00:00Z', until: '2026-10-31T00:00:00Z' };
 const HOUR_MS = 60 * 60 * 1000;
-
-async function captureError(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('export use cases against dynalite and the simulator', () => {
   let h: ExportHarness;

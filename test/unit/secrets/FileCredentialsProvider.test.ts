@@ -8,15 +8,7 @@ import {
   InvalidCredentialsError,
 } from '../../../lib/secrets/errors';
 import { FileCredentialsProvider } from '../../../lib/secrets/FileCredentialsProvider';
-
-async function captureError(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
+import { captureError } from '../../support/captureError';
 
 describe('FileCredentialsProvider', () => {
   let dir: string;

@@ -11,21 +11,13 @@ import {
   InvalidCredentialsError,
 } from '../../../lib/secrets/errors';
 import { SecretsManagerCredentialsProvider } from '../../../lib/secrets/SecretsManagerCredentialsProvider';
+import { captureError } from '../../support/captureError';
 
 const PREFIX = 'openweb-exports/spots/';
 const API_KEY = 'key-7f3a9c-secret-value';
 
 function secretString(value: unknown): { SecretString: string } {
   return { SecretString: typeof value === 'string' ? value : JSON.stringify(value) };
-}
-
-async function captureError(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('SecretsManagerCredentialsProvider', () => {
