@@ -18,9 +18,14 @@ export function downloadPath(exportId: string, fileNumber: number): string {
 
 /** Signs download links like a pre-signed storage URL: `?expires=<epoch s>&signature=<hmac>`. */
 export class DownloadLinkSigner {
-  readonly #secret = randomBytes(32);
+  readonly secret: Buffer;
 
-  constructor(private readonly baseUrl: string) {}
+  constructor(
+    private readonly baseUrl: string,
+    secret?: Buffer,
+  ) {
+    this.secret = secret ?? randomBytes(32);
+  }
 
   linkFor(exportId: string, fileNumber: number, generatedAt: number): string {
     const expiresSeconds = Math.floor((generatedAt + DOWNLOAD_LINK_LIFETIME_MS) / 1000);
@@ -49,7 +54,7 @@ export class DownloadLinkSigner {
   }
 
   #sign(exportId: string, fileNumber: number, expiresSeconds: number): string {
-    return createHmac('sha256', this.#secret)
+    return createHmac('sha256', this.secret)
       .update(`${exportId}/${fileNumber}:${expiresSeconds}`)
       .digest('hex');
   }

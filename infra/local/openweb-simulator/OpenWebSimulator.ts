@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AuthRateLimiter } from './AuthRateLimiter';
 import { countFiles } from './commentsArchive';
 import { handleControlRequest } from './controlSurface';
 import { DownloadLinkSigner } from './DownloadLinkSigner';
+import { EXPORT_RATE_LIMIT_SCOPES, ExportRateLimit, type ExportRateLimitScope } from './ExportRateLimit';
 import { OpenWebSimulatorError } from './errors';
+import type { RateLimitRefusals } from './RateLimitRefusals';
 import { RequestLog, type SimulatorRequest } from './RequestLog';
 import { readRequestBody } from './readRequestBody';
 import {
@@ -19,6 +20,8 @@ import { SimulatedTokenIssuer } from './SimulatedTokenIssuer';
 import type { SimulatorEndpoint } from './SimulatorEndpoint';
 import { FaultInjector, type SimulatorFaults } from './SimulatorFaults';
 import { errorResponse, type SimulatorResponse, truncatedResponse } from './SimulatorResponse';
+import { readSimulatorState, writeSimulatorState } from './SimulatorStateFile';
+import { SlidingWindowRateLimiter } from './SlidingWindowRateLimiter';
 import { deriveSeed } from './seededRandom';
 import { CONTROL_PATH_PREFIX, matchRoute, type RouteMatch } from './simulatorRoutes';
 import { type CreateResponseStyle, UpstreamEndpoints, type UpstreamExchange } from './UpstreamEndpoints';
@@ -34,6 +37,13 @@ export interface OpenWebSimulatorOptions {
   tokenTtlSeconds?: number;
   /** Per client address; default 1 (the upstream's limit); 0 = unlimited. */
   authRequestsPerSecond?: number;
+  /**
+   * `/v4/export*` calls (create, status, abort, list) admitted per second, counted per
+   * `exportRateLimitScope`; over it, 429 with `Retry-After`. Default 0 = unlimited (none is documented).
+   */
+  exportRequestsPerSecond?: number;
+  /** Default 'clientAddress'. */
+  exportRateLimitScope?: ExportRateLimitScope;
   /** Real ms per simulated ms; default 1; 0.001 makes a simulated hour last 3.6 real seconds. */
   timeScale?: number;
   /** Simulated duration; default 30 s + 60 s per hour of range (conversation: 30 s). */
@@ -46,6 +56,11 @@ export interface OpenWebSimulatorOptions {
   createResponseStyle?: CreateResponseStyle;
   /** PRNG seed for faults and generated data, default 1. */
   seed?: number;
+  /**
+   * Keep exports and signing secrets in this JSON file across restarts (local mode). Without it
+   * everything lives in memory. A saved seed wins over `seed`.
+   */
+  statePath?: string;
   faults?: SimulatorFaults;
   /** Clock (epoch ms), default Date.now. */
   now?: () => number;
@@ -59,6 +74,8 @@ export interface OpenWebSimulator {
   readonly requestLog: readonly SimulatorRequest[];
   /** Requests received and not answered yet, e.g. held by injected latency. */
   readonly requestsInProgress: number;
+  /** Calls refused because a configured rate limit was exceeded, since the start. */
+  readonly rateLimitRefusals: RateLimitRefusals;
   requestsTo(endpoint: SimulatorEndpoint): SimulatorRequest[];
   clearRequestLog(): void;
   /** Replaces the fault configuration, script queue included. */
@@ -85,6 +102,8 @@ const defaults = {
   port: 0,
   tokenTtlSeconds: 86_400,
   authRequestsPerSecond: 1,
+  exportRequestsPerSecond: 0,
+  exportRateLimitScope: 'clientAddress',
   timeScale: 1,
   recordsPerExport: 250,
   createResponseStyle: 'statusLinkOnly',
@@ -98,7 +117,13 @@ export async function startOpenWebSimulator(
   checkOptions(options);
   const server = createServer();
   await listen(server, options.host ?? defaults.host, options.port ?? defaults.port);
-  return new RunningOpenWebSimulator(server, options);
+  try {
+    return new RunningOpenWebSimulator(server, options);
+  } catch (error) {
+    // A state file it cannot use: do not leave the port taken.
+    server.close();
+    throw error;
+  }
 }
 
 class RunningOpenWebSimulator implements OpenWebSimulator {
@@ -114,6 +139,8 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
   readonly #endpoints: UpstreamEndpoints;
   // Aborts pending injected latencies, so close() leaves no timer behind.
   readonly #closing = new AbortController();
+  readonly #saveState: () => void;
+  readonly #refusals: RateLimitRefusals = { auth: 0, exportCalls: 0 };
   #tokenTtlSeconds: number;
   #requestsInProgress = 0;
   #closed: Promise<void> | undefined;
@@ -128,9 +155,22 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
     this.#now = options.now ?? Date.now;
     this.#spots = new Map(Object.entries(options.spots ?? DEMO_SPOTS).map(([id, spot]) => [id, { ...spot }]));
     this.#tokenTtlSeconds = options.tokenTtlSeconds ?? defaults.tokenTtlSeconds;
-    const seed = options.seed ?? defaults.seed;
+    const saved = options.statePath === undefined ? undefined : readSimulatorState(options.statePath);
+    const seed = saved?.seed ?? options.seed ?? defaults.seed;
     const recordsPerExport = options.recordsPerExport ?? defaults.recordsPerExport;
-    const links = new DownloadLinkSigner(this.url);
+    const links = new DownloadLinkSigner(this.url, saved?.linkSecret);
+    const tokens = new SimulatedTokenIssuer(this.#now, saved?.tokenSecret);
+    const { statePath } = options;
+    this.#saveState =
+      statePath === undefined
+        ? () => undefined
+        : () =>
+            writeSimulatorState(statePath, {
+              seed,
+              tokenSecret: tokens.secret,
+              linkSecret: links.secret,
+              exports: this.#exports.snapshot(),
+            });
 
     this.#faults = new FaultInjector(seed, options.faults);
     this.#exports = new SimulatedExports({
@@ -144,14 +184,21 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
           (_, index) => links.linkFor(simulatedExport.id, index + 1, completedAt),
         ),
       seed: deriveSeed(seed, 'exportIds'),
+      onChange: () => this.#saveState(),
     });
+    if (saved !== undefined) this.#exports.restore(saved.exports);
+    this.#saveState();
     this.#endpoints = new UpstreamEndpoints({
       now: this.#now,
       baseUrl: this.url,
       spots: this.#spots,
       tokenTtlSeconds: () => this.#tokenTtlSeconds,
-      tokens: new SimulatedTokenIssuer(this.#now),
-      authRateLimiter: new AuthRateLimiter(options.authRequestsPerSecond ?? defaults.authRequestsPerSecond),
+      tokens,
+      authRateLimiter: new SlidingWindowRateLimiter(
+        options.authRequestsPerSecond ?? defaults.authRequestsPerSecond,
+      ),
+      exportRateLimit: exportRateLimit(options),
+      refusals: this.#refusals,
       exports: this.#exports,
       links,
       createResponseStyle: options.createResponseStyle ?? defaults.createResponseStyle,
@@ -169,6 +216,10 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
 
   get requestsInProgress(): number {
     return this.#requestsInProgress;
+  }
+
+  get rateLimitRefusals(): RateLimitRefusals {
+    return { ...this.#refusals };
   }
 
   requestsTo(endpoint: SimulatorEndpoint): SimulatorRequest[] {
@@ -341,6 +392,15 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
   }
 }
 
+function exportRateLimit(options: OpenWebSimulatorOptions): ExportRateLimit | undefined {
+  const requestsPerSecond = options.exportRequestsPerSecond ?? defaults.exportRequestsPerSecond;
+  if (requestsPerSecond === 0) return undefined;
+  return new ExportRateLimit(
+    requestsPerSecond,
+    options.exportRateLimitScope ?? defaults.exportRateLimitScope,
+  );
+}
+
 function writeResponse(response: ServerResponse, answer: SimulatorResponse): void {
   if (response.destroyed) {
     return;
@@ -371,6 +431,7 @@ function checkOptions(options: OpenWebSimulatorOptions): void {
   const nonNegative: [string, number | undefined][] = [
     ['tokenTtlSeconds', options.tokenTtlSeconds],
     ['authRequestsPerSecond', options.authRequestsPerSecond],
+    ['exportRequestsPerSecond', options.exportRequestsPerSecond],
     ['timeScale', options.timeScale],
     ['recordsPerExport', options.recordsPerExport],
   ];
@@ -378,6 +439,18 @@ function checkOptions(options: OpenWebSimulatorOptions): void {
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
       throw new OpenWebSimulatorError(`Option ${name} must be a non-negative number, got ${value}`);
     }
+  }
+  if (options.exportRequestsPerSecond !== undefined && !Number.isInteger(options.exportRequestsPerSecond)) {
+    // Counted per sliding second: a fraction would silently round up.
+    throw new OpenWebSimulatorError(
+      `Option exportRequestsPerSecond must be an integer, got ${options.exportRequestsPerSecond}`,
+    );
+  }
+  const scope = options.exportRateLimitScope;
+  if (scope !== undefined && !EXPORT_RATE_LIMIT_SCOPES.includes(scope)) {
+    throw new OpenWebSimulatorError(
+      `Option exportRateLimitScope must be one of ${EXPORT_RATE_LIMIT_SCOPES.join(', ')}, got ${scope}`,
+    );
   }
   if (options.recordsPerExport !== undefined && !Number.isInteger(options.recordsPerExport)) {
     throw new OpenWebSimulatorError(

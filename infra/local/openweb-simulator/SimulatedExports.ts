@@ -67,6 +67,14 @@ export interface SimulatedExportsOptions {
   /** The download links of an export that completed at `completedAt`. */
   linksFor: (simulatedExport: SimulatedExport, completedAt: number) => string[];
   seed: number;
+  /** Called after every change that is not derived from the clock (create, abort, forced finish). */
+  onChange?: () => void;
+}
+
+/** What a restart needs to carry on: every export and the creation counter. */
+export interface SimulatedExportsSnapshot {
+  sequence: number;
+  exports: SimulatedExport[];
 }
 
 /**
@@ -107,7 +115,23 @@ export class SimulatedExports {
       links: [],
     };
     this.#exports.set(simulatedExport.id, simulatedExport);
+    this.options.onChange?.();
     return simulatedExport;
+  }
+
+  snapshot(): SimulatedExportsSnapshot {
+    return { sequence: this.#sequence, exports: structuredClone([...this.#exports.values()]) };
+  }
+
+  restore(snapshot: SimulatedExportsSnapshot): void {
+    this.#sequence = snapshot.sequence;
+    for (const simulatedExport of snapshot.exports) {
+      // Links name the server's address, which may differ after a restart.
+      if (simulatedExport.state === SimulatedExportStates.completed) {
+        simulatedExport.links = this.options.linksFor(simulatedExport, simulatedExport.finishesAt);
+      }
+      this.#exports.set(simulatedExport.id, simulatedExport);
+    }
   }
 
   get(id: string): SimulatedExport | undefined {
@@ -143,6 +167,7 @@ export class SimulatedExports {
       throw new SimulatedExportFinishedError(id, simulatedExport.state);
     }
     this.#settle(simulatedExport, state, this.options.now());
+    this.options.onChange?.();
     return simulatedExport;
   }
 

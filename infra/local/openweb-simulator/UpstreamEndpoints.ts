@@ -1,14 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AuthRateLimiter } from './AuthRateLimiter';
 import { buildCommentsArchive, splitIntoFiles } from './commentsArchive';
 import { DownloadLinkChecks, type DownloadLinkSigner } from './DownloadLinkSigner';
+import type { ExportRateLimit } from './ExportRateLimit';
 import { SimulatedExportFinishedError, SimulatedHttpError, SpotExportInProgressError } from './errors';
+import type { RateLimitRefusals } from './RateLimitRefusals';
 import { validateCreateExportRequest } from './requestValidation';
 import { type SimulatedExport, SimulatedExportStates, type SimulatedExports } from './SimulatedExports';
 import type { SimulatedTokenIssuer } from './SimulatedTokenIssuer';
 import type { SimulatorEndpoint } from './SimulatorEndpoint';
 import { emptyResponse, errorResponse, jsonResponse, type SimulatorResponse } from './SimulatorResponse';
+import type { SlidingWindowRateLimiter } from './SlidingWindowRateLimiter';
 import { deriveSeed } from './seededRandom';
 import { generateComments } from './simulatedComments';
 
@@ -45,7 +47,12 @@ export interface UpstreamEndpointsDependencies {
   spots: ReadonlyMap<string, { apiKey: string }>;
   tokenTtlSeconds: () => number;
   tokens: SimulatedTokenIssuer;
-  authRateLimiter: AuthRateLimiter;
+  /** Per client address. */
+  authRateLimiter: SlidingWindowRateLimiter;
+  /** On `/v4/export*` calls; undefined = unlimited. */
+  exportRateLimit: ExportRateLimit | undefined;
+  /** Counted here as calls are refused. */
+  refusals: RateLimitRefusals;
   exports: SimulatedExports;
   links: DownloadLinkSigner;
   createResponseStyle: CreateResponseStyle;
@@ -59,6 +66,7 @@ export class UpstreamEndpoints {
 
   async handle(endpoint: SimulatorEndpoint, exchange: UpstreamExchange): Promise<SimulatorResponse> {
     try {
+      if (endpoint !== 'auth' && endpoint !== 'download') this.#admitExportCall(exchange);
       switch (endpoint) {
         case 'auth':
           return await this.#auth(exchange);
@@ -81,9 +89,25 @@ export class UpstreamEndpoints {
     }
   }
 
+  #admitExportCall(exchange: UpstreamExchange): void {
+    const spotHeader = exchange.headers['x-spot-id'];
+    const spotId = typeof spotHeader === 'string' ? spotHeader : undefined;
+    const admission = this.deps.exportRateLimit?.admit(
+      { clientAddress: exchange.clientAddress, spotId },
+      this.deps.now(),
+    );
+    if (admission !== undefined && !admission.admitted) {
+      this.deps.refusals.exportCalls += 1;
+      throw new SimulatedHttpError(429, 'Too many export requests', {
+        'retry-after': String(admission.retryAfterSeconds),
+      });
+    }
+  }
+
   async #auth(exchange: UpstreamExchange): Promise<SimulatorResponse> {
     const admission = this.deps.authRateLimiter.admit(exchange.clientAddress, this.deps.now());
     if (!admission.admitted) {
+      this.deps.refusals.auth += 1;
       throw new SimulatedHttpError(429, 'Too many authentication requests', {
         'retry-after': String(admission.retryAfterSeconds),
       });

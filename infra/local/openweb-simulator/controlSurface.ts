@@ -46,6 +46,8 @@ function dispatch(simulator: OpenWebSimulator, method: string, url: URL, body: B
   switch (route) {
     case 'GET requests':
       return jsonResponse(200, { requests: simulator.requestLog });
+    case 'GET rate-limit-refusals':
+      return jsonResponse(200, simulator.rateLimitRefusals);
     case 'DELETE requests':
       simulator.clearRequestLog();
       return emptyResponse(204);

@@ -44,3 +44,14 @@ export class SimulatedExportFinishedError extends OpenWebSimulatorError {
 }
 
 export class InvalidSimulatorFaultsError extends OpenWebSimulatorError {}
+
+/** The state file given to the simulator exists but cannot be used. */
+export class InvalidSimulatorStateError extends OpenWebSimulatorError {
+  constructor(
+    readonly path: string,
+    reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Simulator state file ${path} cannot be used: ${reason}`, options);
+  }
+}

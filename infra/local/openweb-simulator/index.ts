@@ -1,9 +1,10 @@
-export { AUTH_RATE_WINDOW_MS } from './AuthRateLimiter';
 export { buildCommentsArchive, type CommentsArchiveContents, readCommentsArchive } from './commentsArchive';
 export { formatCsv, parseCsv } from './csv';
 export { DOWNLOAD_LINK_LIFETIME_MS } from './DownloadLinkSigner';
+export { EXPORT_RATE_LIMIT_SCOPES, type ExportRateLimitScope } from './ExportRateLimit';
 export {
   InvalidSimulatorFaultsError,
+  InvalidSimulatorStateError,
   OpenWebSimulatorError,
   SimulatedExportFinishedError,
   SpotExportInProgressError,
@@ -15,6 +16,7 @@ export {
   type OpenWebSimulatorOptions,
   startOpenWebSimulator,
 } from './OpenWebSimulator';
+export type { RateLimitRefusals } from './RateLimitRefusals';
 export type { SimulatorRequest } from './RequestLog';
 export { MAX_REQUEST_BODY_BYTES } from './readRequestBody';
 export {
@@ -39,5 +41,6 @@ export {
   type ScriptedFaultKind,
   type SimulatorFaults,
 } from './SimulatorFaults';
+export { RATE_LIMIT_WINDOW_MS } from './SlidingWindowRateLimiter';
 export { COMMENT_FIELDS, type SimulatedComment } from './simulatedComments';
 export { type CreateResponseStyle, UpstreamExportStatuses } from './UpstreamEndpoints';
