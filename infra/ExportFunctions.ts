@@ -59,6 +59,11 @@ export class ExportFunctions extends Construct {
       // configuration, not access: only start, check-status and abort are granted the workflow and the bus.
       STATE_MACHINE_ARN: props.stateMachineArn,
       EVENT_BUS_NAME: eventBus.eventBusName,
+      ...(config.openWebDownloadHosts !== undefined && {
+        OPENWEB_DOWNLOAD_HOSTS: config.openWebDownloadHosts.join(','),
+      }),
+      ...(config.auth.mode === 'jwt' &&
+        config.auth.spotClaim !== undefined && { AUTH_SPOT_CLAIM: config.auth.spotClaim }),
     };
     const common = { logRetention: props.logRetention };
 

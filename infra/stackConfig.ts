@@ -10,6 +10,8 @@ import {
 import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
 import { DEFAULT_EXPORT_SETTINGS } from '../lib/exports/ExportSettings';
 import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestSchema';
+import { JWT_CLAIM_NAME_PATTERN } from '../lib/http/jwtClaimValues';
+import { isDownloadHostEntry } from '../lib/openweb/downloadLinkPolicy';
 import { spotIdSchema } from '../lib/secrets/spotCredentialsSchema';
 
 /** The CDK context key holding the deployment's configuration (a JSON object, or its JSON text from `-c`). */
@@ -103,6 +105,11 @@ const authSchema = z.discriminatedUnion(
       issuer: z.url({ protocol: /^https$/, error: 'must be an https URL' }),
       audience: z.array(z.string().min(1, 'must not be empty')).min(1, 'must list at least one audience'),
       scopes: z.array(z.string().min(1, 'must not be empty')).optional(),
+      // The claim listing the spots a token may use; the functions then refuse any other x-spot-id.
+      spotClaim: z
+        .string({ error: 'must be a string' })
+        .regex(JWT_CLAIM_NAME_PATTERN, 'must be a JWT claim name (printable ASCII, no spaces)')
+        .optional(),
     }),
   ],
   { error: "mode must be 'iam' or 'jwt'" },
@@ -174,6 +181,14 @@ const stackConfigSchema = z
       .string({ error: 'must be a string' })
       .min(1, 'must not be empty')
       .default(DEFAULT_OPENWEB_EXPORT_BASE_URL),
+    openWebDownloadHosts: z
+      .array(
+        z
+          .string({ error: 'must be a string' })
+          .refine(isDownloadHostEntry, 'must be host, host:port or *.domain.tld, in lower case'),
+      )
+      .min(1, 'must list at least one host')
+      .optional(),
     polling: pollingSchema.prefault({}),
     api: apiSchema.prefault({}),
     logRetentionDays: z

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from './exports/ExportSettings';
+import { JWT_CLAIM_NAME_PATTERN } from './http/jwtClaimValues';
+import { DEFAULT_DOWNLOAD_HOSTS, isDownloadHostEntry } from './openweb/downloadLinkPolicy';
+import { DEFAULT_MAX_CONCURRENT_REQUESTS } from './openweb/UpstreamGovernor';
 
 /** Upstream hosts from OpenWeb's documentation; local mode points both at the simulator. */
 export const DEFAULT_OPENWEB_AUTH_BASE_URL = 'https://api.openweb.com';
@@ -16,6 +19,9 @@ export const DEFAULT_EVENT_BUS_NAME = 'default';
 export const DEFAULT_UPSTREAM_REQUEST_TIMEOUT_MS = 8_000;
 export const DEFAULT_UPSTREAM_RETRY_BUDGET_MS = 2_000;
 export const DEFAULT_UPSTREAM_MAX_ATTEMPTS = 4;
+export const DEFAULT_UPSTREAM_MAX_CONCURRENCY = DEFAULT_MAX_CONCURRENT_REQUESTS;
+const MAX_UPSTREAM_CONCURRENCY = 1_000;
+const MAX_UPSTREAM_REQUESTS_PER_SECOND = 10_000;
 
 const SECONDS_PER_HOUR = 3600;
 const SECONDS_PER_DAY = 24 * SECONDS_PER_HOUR;
@@ -25,6 +31,20 @@ const STATE_MACHINE_ARN = /^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:stateMachine
 const baseUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .transform((url) => url.replace(/\/+$/, ''));
+
+/** `a.example.com, *.cdn.example.com` → entries in lower case; empty entries are ignored. */
+const downloadHostList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim().toLowerCase())
+      .filter((entry) => entry !== ''),
+  )
+  .refine(
+    (entries) => entries.length > 0 && entries.every(isDownloadHostEntry),
+    'must be a comma-separated list of host, host:port or *.domain.tld entries',
+  );
 
 function integerInRange(defaultValue: number, min: number, max: number) {
   return z.coerce
@@ -38,6 +58,11 @@ function integerInRange(defaultValue: number, min: number, max: number) {
 const environmentSchema = z.object({
   OPENWEB_AUTH_BASE_URL: baseUrl.default(DEFAULT_OPENWEB_AUTH_BASE_URL),
   OPENWEB_EXPORT_BASE_URL: baseUrl.default(DEFAULT_OPENWEB_EXPORT_BASE_URL),
+  OPENWEB_DOWNLOAD_HOSTS: downloadHostList.optional(),
+  AUTH_SPOT_CLAIM: z
+    .string()
+    .regex(JWT_CLAIM_NAME_PATTERN, 'must be a JWT claim name (printable ASCII, no spaces)')
+    .optional(),
   SECRET_NAME_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'may hold only letters, digits and /_+=.@-')
@@ -47,6 +72,12 @@ const environmentSchema = z.object({
   UPSTREAM_REQUEST_TIMEOUT_MS: integerInRange(DEFAULT_UPSTREAM_REQUEST_TIMEOUT_MS, 100, 120_000),
   UPSTREAM_MAX_ATTEMPTS: integerInRange(DEFAULT_UPSTREAM_MAX_ATTEMPTS, 1, 10),
   UPSTREAM_RETRY_BUDGET_MS: integerInRange(DEFAULT_UPSTREAM_RETRY_BUDGET_MS, 0, 600_000),
+  UPSTREAM_MAX_CONCURRENCY: integerInRange(DEFAULT_UPSTREAM_MAX_CONCURRENCY, 1, MAX_UPSTREAM_CONCURRENCY),
+  UPSTREAM_MAX_REQUESTS_PER_SECOND: z.coerce
+    .number({ error: 'must be a number' })
+    .positive('must be greater than 0')
+    .max(MAX_UPSTREAM_REQUESTS_PER_SECOND, `must be at most ${MAX_UPSTREAM_REQUESTS_PER_SECOND}`)
+    .optional(),
   TABLE_NAME: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name (3-255 of letters, digits, _ . -)')
@@ -92,6 +123,18 @@ export interface OpenWebConfig {
   requestTimeoutMs: number;
   maxAttempts: number;
   retryBudgetMs: number;
+  /** Upstream HTTP requests in flight at once per process (one client), at most. */
+  maxConcurrentRequests: number;
+  /** Upstream HTTP requests started per second per process, at most; undefined = no limit. */
+  maxRequestsPerSecond: number | undefined;
+  /** Hosts download links may point to besides the export host (`host`, `host:port`, `*.domain.tld`). */
+  downloadHosts: readonly string[];
+}
+
+/** How API callers are authorized beyond API Gateway's own check. */
+export interface AuthorizationConfig {
+  /** JWT mode: the claim listing the spots a caller may use; undefined: any authorized caller may use any spot. */
+  spotClaim: string | undefined;
 }
 
 export type CredentialsConfig =
@@ -110,6 +153,7 @@ export interface Config {
   credentials: CredentialsConfig;
   resources: AwsResourcesConfig;
   exports: ExportSettings;
+  authorization: AuthorizationConfig;
 }
 
 /** Names every variable that is wrong, so a misconfigured deploy fails once with the whole list. */
@@ -140,6 +184,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestTimeoutMs: e.UPSTREAM_REQUEST_TIMEOUT_MS,
       maxAttempts: e.UPSTREAM_MAX_ATTEMPTS,
       retryBudgetMs: e.UPSTREAM_RETRY_BUDGET_MS,
+      maxConcurrentRequests: e.UPSTREAM_MAX_CONCURRENCY,
+      maxRequestsPerSecond: e.UPSTREAM_MAX_REQUESTS_PER_SECOND,
+      downloadHosts: e.OPENWEB_DOWNLOAD_HOSTS ?? DEFAULT_DOWNLOAD_HOSTS,
     },
     credentials: e.LOCAL_SECRETS_FILE
       ? { source: 'file', path: e.LOCAL_SECRETS_FILE }
@@ -161,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reconcileStaleAfterSeconds: e.RECONCILE_STALE_AFTER_SECONDS,
       idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_SECONDS,
     },
+    authorization: { spotClaim: e.AUTH_SPOT_CLAIM },
   };
 }
 

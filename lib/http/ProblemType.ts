@@ -4,6 +4,7 @@
  */
 export const ProblemType = {
   INVALID_REQUEST: 'invalid-request',
+  SPOT_NOT_ALLOWED: 'spot-not-allowed',
   EXPORT_NOT_FOUND: 'export-not-found',
   PAYLOAD_TOO_LARGE: 'payload-too-large',
   UNSUPPORTED_MEDIA_TYPE: 'unsupported-media-type',

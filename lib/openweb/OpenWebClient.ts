@@ -1,5 +1,6 @@
 import type { CredentialsProvider, SpotCredentials } from '../secrets/CredentialsProvider';
 import { type CreateExportRequest, toCreateExportBody } from './CreateExportRequest';
+import { type DownloadLinkPolicy, downloadLinkPolicy } from './downloadLinkPolicy';
 import {
   AmbiguousCreateError,
   AmbiguousCreateReason,
@@ -35,6 +36,7 @@ import {
   requestTimeoutFailure,
   type TransportFailure,
 } from './transportFailure';
+import { DEFAULT_MAX_CONCURRENT_REQUESTS, UpstreamGovernor } from './UpstreamGovernor';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -47,12 +49,21 @@ export interface OpenWebClientOptions {
   authBaseUrl: string;
   /** Base URL of `/v4/export*`, e.g. `https://api-exporter.openweb.com`. */
   exportBaseUrl: string;
+  /**
+   * Hosts download links may point to besides the export host: `host`, `host:port` or
+   * `*.domain.tld`. Default `DEFAULT_DOWNLOAD_HOSTS`. Other links are dropped.
+   */
+  downloadHosts?: readonly string[];
   credentials: CredentialsProvider;
   /** Where tokens are shared; default: in this process only. */
   tokenStore?: TokenStore;
   fetch?: typeof fetch;
-  /** Per attempt, covering the answer's body. */
+  /** Per attempt, covering the answer's body; time spent waiting for the governor is not counted. */
   requestTimeoutMs?: number;
+  /** Upstream HTTP requests in flight at once from this client, at most; default `DEFAULT_MAX_CONCURRENT_REQUESTS`. */
+  maxConcurrentRequests?: number;
+  /** Upstream HTTP requests this client starts per second, at most; default: no limit. */
+  maxRequestsPerSecond?: number;
   retry?: Partial<RetryPolicy>;
   /** Replace a token this long before it expires. */
   tokenRefreshMarginMs?: number;
@@ -146,10 +157,13 @@ function defaultSleep(ms: number): Promise<void> {
  * processed it before failing) or an unreadable 2xx throws
  * `AmbiguousCreateError`. Only failures that prove it was not processed
  * (connection refused, DNS, connect timeout, 429, 401) lead to a resend.
+ * Every HTTP request, auth and retries included, first passes the client's
+ * `UpstreamGovernor` (requests in flight, and optionally started per second).
  */
 export class OpenWebClient {
   private readonly authBaseUrl: string;
   private readonly exportBaseUrl: string;
+  private readonly downloadLinks: DownloadLinkPolicy;
   private readonly credentials: CredentialsProvider;
   private readonly fetch: typeof fetch;
   private readonly requestTimeoutMs: number;
@@ -159,10 +173,12 @@ export class OpenWebClient {
   private readonly random: () => number;
   private readonly onEvent: ((event: OpenWebClientEvent) => void) | undefined;
   private readonly tokens: TokenProvider;
+  private readonly governor: UpstreamGovernor;
 
   constructor(options: OpenWebClientOptions) {
     this.authBaseUrl = options.authBaseUrl;
     this.exportBaseUrl = options.exportBaseUrl;
+    this.downloadLinks = downloadLinkPolicy(options.exportBaseUrl, options.downloadHosts);
     this.credentials = options.credentials;
     // Looked up per call so a later replacement of the global (tests, instrumentation) is honoured.
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -173,6 +189,12 @@ export class OpenWebClient {
     this.sleep = options.sleep ?? defaultSleep;
     this.random = options.random ?? Math.random;
     this.onEvent = options.onEvent;
+    this.governor = new UpstreamGovernor({
+      maxConcurrentRequests: options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS,
+      maxRequestsPerSecond: options.maxRequestsPerSecond,
+      now: this.now,
+      sleep: this.sleep,
+    });
     this.tokens = new TokenProvider({
       store: options.tokenStore ?? new InMemoryTokenStore({ now: this.now }),
       authenticate: (spotId) => this.authenticate(spotId),
@@ -259,7 +281,11 @@ export class OpenWebClient {
       path: '/v4/export/status',
       query: { id: exportId },
       exportId,
-      read: (reply) => readExportStatusReport(reply, exportId),
+      read: (reply) => {
+        const report = readExportStatusReport(reply, exportId, this.downloadLinks);
+        this.reportRejectedLinks(OpenWebOperation.GET_EXPORT_STATUS, spotId, report.rejectedLinkCount);
+        return report;
+      },
     });
   }
 
@@ -284,8 +310,17 @@ export class OpenWebClient {
       method: 'GET',
       path: '/v4/export/list',
       query: { limit: options.limit, offset: options.offset },
-      read: readListedExports,
+      read: (reply) => {
+        const listed = readListedExports(reply, this.downloadLinks);
+        const rejected = listed.reduce((total, item) => total + item.rejectedLinkCount, 0);
+        this.reportRejectedLinks(OpenWebOperation.LIST_EXPORTS, spotId, rejected);
+        return listed;
+      },
     });
+  }
+
+  private reportRejectedLinks(operation: OpenWebOperation, spotId: string, count: number): void {
+    if (count > 0) this.emit({ type: 'linksRejected', operation, spotId, count });
   }
 
   private async callExportApi<T>(call: ExportCall<T>): Promise<T> {
@@ -424,8 +459,14 @@ export class OpenWebClient {
     };
   }
 
-  /** One HTTP request with the per-attempt timeout; never throws for transport failures. */
-  private async exchange(request: HttpRequest): Promise<Exchange> {
+  /** One HTTP request, once the governor lets it go; never throws for transport failures. */
+  private exchange(request: HttpRequest): Promise<Exchange> {
+    const queuedAt = this.now();
+    return this.governor.run(() => this.send(request, this.now() - queuedAt));
+  }
+
+  /** The request with the per-attempt timeout, which starts only now: a queued create was not sent. */
+  private async send(request: HttpRequest, queuedMs: number): Promise<Exchange> {
     const controller = new AbortController();
     let timedOut = false;
     // A timer (not AbortSignal.timeout) so fake timers in tests control it.
@@ -443,6 +484,7 @@ export class OpenWebClient {
         status,
         ...(failure === undefined ? {} : { failure }),
         durationMs: this.now() - startedAt,
+        ...(queuedMs > 0 && { queuedMs }),
       });
     try {
       const response = await this.fetch(request.url, {

@@ -16,6 +16,8 @@ export type OpenWebClientEvent =
       /** Network error code or 'TIMEOUT' when no answer arrived. */
       failure?: string;
       durationMs: number;
+      /** Time it waited for the client's concurrency or rate limit before it was sent; absent when none. */
+      queuedMs?: number;
     }
   | {
       type: 'retry';
@@ -30,4 +32,6 @@ export type OpenWebClientEvent =
   | { type: 'authenticated'; spotId: string; expiresAt: number }
   | { type: 'tokenRejected'; spotId: string; operation: OpenWebOperation }
   | { type: 'credentialsRefreshed'; spotId: string }
-  | { type: 'tokenStoreFailed'; spotId: string; errorName: string };
+  | { type: 'tokenStoreFailed'; spotId: string; errorName: string }
+  /** Download links the link policy dropped from one answer (never the links themselves: they are bearer URLs). */
+  | { type: 'linksRejected'; operation: OpenWebOperation; spotId: string; count: number };

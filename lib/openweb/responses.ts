@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type DownloadLinkPolicy, screenDownloadLinks } from './downloadLinkPolicy';
 import { UpstreamProtocolError } from './errors';
 import { normaliseUpstreamStatus, type UpstreamExportStatus } from './UpstreamExportStatus';
 
@@ -26,7 +27,10 @@ export interface ExportStatusReport {
   exportId: string;
   status: UpstreamExportStatus;
   rawStatus: string | undefined;
+  /** Only links the download link policy allows; the others are dropped and counted. */
   links: string[];
+  rejectedLinkCount: number;
+  /** The body as received, for diagnosis in memory only: never stored or shown (it may hold rejected links). */
   raw: unknown;
 }
 
@@ -34,7 +38,9 @@ export interface ListedExport {
   exportId: string;
   status: UpstreamExportStatus;
   rawStatus: string | undefined;
+  /** Only links the download link policy allows; the others are dropped and counted. */
   links: string[];
+  rejectedLinkCount: number;
   /** ISO 8601 when the upstream sent a creation time (string kept as sent, epoch numbers converted). */
   createdAt: string | undefined;
   raw: unknown;
@@ -165,28 +171,47 @@ function exportIdFromStatusLink(statusLink: string | undefined, exportBaseUrl: s
   }
 }
 
-/** A status reply must be an object with a status string or a links array; the id defaults to the one asked for. */
-export function readExportStatusReport(reply: UpstreamReply, requestedExportId: string): ExportStatusReport {
+/**
+ * A status reply must be an object with a status string or a links array; the id defaults to
+ * the one asked for. Links the policy refuses are dropped; a reply whose links are all refused
+ * is a protocol error, not a completed export without files.
+ */
+export function readExportStatusReport(
+  reply: UpstreamReply,
+  requestedExportId: string,
+  linkPolicy: DownloadLinkPolicy,
+): ExportStatusReport {
   const raw = parseJson(reply);
   const parsed = exportFieldsSchema.safeParse(raw);
-  const report = parsed.success ? toReport(parsed.data, raw) : undefined;
+  const report = parsed.success ? toReport(parsed.data, raw, linkPolicy) : undefined;
   if (report === undefined)
     throw protocolError('The upstream status reply carries neither status nor links', reply, {});
+  if (report.links.length === 0 && report.rejectedLinkCount > 0) {
+    // The body is left out: it consists of the refused links.
+    throw protocolError(
+      `The upstream status reply lists ${report.rejectedLinkCount} download links and none may be passed on`,
+      reply,
+      { redactBody: true },
+    );
+  }
   return { ...report, exportId: report.exportId ?? requestedExportId };
 }
 
 function toReport(
   fields: ExportFields,
   raw: unknown,
+  linkPolicy: DownloadLinkPolicy,
 ): (Omit<ExportStatusReport, 'exportId'> & { exportId: string | undefined }) | undefined {
   const rawStatus = fields.status ?? fields.state;
   const links = linksOf(fields);
   if (rawStatus === undefined && links === undefined) return undefined;
+  const { accepted, rejected } = screenDownloadLinks(links ?? [], linkPolicy);
   return {
     exportId: exportIdOf(fields),
-    status: normaliseUpstreamStatus(rawStatus, links),
+    status: normaliseUpstreamStatus(rawStatus, accepted),
     rawStatus,
-    links: links ?? [],
+    links: accepted,
+    rejectedLinkCount: rejected.length,
     raw,
   };
 }
@@ -213,8 +238,9 @@ const listedExportFieldsSchema = exportFieldsSchema.extend({
  * The exports of a list reply: a top-level array or one under
  * `exports`/`items`/`data`/`results`. Entries without an id are skipped
  * (they cannot be acted on); entries without a status report `unknown`.
+ * Links the policy refuses are dropped and counted per entry.
  */
-export function readListedExports(reply: UpstreamReply): ListedExport[] {
+export function readListedExports(reply: UpstreamReply, linkPolicy: DownloadLinkPolicy): ListedExport[] {
   const raw = parseJson(reply);
   const entries = listEntries(raw);
   if (entries === undefined)
@@ -225,13 +251,14 @@ export function readListedExports(reply: UpstreamReply): ListedExport[] {
     const exportId = exportIdOf(parsed.data);
     if (exportId === undefined) return [];
     const rawStatus = parsed.data.status ?? parsed.data.state;
-    const links = linksOf(parsed.data) ?? [];
+    const { accepted, rejected } = screenDownloadLinks(linksOf(parsed.data) ?? [], linkPolicy);
     return [
       {
         exportId,
-        status: normaliseUpstreamStatus(rawStatus, links),
+        status: normaliseUpstreamStatus(rawStatus, accepted),
         rawStatus,
-        links,
+        links: accepted,
+        rejectedLinkCount: rejected.length,
         createdAt: parsed.data.created_at ?? parsed.data.createdAt ?? parsed.data.created,
         raw: entry,
       },

@@ -13,10 +13,13 @@ export interface HandlerRuntime {
   metrics: PublishableExportMetrics;
   /** Built on first use (inside an invocation, so a bad configuration is reported there). */
   dependencies: () => ExportDependencies;
+  /** The JWT claim listing the spots a caller may use (`AUTH_SPOT_CLAIM`); unset: no per-spot check. */
+  spotClaim?: () => string | undefined;
 }
 
 export interface HandlerRuntimeOptions {
   logger?: Logger;
+  spotClaim?: string;
 }
 
 /** A runtime around ready-made dependencies (tests, the local runtime). */
@@ -33,5 +36,6 @@ export function handlerRuntimeFor(
         : // Counters that publish on their own (or never) have nothing to flush.
           { count: (name, value) => metrics.count(name, value), publish: () => {} },
     dependencies: () => dependencies,
+    spotClaim: () => options.spotClaim,
   };
 }

@@ -44,11 +44,16 @@ export function createAwsExportDependencies(
   const openWeb = new OpenWebClient({
     authBaseUrl: config.openWeb.authBaseUrl,
     exportBaseUrl: config.openWeb.exportBaseUrl,
+    downloadHosts: config.openWeb.downloadHosts,
     credentials,
     // Shared by every container: the auth endpoint allows one call per second per IP.
     tokenStore: new DynamoDbTokenStore({ client: documentClient, tableName, now }),
     requestTimeoutMs: config.openWeb.requestTimeoutMs,
     retry: { maxAttempts: config.openWeb.maxAttempts, totalBudgetMs: config.openWeb.retryBudgetMs },
+    maxConcurrentRequests: config.openWeb.maxConcurrentRequests,
+    ...(config.openWeb.maxRequestsPerSecond !== undefined && {
+      maxRequestsPerSecond: config.openWeb.maxRequestsPerSecond,
+    }),
     now,
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     ...(options.logger !== undefined && { onEvent: upstreamEventLogger(options.logger) }),

@@ -5,6 +5,7 @@ import type { ExportDependencies } from '../exports/ports';
 import { apiRequestLimits } from '../http/apiRequestLimits';
 import { logCorrelationKeys } from '../http/logCorrelationKeys';
 import { problemResponses } from '../http/problemResponses';
+import { spotAuthorization } from '../http/spotAuthorization';
 import { publishMetrics } from '../observability/publishMetrics';
 import type { HandlerRuntime } from './HandlerRuntime';
 
@@ -16,7 +17,8 @@ export type ExportHandler = MiddyfiedHandler<unknown, unknown, Error, Context>;
 /**
  * A Lambda handler around a router, with what every handler needs: Lambda context and
  * correlation keys in the logs (reset after each invocation), metrics published, API
- * size limits, and API errors answered as problem+json. Errors of other sources propagate.
+ * size limits and per-spot authorization (both before any I/O), and API errors answered
+ * as problem+json. Errors of other sources propagate.
  */
 export function createExportHandler(runtime: HandlerRuntime, route: EventRouter): ExportHandler {
   const { logger } = runtime;
@@ -27,5 +29,6 @@ export function createExportHandler(runtime: HandlerRuntime, route: EventRouter)
     .use(logCorrelationKeys(logger))
     .use(publishMetrics(runtime.metrics))
     .use(apiRequestLimits())
+    .use(spotAuthorization({ spotClaim: () => runtime.spotClaim?.() }))
     .use(problemResponses({ logger }));
 }

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config';
+import { type Config, loadConfig } from '../config';
 import type { ExportDependencies } from '../exports/ports';
 import { createLogger } from '../observability/createLogger';
 import { PowertoolsExportMetrics } from '../observability/PowertoolsExportMetrics';
@@ -16,15 +16,20 @@ export function defaultHandlerRuntime(): HandlerRuntime {
   if (runtime !== undefined) return runtime;
   const logger = createLogger();
   const metrics = new PowertoolsExportMetrics();
-  let dependencies: ExportDependencies | undefined;
+  let built: { config: Config; dependencies: ExportDependencies } | undefined;
+  // A failed build is not kept: the next invocation reads the environment and tries again.
+  const build = () => {
+    if (built === undefined) {
+      const config = loadConfig();
+      built = { config, dependencies: createAwsExportDependencies(config, { metrics, logger }) };
+    }
+    return built;
+  };
   runtime = {
     logger,
     metrics,
-    dependencies: () => {
-      // A failed build is not kept: the next invocation tries again.
-      dependencies ??= createAwsExportDependencies(loadConfig(), { metrics, logger });
-      return dependencies;
-    },
+    dependencies: () => build().dependencies,
+    spotClaim: () => build().config.authorization.spotClaim,
   };
   return runtime;
 }

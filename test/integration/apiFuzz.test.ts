@@ -6,14 +6,29 @@ import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
 import { EXPORT_STATUSES } from '../../lib/exports/ExportStatus';
 import type { ExportHandler } from '../../lib/runtime/createExportHandler';
+import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import { type MockedAwsRuntime, startMockedAwsRuntime } from '../unit/functions/support/mockedAwsRuntime';
-import { apiEvent, lambdaContext } from '../unit/http/support/apiGatewayEvents';
+import { apiEvent, lambdaContext, silentLogger } from '../unit/http/support/apiGatewayEvents';
 
 /** Enough cases to cover every route many times over; most are invalid, so upstream calls stay few. */
-const FUZZ_CASES = 1_200;
+const DEFAULT_FUZZ_CASES = 1_200;
+/** `API_FUZZ_RUNS` sets the case count (`npm run test:fuzz:full` runs 10,000). */
+const FUZZ_CASES = fuzzCaseCount(process.env.API_FUZZ_RUNS);
 /** Simulated time per case, so exports finish and leases age while the fuzz runs. */
 const CLOCK_STEP_MS = 1_000;
-const FUZZ_TIMEOUT_MS = 120_000;
+/** A generous budget per case, so a longer run keeps the same margin (a limit, not a measurement). */
+const FUZZ_TIMEOUT_MS_PER_CASE = 100;
+const FUZZ_TIMEOUT_MS = Math.max(120_000, FUZZ_CASES * FUZZ_TIMEOUT_MS_PER_CASE);
+/** The JWT claim the spot-checked handlers read, as `auth.spotClaim` would configure it. */
+const SPOT_CLAIM = 'spots';
+
+function fuzzCaseCount(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_FUZZ_CASES;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`API_FUZZ_RUNS must be a positive integer, not ${raw}`);
+  return count;
+}
 
 type Route = 'start' | 'check' | 'abort' | 'list';
 
@@ -26,6 +41,10 @@ interface FuzzCase {
   /** Index into the export ids answered so far, used instead of `exportId` when set. */
   knownExportIndex: number | undefined;
   query: Record<string, string>;
+  /** Served by the handlers that check the spot claim (JWT mode with `auth.spotClaim`). */
+  spotChecked: boolean;
+  /** The verified JWT claims API Gateway would pass on, when a JWT authorized the request. */
+  claims: Record<string, unknown> | undefined;
 }
 
 const anyText = fc.string({ unit: 'binary', maxLength: 80 });
@@ -105,6 +124,15 @@ const queries = fc.dictionary(
   { maxKeys: 3 },
 );
 
+const spotLists = fc.array(fc.oneof(spotIds, fc.constant('sp_demo')), { maxLength: 3 });
+const claimSets = fc.oneof(
+  fc.record({ [SPOT_CLAIM]: spotLists.map((spots) => `[${spots.join(' ')}]`) }),
+  fc.record({ [SPOT_CLAIM]: spotLists }),
+  fc.record({ [SPOT_CLAIM]: spotLists.map((spots) => spots.join(',')) }),
+  fc.record({ [SPOT_CLAIM]: fc.oneof(fc.jsonValue({ maxDepth: 2 }), anyText) }),
+  fc.dictionary(anyText, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }),
+);
+
 const fuzzCases: fc.Arbitrary<FuzzCase> = fc
   .record({
     route: fc.constantFrom<Route>('start', 'start', 'check', 'abort', 'list'),
@@ -118,6 +146,8 @@ const fuzzCases: fc.Arbitrary<FuzzCase> = fc
     exportId: fc.option(exportIds, { freq: 3 }),
     knownExportIndex: fc.option(fc.nat({ max: 50 }), { freq: 2 }),
     query: queries,
+    spotChecked: fc.boolean(),
+    claims: fc.option(claimSets, { freq: 4 }),
   })
   .map((raw) => ({
     route: raw.route,
@@ -138,6 +168,8 @@ const fuzzCases: fc.Arbitrary<FuzzCase> = fc
     exportId: raw.exportId ?? undefined,
     knownExportIndex: raw.knownExportIndex ?? undefined,
     query: raw.query,
+    spotChecked: raw.spotChecked,
+    claims: raw.claims ?? undefined,
   }));
 
 const ROUTE_PATHS: Record<Route, { method: 'GET' | 'POST'; route: string }> = {
@@ -150,6 +182,7 @@ const ROUTE_PATHS: Record<Route, { method: 'GET' | 'POST'; route: string }> = {
 describe('the HTTP API under random requests', () => {
   let aws: MockedAwsRuntime;
   let handlers: Record<Route, ExportHandler>;
+  let spotCheckedHandlers: Record<Route, ExportHandler>;
   const knownExportIds: string[] = [];
   /** `<route> <status>` → how often it was answered. */
   const outcomes = new Map<string, number>();
@@ -161,6 +194,16 @@ describe('the HTTP API under random requests', () => {
       check: makeCheckStatusHandler(aws.runtime),
       abort: makeAbortHandler(aws.runtime),
       list: makeListHandler(aws.runtime),
+    };
+    const spotChecked = handlerRuntimeFor(aws.dependencies, {
+      logger: silentLogger(),
+      spotClaim: SPOT_CLAIM,
+    });
+    spotCheckedHandlers = {
+      start: makeStartHandler(spotChecked),
+      check: makeCheckStatusHandler(spotChecked),
+      abort: makeAbortHandler(spotChecked),
+      list: makeListHandler(spotChecked),
     };
   });
 
@@ -183,7 +226,7 @@ describe('the HTTP API under random requests', () => {
             fuzzCase.route === 'check' || fuzzCase.route === 'abort'
               ? (known ?? fuzzCase.exportId)
               : undefined;
-          const event = apiEvent({
+          const plainEvent = apiEvent({
             ...ROUTE_PATHS[fuzzCase.route],
             headers: fuzzCase.headers,
             ...(fuzzCase.body !== undefined && { body: fuzzCase.body }),
@@ -191,14 +234,25 @@ describe('the HTTP API under random requests', () => {
             ...(exportId !== undefined && { exportId }),
             query: fuzzCase.query,
           });
+          const event =
+            fuzzCase.claims === undefined
+              ? plainEvent
+              : {
+                  ...plainEvent,
+                  requestContext: {
+                    ...plainEvent.requestContext,
+                    authorizer: { jwt: { claims: fuzzCase.claims, scopes: null } },
+                  },
+                };
+          const routeHandlers = fuzzCase.spotChecked ? spotCheckedHandlers : handlers;
 
-          const response = (await handlers[fuzzCase.route](event, lambdaContext())) as {
+          const response = (await routeHandlers[fuzzCase.route](event, lambdaContext())) as {
             statusCode: number;
             headers: Record<string, string>;
             body: string;
           };
 
-          const outcome = `${fuzzCase.route} ${response.statusCode}`;
+          const outcome = `${fuzzCase.spotChecked ? 'spot-checked ' : ''}${fuzzCase.route} ${response.statusCode}`;
           outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
           const body = JSON.parse(response.body) as Record<string, unknown>;
           expect(response.statusCode).toBeGreaterThanOrEqual(200);
@@ -221,6 +275,9 @@ describe('the HTTP API under random requests', () => {
       for (const success of ['start 202', 'check 200', 'abort 202', 'list 200']) {
         expect(outcomes.get(success) ?? 0, success).toBeGreaterThan(0);
       }
+      // With the spot claim checked, the fuzz saw both refusals and requests let through.
+      expect(outcomes.get('spot-checked list 403') ?? 0).toBeGreaterThan(0);
+      expect(outcomes.get('spot-checked list 200') ?? 0).toBeGreaterThan(0);
     },
     FUZZ_TIMEOUT_MS,
   );

@@ -25,6 +25,9 @@ describe('loadConfig', () => {
       requestTimeoutMs: 8_000,
       maxAttempts: 4,
       retryBudgetMs: 2_000,
+      maxConcurrentRequests: 16,
+      maxRequestsPerSecond: undefined,
+      downloadHosts: ['*.openweb.com'],
     });
     expect(config.resources).toEqual({
       tableName: undefined,
@@ -99,6 +102,28 @@ describe('loadConfig', () => {
     expect(problems).toContain('UPSTREAM_MAX_ATTEMPTS');
     expect(problems).toContain('UPSTREAM_REQUEST_TIMEOUT_MS');
     expect(problems).toContain('SECRET_NAME_PREFIX');
+  });
+
+  it('reads the upstream concurrency and rate limits, a fractional rate included', () => {
+    // Act
+    const config = loadConfig({ UPSTREAM_MAX_CONCURRENCY: '4', UPSTREAM_MAX_REQUESTS_PER_SECOND: '2.5' });
+
+    // Assess
+    expect(config.openWeb.maxConcurrentRequests).toBe(4);
+    expect(config.openWeb.maxRequestsPerSecond).toBe(2.5);
+  });
+
+  it.each([
+    ['UPSTREAM_MAX_CONCURRENCY', '0'],
+    ['UPSTREAM_MAX_CONCURRENCY', '2.5'],
+    ['UPSTREAM_MAX_CONCURRENCY', '1001'],
+    ['UPSTREAM_MAX_REQUESTS_PER_SECOND', '0'],
+    ['UPSTREAM_MAX_REQUESTS_PER_SECOND', '-1'],
+    ['UPSTREAM_MAX_REQUESTS_PER_SECOND', 'fast'],
+    ['UPSTREAM_MAX_REQUESTS_PER_SECOND', '10001'],
+  ])('refuses %s=%s, naming it', (variable, value) => {
+    // Act / Assess
+    expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));
   });
 
   it("bounds an upstream call that must authenticate first well within API Gateway's timeout by default", () => {

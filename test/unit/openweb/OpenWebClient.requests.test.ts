@@ -151,7 +151,7 @@ describe('OpenWebClient requests', () => {
 
   it('returns a normalised status report', async () => {
     // Prepare
-    const body = { id: 'exp_1', status: 'Done', links: [{ url: 'https://files/1.csv.zip' }] };
+    const body = { id: 'exp_1', status: 'Done', links: [{ url: 'https://files.openweb.com/1.csv.zip' }] };
     const { client } = createTestClient({ routes: { [STATUS_ROUTE]: { status: 200, json: body } } });
 
     // Act
@@ -162,7 +162,8 @@ describe('OpenWebClient requests', () => {
       exportId: 'exp_1',
       status: UpstreamExportStatus.COMPLETED,
       rawStatus: 'Done',
-      links: ['https://files/1.csv.zip'],
+      links: ['https://files.openweb.com/1.csv.zip'],
+      rejectedLinkCount: 0,
       raw: body,
     });
   });

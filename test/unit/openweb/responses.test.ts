@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
 import { UpstreamProtocolError } from '../../../lib/openweb/errors';
 import {
   BODY_SNIPPET_MAX_CHARS,
@@ -11,6 +12,8 @@ import {
 import { UpstreamExportStatus } from '../../../lib/openweb/UpstreamExportStatus';
 
 const BASE = 'https://api-exporter.openweb.com';
+/** The download host of these examples, `f`, allowed besides the export host. */
+const LINK_POLICY = downloadLinkPolicy(BASE, ['f']);
 
 function reply(body: unknown, statusCode = 200) {
   return { statusCode, bodyText: typeof body === 'string' ? body : JSON.stringify(body) };
@@ -114,7 +117,7 @@ describe('readExportStatusReport', () => {
     ['on-hold', UpstreamExportStatus.UNKNOWN],
   ])('normalises status %j to %s and keeps the raw status', (rawStatus, expected) => {
     // Act
-    const report = readExportStatusReport(reply({ id: 'e1', status: rawStatus }), 'e1');
+    const report = readExportStatusReport(reply({ id: 'e1', status: rawStatus }), 'e1', LINK_POLICY);
 
     // Assess
     expect(report.status).toBe(expected);
@@ -127,6 +130,7 @@ describe('readExportStatusReport', () => {
     const report = readExportStatusReport(
       reply({ status: 'Processing', links: ['https://f/1.csv.zip'] }),
       'e1',
+      LINK_POLICY,
     );
 
     // Assess
@@ -147,7 +151,7 @@ describe('readExportStatusReport', () => {
     ];
 
     // Act
-    const report = readExportStatusReport(reply({ status: 'Done', links }), 'e1');
+    const report = readExportStatusReport(reply({ status: 'Done', links }), 'e1', LINK_POLICY);
 
     // Assess
     expect(report.links).toEqual(['https://f/1', 'https://f/2', 'https://f/3', 'https://f/4']);
@@ -155,8 +159,12 @@ describe('readExportStatusReport', () => {
 
   it('accepts a single link string and download_links as the field name', () => {
     // Act
-    const single = readExportStatusReport(reply({ links: 'https://f/1' }), 'e1');
-    const renamed = readExportStatusReport(reply({ download_links: [{ url: 'https://f/2' }] }), 'e1');
+    const single = readExportStatusReport(reply({ links: 'https://f/1' }), 'e1', LINK_POLICY);
+    const renamed = readExportStatusReport(
+      reply({ download_links: [{ url: 'https://f/2' }] }),
+      'e1',
+      LINK_POLICY,
+    );
 
     // Assess
     expect(single).toMatchObject({
@@ -169,8 +177,12 @@ describe('readExportStatusReport', () => {
 
   it('takes the id from the body when present and otherwise the one asked for', () => {
     // Act
-    const fromBody = readExportStatusReport(reply({ export_id: 99, status: 'Processing' }), 'asked');
-    const asked = readExportStatusReport(reply({ state: 'Processing' }), 'asked');
+    const fromBody = readExportStatusReport(
+      reply({ export_id: 99, status: 'Processing' }),
+      'asked',
+      LINK_POLICY,
+    );
+    const asked = readExportStatusReport(reply({ state: 'Processing' }), 'asked', LINK_POLICY);
 
     // Assess
     expect(fromBody.exportId).toBe('99');
@@ -183,7 +195,7 @@ describe('readExportStatusReport', () => {
     const body = { id: 'e1', status: 'Failed', error: 'disk full', started_at: '2026-01-01T00:00:00Z' };
 
     // Act
-    const report = readExportStatusReport(reply(body), 'e1');
+    const report = readExportStatusReport(reply(body), 'e1', LINK_POLICY);
 
     // Assess
     expect(report).toEqual({
@@ -191,13 +203,14 @@ describe('readExportStatusReport', () => {
       status: UpstreamExportStatus.FAILED,
       rawStatus: 'Failed',
       links: [],
+      rejectedLinkCount: 0,
       raw: body,
     });
   });
 
   it('reports an empty links array with an unknown status as unknown, not completed', () => {
     // Act
-    const report = readExportStatusReport(reply({ status: 'mystery', links: [] }), 'e1');
+    const report = readExportStatusReport(reply({ status: 'mystery', links: [] }), 'e1', LINK_POLICY);
 
     // Assess
     expect(report.status).toBe(UpstreamExportStatus.UNKNOWN);
@@ -211,7 +224,9 @@ describe('readExportStatusReport', () => {
     ['a JSON string', '"Processing"'],
   ])('fails with a protocol error on %s', (_variant, bodyText) => {
     // Act
-    const error = protocolErrorOf(() => readExportStatusReport({ statusCode: 200, bodyText }, 'e1'));
+    const error = protocolErrorOf(() =>
+      readExportStatusReport({ statusCode: 200, bodyText }, 'e1', LINK_POLICY),
+    );
 
     // Assess
     expect(error.statusCode).toBe(200);
@@ -230,7 +245,7 @@ describe('readListedExports', () => {
     ['results', { results: [entry], total: 1 }],
   ])('reads exports from %s', (_variant, body) => {
     // Act
-    const listed = readListedExports(reply(body));
+    const listed = readListedExports(reply(body), LINK_POLICY);
 
     // Assess
     expect(listed).toEqual([
@@ -239,6 +254,7 @@ describe('readListedExports', () => {
         status: UpstreamExportStatus.COMPLETED,
         rawStatus: 'Done',
         links: ['https://f/1'],
+        rejectedLinkCount: 0,
         createdAt: '2026-01-01T00:00:00Z',
         raw: entry,
       },
@@ -257,7 +273,7 @@ describe('readListedExports', () => {
     };
 
     // Act
-    const listed = readListedExports(reply(body));
+    const listed = readListedExports(reply(body), LINK_POLICY);
 
     // Assess
     expect(listed.map((item) => [item.exportId, item.status, item.createdAt])).toEqual([
@@ -272,7 +288,7 @@ describe('readListedExports', () => {
     ['a number', '42'],
   ])('fails with a protocol error on %s', (_variant, bodyText) => {
     // Act / Assess
-    protocolErrorOf(() => readListedExports({ statusCode: 200, bodyText }));
+    protocolErrorOf(() => readListedExports({ statusCode: 200, bodyText }, LINK_POLICY));
   });
 });
 

@@ -56,6 +56,35 @@ describe('createAwsExportDependencies', () => {
     }
   });
 
+  it('caps the upstream requests in flight at the configured UPSTREAM_MAX_CONCURRENCY', async () => {
+    // Prepare
+    const config = { ...aws.config, openWeb: { ...aws.config.openWeb, maxConcurrentRequests: 2 } };
+    let open = 0;
+    let mostOpen = 0;
+    const countingFetch: typeof fetch = async (input, init) => {
+      open += 1;
+      mostOpen = Math.max(mostOpen, open);
+      try {
+        return await fetch(input, init);
+      } finally {
+        open -= 1;
+      }
+    };
+    const deps = createAwsExportDependencies(config, {
+      clients: aws.clients,
+      now: aws.clock.now,
+      fetch: countingFetch,
+    });
+    const created = await deps.upstream.createExport(SPOT, { conversationId: `${SPOT}_1` });
+
+    // Act
+    await Promise.all(Array.from({ length: 6 }, () => deps.upstream.getExportStatus(SPOT, created.exportId)));
+
+    // Assess
+    expect(aws.simulator.requestsTo('status')).toHaveLength(6);
+    expect(mostOpen).toBe(2);
+  });
+
   it('refuses to build without the table and the state machine', () => {
     // Act / Assess
     expect(() => createAwsExportDependencies(loadConfig({}), { clients: aws.clients })).toThrow(ConfigError);

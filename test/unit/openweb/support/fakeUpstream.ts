@@ -29,7 +29,6 @@ export const BASE_URL = 'http://upstream.test';
 
 export function jwtExpiringAt(expiresAtMs: number, subject = 'token'): string {
   return new UnsecuredJWT({ spot_id: TEST_SPOT, nonce: subject })
-    .setIssuedAt(Math.floor(expiresAtMs / 1000) - 60)
     .setExpirationTime(Math.floor(expiresAtMs / 1000))
     .encode();
 }
