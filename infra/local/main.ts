@@ -1,20 +1,75 @@
-// `npm start`: the one-machine runtime. For now it serves the OpenWeb simulator on loopback,
-// so the client can be tried without OpenWeb credentials; the API and workflows join it later.
-import { DEMO_SPOTS, startOpenWebSimulator } from './openweb-simulator';
+// `npm start`: the whole system in this process on loopback (see startLocalRuntime).
+import { performance } from 'node:perf_hooks';
+import { ConfigError } from '../../lib/config';
+import { cdkJsonStackConfig } from './cdkJsonStackConfig';
+import { LocalRuntimeConfigError } from './errors';
+import { parseLocalRuntimeSettings } from './localRuntimeSettings';
+import { LOCAL_PROJECT_ROOT } from './projectRoot';
+import { readyBanner } from './readyBanner';
+import { type LocalRuntime, startLocalRuntime } from './startLocalRuntime';
 
-const DEFAULT_SIMULATOR_PORT = 4010;
+/** Past this, a stop that hangs is abandoned and the process exits with an error. */
+const STOP_TIMEOUT_MS = 20_000;
+const EXIT_INTERRUPTED = 130;
 
-const port = Number(process.env.SIMULATOR_PORT ?? DEFAULT_SIMULATOR_PORT);
-const simulator = await startOpenWebSimulator({ port });
-console.log(`OpenWeb simulator listening on ${simulator.url} (loopback only)`);
-console.log(`Demo spots: ${Object.keys(DEMO_SPOTS).join(', ')}`);
-console.log(
-  `Try: curl -s -X POST ${simulator.url}/v1/publisher/auth -H 'content-type: application/json' ` +
-    `-d '{"spot_id":"sp_demo","apikey":"${DEMO_SPOTS.sp_demo?.apiKey}"}'`,
-);
+// Known and harmless here (see TOOLCHAIN.md): the lockfile pins SDK releases that run on Node 20.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const say = (line: string) => console.log(line);
+let runtime: LocalRuntime | undefined;
+let stopRequested = false;
+
+async function stop(): Promise<void> {
+  say('Stopping…');
+  const timeout = setTimeout(() => {
+    console.error(`Did not stop within ${STOP_TIMEOUT_MS / 1000} s; exiting anyway.`);
+    process.exit(1);
+  }, STOP_TIMEOUT_MS);
+  try {
+    await runtime?.stop();
+    say('Stopped.');
+    process.exit(0);
+  } catch (error) {
+    console.error('Stopping failed:', error);
+    process.exit(1);
+  } finally {
+    clearTimeout(timeout);
+  }
+}
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void simulator.close().then(() => process.exit(0));
+  process.on(signal, () => {
+    // A second Ctrl-C means now.
+    if (stopRequested) process.exit(EXIT_INTERRUPTED);
+    stopRequested = true;
+    if (runtime !== undefined) void stop();
   });
+}
+
+try {
+  const settings = parseLocalRuntimeSettings(process.env, {
+    cwd: process.cwd(),
+    projectRoot: LOCAL_PROJECT_ROOT,
+    cdkJsonStackConfig: cdkJsonStackConfig(LOCAL_PROJECT_ROOT),
+  });
+  say('Starting the openweb-exports local runtime…');
+  runtime = await startLocalRuntime({ settings, env: process.env, say });
+  // One write, so whoever reads the output gets the banner whole.
+  say(
+    readyBanner({
+      runtime,
+      timeScale: settings.timeScale,
+      secretsFile: settings.secretsFile,
+      startupMs: performance.now(),
+      nowMs: Date.now(),
+    }).join('\n'),
+  );
+  if (stopRequested) await stop();
+} catch (error) {
+  if (error instanceof LocalRuntimeConfigError || error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error('The local runtime could not start:', error);
+  }
+  process.exit(1);
 }

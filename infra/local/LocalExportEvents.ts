@@ -1,0 +1,64 @@
+import {
+  EXPORT_EVENT_SOURCE,
+  type ExportEventDetail,
+  ExportEventDetailType,
+  exportEventDetail,
+} from '../../lib/events/EventBridgeExportEvents';
+import type { ExportRecord } from '../../lib/exports/ExportRecord';
+import { ExportStatus } from '../../lib/exports/ExportStatus';
+import type { ExportEvents } from '../../lib/exports/ports';
+
+/** An event as it would have been put on the bus. */
+export interface LocalExportEvent {
+  time: string;
+  source: typeof EXPORT_EVENT_SOURCE;
+  detailType: ExportEventDetailType;
+  detail: ExportEventDetail;
+}
+
+export interface LocalExportEventsOptions {
+  /** Where the one-line summary of each event goes. */
+  say?: (line: string) => void;
+  /** Epoch ms. */
+  now?: () => number;
+}
+
+/** The newest events kept; older ones are dropped so a long run does not grow without bound. */
+export const MAX_KEPT_EXPORT_EVENTS = 1_000;
+
+const DETAIL_TYPES: Partial<Record<ExportStatus, ExportEventDetailType>> = {
+  [ExportStatus.COMPLETED]: ExportEventDetailType.COMPLETED,
+  [ExportStatus.FAILED]: ExportEventDetailType.FAILED,
+  [ExportStatus.ABORTED]: ExportEventDetailType.ABORTED,
+};
+
+/** EventBridge on one machine: terminal exports are announced with one line each and kept in memory. */
+export class LocalExportEvents implements ExportEvents {
+  readonly #events: LocalExportEvent[] = [];
+  readonly #options: LocalExportEventsOptions;
+
+  constructor(options: LocalExportEventsOptions = {}) {
+    this.#options = options;
+  }
+
+  get events(): readonly LocalExportEvent[] {
+    return this.#events;
+  }
+
+  async publishTerminal(record: ExportRecord): Promise<void> {
+    const detailType = DETAIL_TYPES[record.status];
+    if (detailType === undefined) return;
+    const detail = exportEventDetail(record);
+    this.#events.push({
+      time: new Date((this.#options.now ?? Date.now)()).toISOString(),
+      source: EXPORT_EVENT_SOURCE,
+      detailType,
+      detail,
+    });
+    if (this.#events.length > MAX_KEPT_EXPORT_EVENTS) this.#events.shift();
+    // Links are bearer URLs: counted, never printed.
+    const files = detail.links.length > 0 ? `, ${detail.links.length} file(s)` : '';
+    const reason = detail.failureReason === undefined ? '' : ` (${detail.failureReason})`;
+    this.#options.say?.(`event   ${detailType}: ${detail.spotId} ${detail.exportId}${files}${reason}`);
+  }
+}

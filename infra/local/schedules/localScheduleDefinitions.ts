@@ -1,0 +1,46 @@
+import type { ReconcilerEvent } from '../../../lib/events/reconcilerEvent';
+import type { ScheduledExportEvent } from '../../../lib/events/scheduledExportEvent';
+import { HandlerNames } from '../../../lib/http/routeTable';
+import type { StackConfig } from '../../stackConfig';
+import type { LocalScheduleDefinition } from './LocalSchedules';
+
+/** The reconciler's name, as the stack's schedule construct is named. */
+export const RECONCILER_SCHEDULE_NAME = 'Reconciler';
+
+/** Name of a spot's export schedule, as the stack's schedule construct is named. */
+export function exportScheduleName(spotId: string, index: number): string {
+  return `Export-${spotId}-${index}`;
+}
+
+/**
+ * The schedules the stack deploys for this configuration (see ExportSchedules): one per
+ * configured spot schedule, invoking the start handler with the Scheduler event, and the
+ * reconciler invoking check-status.
+ */
+export function localScheduleDefinitions(config: StackConfig): LocalScheduleDefinition[] {
+  const exportSchedules = config.spots.flatMap((spot) =>
+    spot.schedules.map(
+      (schedule, index): LocalScheduleDefinition => ({
+        name: exportScheduleName(spot.spotId, index),
+        description: `Export ${spot.spotId} comments of the last ${schedule.window}`,
+        expression: schedule.expression,
+        ...(schedule.timeZone !== undefined && { timeZone: schedule.timeZone }),
+        target: HandlerNames.START,
+        eventFor: (scheduledTime): ScheduledExportEvent => ({
+          source: 'schedule',
+          spotId: spot.spotId,
+          window: schedule.window,
+          scheduledTime,
+        }),
+      }),
+    ),
+  );
+  const reconciler: LocalScheduleDefinition = {
+    name: RECONCILER_SCHEDULE_NAME,
+    description: 'Repair active exports whose polling workflow stopped',
+    expression: config.polling.reconcileRate,
+    target: HandlerNames.CHECK_STATUS,
+    eventFor: (): ReconcilerEvent => ({ source: 'reconciler' }),
+  };
+  return [...exportSchedules, reconciler];
+}

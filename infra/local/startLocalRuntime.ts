@@ -1,0 +1,392 @@
+import { randomInt } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { loadConfig } from '../../lib/config';
+import type { ExportSettings } from '../../lib/exports/ExportSettings';
+import type { ExportDependencies, PollingWorkflows } from '../../lib/exports/ports';
+import type { ReconcileSummary } from '../../lib/exports/reconcileExports';
+import { type HandlerName, ROUTES } from '../../lib/http/routeTable';
+import { createLogger } from '../../lib/observability/createLogger';
+import { InMemoryExportMetrics } from '../../lib/observability/InMemoryExportMetrics';
+import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
+import type { OpenWebClientEvent } from '../../lib/openweb/OpenWebClientEvent';
+import { AWS_CONNECTION_TIMEOUT_MS, AWS_REQUEST_TIMEOUT_MS } from '../../lib/runtime/AwsClients';
+import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
+import { FileCredentialsProvider } from '../../lib/secrets/FileCredentialsProvider';
+import { toDocumentClient } from '../../lib/store/createDocumentClient';
+import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
+import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
+import type { StackConfig } from '../stackConfig';
+import { loadStateMachine } from './cachedStateMachine';
+import { LocalRuntimeConfigError, LocalRuntimeError, LocalRuntimeStoppingError } from './errors';
+import { startLocalHttpApi } from './http/LocalHttpApi';
+import { LocalExportEvents } from './LocalExportEvents';
+import { LocalPollingWorkflows } from './LocalPollingWorkflows';
+import { ensureTable, startLocalDynamoDb } from './localDynamoDb';
+import { invokeLocalHandler, type LocalHandlers, localHandlers } from './localHandlers';
+import { localOnlyRoutes } from './localOnlyRoutes';
+import type { LocalRuntimeSettings } from './localRuntimeSettings';
+import { startOpenWebSimulator } from './openweb-simulator';
+import { LOCAL_PROJECT_ROOT } from './projectRoot';
+import { resumeActiveExports } from './resumeActiveExports';
+import { LocalSchedules, type ScheduleRun, type ScheduleView } from './schedules/LocalSchedules';
+import { localScheduleDefinitions, RECONCILER_SCHEDULE_NAME } from './schedules/localScheduleDefinitions';
+
+/** The table's name on this machine. */
+export const LOCAL_TABLE_NAME = 'openweb-exports';
+/** How long stop() lets handler invocations in progress finish before closing the table under them. */
+export const STOP_INVOCATIONS_GRACE_MS = 10_000;
+/** However small the time scale, an export gets at least this long before its deadline. */
+export const MIN_SCALED_EXPORT_DEADLINE_SECONDS = 1;
+const MAX_SIMULATOR_SEED = 2 ** 31 - 1;
+/** The simulator's exports and secrets, in the data dir. */
+export const SIMULATOR_STATE_FILE = 'openweb-simulator.json';
+/** The table lives in this folder of the data dir. */
+const DYNAMODB_DATA_FOLDER = 'dynamodb';
+
+export interface LocalRuntimeOptions {
+  settings: LocalRuntimeSettings;
+  /** Further variables the handlers' configuration reads (UPSTREAM_*, IDEMPOTENCY_TTL_SECONDS). */
+  env?: NodeJS.ProcessEnv;
+  projectRoot?: string;
+  /** Where the runtime's own human-readable lines go. */
+  say?: (line: string) => void;
+}
+
+export interface LocalRuntime {
+  /** `http://127.0.0.1:<port>` */
+  apiUrl: string;
+  /** Set when the built-in simulator stands in for OpenWeb. */
+  simulatorUrl?: string;
+  /** Undefined when everything is kept in memory. */
+  dataDir?: string;
+  /** Spots the credentials file has keys for. */
+  spots: string[];
+  schedules: ScheduleView[];
+  /** Whether the state machine came from the synthesis cache. */
+  stateMachineFromCache: boolean;
+  /** Settles once the active exports found at start have been resumed. */
+  resumed: Promise<ReconcileSummary | undefined>;
+  /** Stops everything, in order; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole system in this process on loopback: the OpenWeb simulator (or the real
+ * upstream), dynalite as DynamoDB, the HTTP API over the route table, the polling
+ * workflow from the synthesized definition, and the schedules, all calling the very
+ * handlers that run in Lambda. Active exports found in the table are resumed at once.
+ */
+export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  const { settings } = options;
+  const say = options.say ?? (() => {});
+  const bootedAtMs = Date.now();
+  // Undone in reverse order on stop, or when starting fails halfway.
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const { stateMachine, fromCache } = await loadStateMachine(settings.rawStackConfig, {
+      projectRoot: options.projectRoot ?? LOCAL_PROJECT_ROOT,
+      onSynthesize: () =>
+        say('Synthesizing the stack for its state machine definition (once per change of infra/ or lib/)…'),
+    });
+    const credentials = new FileCredentialsProvider(settings.secretsFile);
+    const spots = await spotsWithCredentials(credentials, settings.secretsFile);
+    warnAboutScheduledSpotsWithoutCredentials(settings.stackConfig, spots, say);
+
+    const simulator =
+      settings.upstream.kind === 'simulator'
+        ? await startOpenWebSimulator({
+            port: settings.upstream.port,
+            // The same keys the handlers send, so every spot of the file can export.
+            spots: await spotKeys(credentials, spots),
+            authRequestsPerSecond: settings.upstream.authRequestsPerSecond,
+            exportRequestsPerSecond: settings.upstream.exportRequestsPerSecond ?? 0,
+            exportRateLimitScope: settings.upstream.exportRateLimitScope,
+            timeScale: settings.timeScale,
+            // Kept beside the table, so a restart finds its in-flight exports still running upstream.
+            ...(settings.dataDir !== undefined && {
+              statePath: join(settings.dataDir, SIMULATOR_STATE_FILE),
+            }),
+            // In memory, a fresh id sequence per run: ids from an earlier run must never come back.
+            seed: randomInt(1, MAX_SIMULATOR_SEED),
+          })
+        : undefined;
+    if (simulator !== undefined) closers.push(() => simulator.close());
+
+    const documentClient = await openTable(settings.dataDir, closers);
+    const config = loadConfig(handlerEnvironment(options.env ?? {}, settings, simulator));
+    const logger = createLogger({ logLevel: settings.logLevel as ConstructorOptions['logLevel'] });
+    const metrics = new InMemoryExportMetrics();
+    const events = new LocalExportEvents({ say });
+
+    // Handlers need the workflows (through their dependencies) and the workflows call the handlers.
+    let handlers: LocalHandlers | undefined;
+    let stopping = false;
+    const inProgress = new Set<Promise<unknown>>();
+    const track = <T>(work: Promise<T>): Promise<T> => {
+      inProgress.add(work);
+      const done = () => inProgress.delete(work);
+      work.then(done, done);
+      return work;
+    };
+    const invoke = (handler: HandlerName, event: unknown): Promise<unknown> => {
+      if (handlers === undefined)
+        return Promise.reject(new LocalRuntimeError('The handlers are not built yet'));
+      return track(invokeLocalHandler(handlers, handler, event));
+    };
+
+    const workflows = new LocalPollingWorkflows({
+      stateMachine,
+      invoke,
+      timeScale: settings.timeScale,
+      onExecutionEnd: (name, outcome, error) => {
+        if (outcome === 'failed') say(`workflow ${name} failed: ${describeError(error)}`);
+      },
+    });
+    // Once stopping, no new workflow starts: the export stays active and is resumed at the next start.
+    const guardedWorkflows: PollingWorkflows = {
+      start: (name, input) =>
+        stopping ? Promise.reject(new LocalRuntimeStoppingError()) : workflows.start(name, input),
+      stop: (name) => workflows.stop(name),
+      isRunning: (name) => workflows.isRunning(name),
+    };
+    const tableName = LOCAL_TABLE_NAME;
+    const deps: ExportDependencies = {
+      store: new DynamoDbExportStore({ client: documentClient, tableName }),
+      upstream: new OpenWebClient({
+        authBaseUrl: config.openWeb.authBaseUrl,
+        exportBaseUrl: config.openWeb.exportBaseUrl,
+        downloadHosts: config.openWeb.downloadHosts,
+        credentials,
+        // Persisted with the exports, so a restart reuses the token instead of authenticating again.
+        tokenStore: new DynamoDbTokenStore({ client: documentClient, tableName }),
+        requestTimeoutMs: config.openWeb.requestTimeoutMs,
+        retry: { maxAttempts: config.openWeb.maxAttempts, totalBudgetMs: config.openWeb.retryBudgetMs },
+        maxConcurrentRequests: config.openWeb.maxConcurrentRequests,
+        ...(config.openWeb.maxRequestsPerSecond !== undefined && {
+          maxRequestsPerSecond: config.openWeb.maxRequestsPerSecond,
+        }),
+        onEvent: upstreamEventLogger(logger),
+      }),
+      workflows: guardedWorkflows,
+      events,
+      metrics,
+      settings: scaledExportSettings(config.exports, settings.timeScale),
+      now: Date.now,
+    };
+    handlers = localHandlers(handlerRuntimeFor(deps, { logger }));
+
+    const schedules = new LocalSchedules({
+      definitions: localScheduleDefinitions(settings.stackConfig),
+      timeScale: settings.timeScale,
+      invoke,
+      onRun: (run) => reportScheduleRun(run, say),
+    });
+    const api = await startLocalHttpApi({
+      port: settings.apiPort,
+      routes: ROUTES,
+      invoke,
+      localRoutes: localOnlyRoutes({ schedules, events, metrics }),
+      logger,
+    });
+    closers.push(() => api.close());
+    schedules.start();
+
+    const resumed = track(
+      resumeActiveExports(deps, bootedAtMs).then(
+        (summary) => {
+          reportResume(summary, say);
+          return summary;
+        },
+        (error: unknown) => {
+          say(`could not resume the active exports: ${describeError(error)}`);
+          return undefined;
+        },
+      ),
+    );
+
+    let stopped: Promise<void> | undefined;
+    const stop = () => {
+      stopped ??= (async () => {
+        stopping = true;
+        api.stopAccepting();
+        await schedules.stop();
+        await workflows.stopAll();
+        await settleWithin([...inProgress], STOP_INVOCATIONS_GRACE_MS);
+        await closeInReverse(closers);
+      })();
+      return stopped;
+    };
+
+    return {
+      apiUrl: api.url,
+      ...(simulator !== undefined && { simulatorUrl: simulator.url }),
+      ...(settings.dataDir !== undefined && { dataDir: settings.dataDir }),
+      spots,
+      schedules: schedules.list(),
+      stateMachineFromCache: fromCache,
+      resumed,
+      stop,
+    };
+  } catch (error) {
+    await closeInReverse(closers);
+    throw error;
+  }
+}
+
+/** dynalite (persisted under the data dir, or in memory) with the table from the shared definition. */
+async function openTable(dataDir: string | undefined, closers: (() => Promise<void>)[]) {
+  const path = dataDir === undefined ? undefined : join(dataDir, DYNAMODB_DATA_FOLDER);
+  if (path !== undefined) mkdirSync(path, { recursive: true });
+  const database = await startLocalDynamoDb(path === undefined ? {} : { path });
+  closers.push(() => database.close());
+  const client = new DynamoDBClient({
+    endpoint: database.endpoint,
+    region: 'local',
+    // dynalite checks that requests are signed, not by whom.
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    requestHandler: { requestTimeout: AWS_REQUEST_TIMEOUT_MS, connectionTimeout: AWS_CONNECTION_TIMEOUT_MS },
+  });
+  closers.push(async () => client.destroy());
+  try {
+    await ensureTable(client, LOCAL_TABLE_NAME);
+  } catch (error) {
+    throw new LocalRuntimeError(
+      `Could not open the table${path === undefined ? '' : ` in ${path}`} (${describeError(error)}). ` +
+        'Is another local runtime using the same LOCAL_DATA_DIR?',
+      { cause: error },
+    );
+  }
+  return toDocumentClient(client);
+}
+
+/** The environment the stack gives the functions, with this machine's upstream, credentials and table. */
+function handlerEnvironment(
+  env: NodeJS.ProcessEnv,
+  settings: LocalRuntimeSettings,
+  simulator: { authBaseUrl: string; exportBaseUrl: string } | undefined,
+): NodeJS.ProcessEnv {
+  const { polling } = settings.stackConfig;
+  const upstream = simulator ?? (settings.upstream.kind === 'openweb' ? settings.upstream : undefined);
+  return {
+    ...env,
+    EXPORT_DEADLINE_SECONDS: String(polling.exportDeadlineSeconds),
+    DEFAULT_FIRST_POLL_DELAY_SECONDS: String(polling.defaultFirstPollDelaySeconds),
+    STATUS_FRESHNESS_SECONDS: String(polling.statusFreshnessSeconds),
+    RECONCILE_STALE_AFTER_SECONDS: String(polling.reconcileStaleAfterSeconds),
+    OPENWEB_AUTH_BASE_URL: upstream?.authBaseUrl,
+    OPENWEB_EXPORT_BASE_URL: upstream?.exportBaseUrl,
+    LOCAL_SECRETS_FILE: settings.secretsFile,
+    TABLE_NAME: LOCAL_TABLE_NAME,
+  };
+}
+
+/**
+ * The deadline is compared with the simulator's scaled durations and bounds the scaled
+ * workflow (whose timeout and poll budget shrink with the time scale), so it shrinks too.
+ * Leases, claims and freshness guard real I/O and stay as configured.
+ */
+export function scaledExportSettings(exports: ExportSettings, timeScale: number): ExportSettings {
+  return {
+    ...exports,
+    exportDeadlineSeconds: Math.max(
+      MIN_SCALED_EXPORT_DEADLINE_SECONDS,
+      exports.exportDeadlineSeconds * timeScale,
+    ),
+  };
+}
+
+async function spotsWithCredentials(credentials: FileCredentialsProvider, path: string): Promise<string[]> {
+  try {
+    return await credentials.spotIds();
+  } catch (error) {
+    throw new LocalRuntimeConfigError([`LOCAL_SECRETS_FILE ${path}: ${describeError(error)}`]);
+  }
+}
+
+async function spotKeys(
+  credentials: FileCredentialsProvider,
+  spots: readonly string[],
+): Promise<Record<string, { apiKey: string }>> {
+  const entries = await Promise.all(
+    spots.map(
+      async (spotId) => [spotId, { apiKey: (await credentials.getCredentials(spotId)).apiKey }] as const,
+    ),
+  );
+  return Object.fromEntries(entries);
+}
+
+function warnAboutScheduledSpotsWithoutCredentials(
+  config: StackConfig,
+  spots: readonly string[],
+  say: (line: string) => void,
+): void {
+  for (const spot of config.spots) {
+    if (spot.schedules.length > 0 && !spots.includes(spot.spotId)) {
+      say(`warning: ${spot.spotId} has schedules but no key in LOCAL_SECRETS_FILE; its runs will fail`);
+    }
+  }
+}
+
+/** Client events carry no keys or tokens by design; retries are worth seeing, the rest only when debugging. */
+function upstreamEventLogger(logger: Logger): (event: OpenWebClientEvent) => void {
+  return (event) => {
+    if (event.type === 'request') logger.debug('Upstream request', { upstream: event });
+    else logger.info('Upstream client event', { upstream: event });
+  };
+}
+
+function reportScheduleRun(run: ScheduleRun, say: (line: string) => void): void {
+  const prefix = `schedule ${run.schedule}${run.manual ? ' (fired by hand)' : ''}`;
+  if (run.outcome === 'failed') {
+    say(`${prefix} failed: ${run.error}`);
+    return;
+  }
+  if (run.schedule === RECONCILER_SCHEDULE_NAME) {
+    // Runs every few seconds: only news is printed.
+    const summary = run.result as ReconcileSummary | undefined;
+    if (summary !== undefined && summary.examined > 0) {
+      say(
+        `${prefix}: ${summary.examined} examined, ${summary.finished} finished, ` +
+          `${summary.workflowsRestarted} workflow(s) restarted, ${summary.failures} failed`,
+      );
+    }
+    return;
+  }
+  const started = run.result as { exportId?: string; status?: string } | undefined;
+  say(`${prefix}: export ${started?.exportId} ${started?.status} (window ending ${run.scheduledTime})`);
+}
+
+function reportResume(summary: ReconcileSummary, say: (line: string) => void): void {
+  if (summary.examined === 0) return;
+  say(
+    `resumed ${summary.examined} active export(s): ${summary.finished} reached a final state, ` +
+      `${summary.workflowsRestarted} workflow(s) restarted, ${summary.failures} could not be reconciled`,
+  );
+}
+
+async function settleWithin(work: readonly Promise<unknown>[], timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  await Promise.race([Promise.allSettled(work), timeout]);
+  clearTimeout(timer);
+}
+
+async function closeInReverse(closers: (() => Promise<void>)[]): Promise<void> {
+  for (const close of closers.splice(0).reverse()) {
+    try {
+      await close();
+    } catch {
+      // Closing the rest matters more than one part that failed to close.
+    }
+  }
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

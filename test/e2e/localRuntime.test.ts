@@ -1,0 +1,347 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  COMMENT_FIELDS,
+  type OpenWebSimulator,
+  startOpenWebSimulator,
+} from '../../infra/local/openweb-simulator';
+import type { ExportView } from '../../lib/http/exportView';
+import { eventually, requestJson } from './support/http';
+import {
+  killAllChildProcesses,
+  PROJECT_ROOT,
+  type RuntimeProcess,
+  spawnNode,
+  startRuntimeProcess,
+} from './support/runtimeProcess';
+
+// The first start may synthesize the stack (then cached); later starts take a few seconds.
+const FIRST_READY_TIMEOUT_MS = 120_000;
+const READY_TIMEOUT_MS = 60_000;
+const EXPORT_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 25_000;
+const CLI_TIMEOUT_MS = 40_000;
+// A simulated day (30 s + 24 min) lasts 1.5 s; a week about 10 s.
+const TIME_SCALE = '0.001';
+// The same stack config for every start, so the synthesized definition is cached once.
+const STACK_CONFIG = JSON.stringify({
+  spots: [{ spotId: 'sp_other', schedules: [{ expression: 'rate(1 day)', window: 'P1D' }] }],
+});
+const DEMO_KEYS = join(PROJECT_ROOT, 'infra/local/demo-spots.json');
+const DAY = { from: '2026-11-20T00:00:00Z', until: '2026-11-21T00:00:00Z' };
+const WEEK = { from: '2026-11-14T00:00:00Z', until: '2026-11-21T00:00:00Z' };
+
+interface ExportEventView {
+  detailType: string;
+  detail: { exportId: string };
+}
+
+/** Waits for the runtime to announce a terminal export, without asking the upstream on the way. */
+function terminalEvent(runtime: RuntimeProcess, exportId: string): Promise<ExportEventView> {
+  return eventually(
+    async () => {
+      const { body } = await requestJson(`${runtime.apiUrl}/_local/events`);
+      return (body as { events: ExportEventView[] }).events.find(
+        (event) => event.detail.exportId === exportId,
+      );
+    },
+    EXPORT_TIMEOUT_MS,
+    `the terminal event of ${exportId}`,
+  );
+}
+
+async function startExport(runtime: RuntimeProcess, spotId: string, body: unknown): Promise<ExportView> {
+  const response = await requestJson(`${runtime.apiUrl}/exports`, { method: 'POST', spotId, body });
+  expect(response.status).toBe(202);
+  return response.body as ExportView;
+}
+
+async function getExport(runtime: RuntimeProcess, spotId: string, exportId: string): Promise<ExportView> {
+  const response = await requestJson(`${runtime.apiUrl}/exports/${exportId}`, { spotId });
+  expect(response.status).toBe(200);
+  return response.body as ExportView;
+}
+
+describe('the local runtime, run as npm start runs it', () => {
+  let dataDir: string;
+  let runtime: RuntimeProcess;
+  let cli: ReturnType<typeof spawnNode> | undefined;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'openweb-exports-e2e-'));
+    runtime = await startRuntimeProcess(
+      {
+        PORT: '0',
+        SIMULATOR_PORT: '0',
+        LOCAL_TIME_SCALE: TIME_SCALE,
+        LOCAL_DATA_DIR: dataDir,
+        LOCAL_STACK_CONFIG: STACK_CONFIG,
+        LOG_LEVEL: 'ERROR',
+      },
+      FIRST_READY_TIMEOUT_MS,
+    );
+  }, FIRST_READY_TIMEOUT_MS + 5_000);
+
+  afterEach(async () => {
+    // Only the CLI may still run here; the runtime stays for the next test.
+    if (cli !== undefined) cli.child.kill('SIGKILL');
+    cli = undefined;
+  });
+
+  afterAll(async () => {
+    await killAllChildProcesses();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints where everything is, and that it is loopback-only and unauthenticated', () => {
+    // Assess
+    const output = runtime.output();
+    expect(output).toContain('NO authentication');
+    expect(output).toMatch(/upstream {3}OpenWeb simulator at http:\/\/127\.0\.0\.1:\d+/);
+    expect(output).toContain('sp_demo, sp_other');
+    expect(output).toContain('Export-sp_other-0  rate(1 day) → every 1.4 min');
+    expect(output).toContain(dataDir);
+  });
+
+  it(
+    'polls an export started over HTTP to COMPLETED, with links to real zipped CSV files',
+    async () => {
+      // Act
+      const started = await startExport(runtime, 'sp_demo', DAY);
+      const event = await terminalEvent(runtime, started.exportId);
+      const finished = await getExport(runtime, 'sp_demo', started.exportId);
+      const download = await fetch(finished.links[0] as string);
+      const archive = new Uint8Array(await download.arrayBuffer());
+
+      // Assess
+      expect(started.status).toBe('PROCESSING');
+      expect(event.detailType).toBe('Export Completed');
+      expect(finished.status).toBe('COMPLETED');
+      expect(finished.links.length).toBeGreaterThan(0);
+      expect(download.status).toBe(200);
+      expect(strFromU8(archive.subarray(0, 2))).toBe('PK');
+      const files = Object.entries(unzipSync(archive));
+      expect(files).toHaveLength(1);
+      const [fileName, csv] = files[0] as [string, Uint8Array];
+      expect(fileName).toMatch(/\.csv$/);
+      expect(strFromU8(csv).split('\n')[0]?.trim()).toBe(COMMENT_FIELDS.join(','));
+    },
+    EXPORT_TIMEOUT_MS + 10_000,
+  );
+
+  it('aborts a running export', async () => {
+    // Prepare
+    const started = await startExport(runtime, 'sp_demo', WEEK);
+
+    // Act
+    const aborted = await requestJson(`${runtime.apiUrl}/exports/${started.exportId}/abort`, {
+      method: 'POST',
+      spotId: 'sp_demo',
+    });
+    const event = await terminalEvent(runtime, started.exportId);
+
+    // Assess
+    expect(aborted.status).toBe(202);
+    expect((aborted.body as ExportView).status).toBe('ABORTED');
+    expect(event.detailType).toBe('Export Aborted');
+    expect((await getExport(runtime, 'sp_demo', started.exportId)).status).toBe('ABORTED');
+  });
+
+  it('lists the configured schedules and fires one by hand, recording an export for its spot', async () => {
+    // Act
+    const listed = await requestJson(`${runtime.apiUrl}/_local/schedules`);
+    const fired = await requestJson(`${runtime.apiUrl}/_local/schedules/Export-sp_other-0/fire`, {
+      method: 'POST',
+    });
+    const run = fired.body as { outcome: string; scheduledTime: string; result: { exportId: string } };
+    const page = await requestJson(`${runtime.apiUrl}/exports`, { spotId: 'sp_other' });
+    const unknown = await requestJson(`${runtime.apiUrl}/_local/schedules/Nope/fire`, { method: 'POST' });
+
+    // Assess
+    const names = (listed.body as { schedules: { name: string }[] }).schedules.map(
+      (schedule) => schedule.name,
+    );
+    expect(names).toEqual(['Export-sp_other-0', 'Reconciler']);
+    expect(fired.status).toBe(200);
+    expect(run.outcome).toBe('succeeded');
+    const recorded = (page.body as { items: ExportView[] }).items.find(
+      (item) => item.exportId === run.result.exportId,
+    );
+    expect(recorded).toMatchObject({ spotId: 'sp_other', source: 'schedule' });
+    expect(recorded?.request).toMatchObject({ kind: 'dateRange', until: run.scheduledTime });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('answers 404 for unknown routes and 405 with Allow for a wrong method, as problems', async () => {
+    // Act
+    const notFound = await requestJson(`${runtime.apiUrl}/export`);
+    const wrongMethod = await requestJson(`${runtime.apiUrl}/exports/ex_1`, { method: 'POST' });
+
+    // Assess
+    expect(notFound.status).toBe(404);
+    expect(notFound.headers.get('content-type')).toBe('application/problem+json');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET');
+  });
+
+  it(
+    'is followed to the end by the operator CLI, whose last JSON line is the COMPLETED view',
+    async () => {
+      // Prepare
+      const started = await startExport(runtime, 'sp_demo', DAY);
+
+      // Act
+      cli = spawnNode(
+        [
+          'infra/cli/openweb-exports.mjs',
+          'watch',
+          started.exportId,
+          '--spot',
+          'sp_demo',
+          '--json',
+          '--api',
+          runtime.apiUrl,
+        ],
+        {},
+      );
+      const exit = await Promise.race([
+        cli.exited,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('the CLI did not finish')), CLI_TIMEOUT_MS),
+        ),
+      ]);
+
+      // Assess
+      expect(exit.code).toBe(0);
+      const lines = exit.output
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('{'));
+      const last = JSON.parse(lines.at(-1) as string) as ExportView;
+      expect(last).toMatchObject({ exportId: started.exportId, status: 'COMPLETED' });
+      expect(last.links.length).toBeGreaterThan(0);
+    },
+    CLI_TIMEOUT_MS + 5_000,
+  );
+});
+
+describe('the local runtime across a restart', () => {
+  // Stands in for OpenWeb, which outlives our restarts; each export takes 8 s.
+  const EXPORT_DURATION_MS = 8_000;
+  let upstream: OpenWebSimulator;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    upstream = await startOpenWebSimulator({
+      exportDurationMs: () => EXPORT_DURATION_MS,
+      authRequestsPerSecond: 0,
+    });
+    dataDir = mkdtempSync(join(tmpdir(), 'openweb-exports-e2e-restart-'));
+  });
+
+  afterAll(async () => {
+    await killAllChildProcesses();
+    await upstream.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const environment = () => ({
+    PORT: '0',
+    OPENWEB_AUTH_BASE_URL: upstream.url,
+    OPENWEB_EXPORT_BASE_URL: upstream.url,
+    LOCAL_SECRETS_FILE: DEMO_KEYS,
+    // Workflow waits and the deadline shrink; the upstream keeps its own time.
+    LOCAL_TIME_SCALE: '0.01',
+    LOCAL_DATA_DIR: dataDir,
+    LOCAL_STACK_CONFIG: STACK_CONFIG,
+    LOG_LEVEL: 'ERROR',
+  });
+
+  it(
+    'stops on SIGTERM with exit 0 mid-export, and the next start completes the export',
+    async () => {
+      // Prepare
+      const first = await startRuntimeProcess(environment(), FIRST_READY_TIMEOUT_MS);
+      const started = await startExport(first, 'sp_demo', DAY);
+
+      // Act
+      const stopped = await Promise.race([
+        first.stop(),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('did not stop')), STOP_TIMEOUT_MS),
+        ),
+      ]);
+      const stateAtRestart = upstream.getExport(started.upstreamExportId as string)?.state;
+      const second = await startRuntimeProcess(environment(), READY_TIMEOUT_MS);
+      const event = await terminalEvent(second, started.exportId);
+      const finished = await getExport(second, 'sp_demo', started.exportId);
+
+      // Assess
+      expect(stopped.code).toBe(0);
+      expect(stopped.output).toContain('Stopped.');
+      expect(stateAtRestart).toBe('processing');
+      expect(event.detailType).toBe('Export Completed');
+      expect(finished.status).toBe('COMPLETED');
+      expect(finished.links.length).toBeGreaterThan(0);
+      // Resumed, not started again: the upstream saw one export.
+      expect(upstream.listExports('sp_demo')).toHaveLength(1);
+      expect(second.output()).toMatch(/resumed 1 active export\(s\)/);
+      expect((await second.stop()).code).toBe(0);
+    },
+    FIRST_READY_TIMEOUT_MS + READY_TIMEOUT_MS + STOP_TIMEOUT_MS + EXPORT_TIMEOUT_MS,
+  );
+});
+
+describe('the local runtime across a restart, with its built-in simulator', () => {
+  let dataDir: string;
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'openweb-exports-e2e-restart-simulator-'));
+  });
+
+  afterAll(async () => {
+    await killAllChildProcesses();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  // A simulated week lasts about 10 s at this scale: long enough to restart in the middle.
+  const environment = () => ({
+    PORT: '0',
+    SIMULATOR_PORT: '0',
+    LOCAL_TIME_SCALE: TIME_SCALE,
+    LOCAL_DATA_DIR: dataDir,
+    LOCAL_STACK_CONFIG: STACK_CONFIG,
+    LOG_LEVEL: 'ERROR',
+  });
+
+  it(
+    'keeps the simulated upstream’s exports and links, so an export in flight at a restart completes',
+    async () => {
+      // Prepare
+      const first = await startRuntimeProcess(environment(), FIRST_READY_TIMEOUT_MS);
+      const started = await startExport(first, 'sp_demo', WEEK);
+      const stopped = await first.stop();
+
+      // Act
+      const second = await startRuntimeProcess(environment(), READY_TIMEOUT_MS);
+      await terminalEvent(second, started.exportId);
+      const finished = await getExport(second, 'sp_demo', started.exportId);
+      const download = await fetch(finished.links[0] as string);
+
+      // Assess
+      expect(stopped.code).toBe(0);
+      expect(second.output()).toMatch(/resumed 1 active export\(s\)/);
+      expect(finished.status).toBe('COMPLETED');
+      expect(finished.upstreamExportId).toBe(started.upstreamExportId);
+      expect(download.status).toBe(200);
+      expect(new Uint8Array(await download.arrayBuffer()).subarray(0, 2)).toEqual(
+        new Uint8Array([0x50, 0x4b]),
+      );
+      expect((await second.stop()).code).toBe(0);
+    },
+    FIRST_READY_TIMEOUT_MS + READY_TIMEOUT_MS + STOP_TIMEOUT_MS + EXPORT_TIMEOUT_MS,
+  );
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import {
+  localScheduleDefinitions,
+  RECONCILER_SCHEDULE_NAME,
+} from '../../../infra/local/schedules/localScheduleDefinitions';
+import { parseStackConfig } from '../../../infra/stackConfig';
+import { isReconcilerEvent } from '../../../lib/events/reconcilerEvent';
+import { scheduledStartCommand } from '../../../lib/events/scheduledExportEvent';
+import { HandlerNames } from '../../../lib/http/routeTable';
+
+describe('localScheduleDefinitions', () => {
+  it('has one schedule per configured spot schedule and the reconciler, named as in the stack', () => {
+    // Prepare
+    const config = parseStackConfig({
+      spots: [
+        {
+          spotId: 'sp_other',
+          schedules: [
+            { expression: 'rate(1 day)', window: 'P1D' },
+            { expression: 'cron(0 2 * * ? *)', window: 'PT12H', timeZone: 'Europe/Paris' },
+          ],
+        },
+      ],
+      polling: { reconcileRate: 'rate(10 minutes)' },
+    });
+
+    // Act
+    const definitions = localScheduleDefinitions(config);
+
+    // Assess
+    expect(
+      definitions.map(({ name, expression, timeZone, target }) => ({ name, expression, timeZone, target })),
+    ).toEqual([
+      {
+        name: 'Export-sp_other-0',
+        expression: 'rate(1 day)',
+        timeZone: undefined,
+        target: HandlerNames.START,
+      },
+      {
+        name: 'Export-sp_other-1',
+        expression: 'cron(0 2 * * ? *)',
+        timeZone: 'Europe/Paris',
+        target: HandlerNames.START,
+      },
+      {
+        name: RECONCILER_SCHEDULE_NAME,
+        expression: 'rate(10 minutes)',
+        timeZone: undefined,
+        target: HandlerNames.CHECK_STATUS,
+      },
+    ]);
+  });
+
+  it('sends the events the handlers accept from Scheduler', () => {
+    // Prepare
+    const [exportSchedule, reconciler] = localScheduleDefinitions(
+      parseStackConfig({
+        spots: [{ spotId: 'sp_other', schedules: [{ expression: 'rate(1 day)', window: 'P1D' }] }],
+      }),
+    );
+
+    // Act
+    const command = scheduledStartCommand(exportSchedule?.eventFor('2026-11-21T10:00:00Z'));
+    const reconcilerEvent = reconciler?.eventFor('2026-11-21T10:00:00Z');
+
+    // Assess
+    expect(command).toMatchObject({
+      spotId: 'sp_other',
+      source: 'schedule',
+      request: { kind: 'dateRange', from: '2026-11-20T10:00:00Z', until: '2026-11-21T10:00:00Z' },
+      idempotencyKey: 'schedule:P1D:2026-11-21T10:00:00Z',
+    });
+    expect(isReconcilerEvent(reconcilerEvent)).toBe(true);
+  });
+});
