@@ -16,6 +16,20 @@ export function tokenExpiresAt(jwt: string, nowMs: number): number {
   return nowMs + DEFAULT_TOKEN_LIFETIME_MS;
 }
 
+/** When a JWT was issued (its `iat` claim), or undefined when it has none or is not a JWT. */
+export function tokenIssuedAt(jwt: string): number | undefined {
+  try {
+    const { iat } = decodeJwt(jwt);
+    if (typeof iat === 'number' && Number.isFinite(iat)) return iat * 1000;
+  } catch {
+    // Opaque token: its lifetime is unknown.
+  }
+  return undefined;
+}
+
+/** A token is replaced early by at most this share of its lifetime, so a short-lived token is still used. */
+export const MAX_REFRESH_MARGIN_SHARE = 0.5;
+
 export interface TokenProviderOptions {
   store: TokenStore;
   /** Calls the upstream auth endpoint. */
@@ -79,7 +93,14 @@ export class TokenProvider {
   }
 
   private isFresh(token: UpstreamToken): boolean {
-    return token.expiresAt - this.options.refreshMarginMs > this.options.now();
+    return token.expiresAt - this.refreshMarginFor(token) > this.options.now();
+  }
+
+  /** The configured margin, unless the token lives so briefly that it would never count as fresh. */
+  private refreshMarginFor(token: UpstreamToken): number {
+    const issuedAt = tokenIssuedAt(token.token);
+    if (issuedAt === undefined || !(token.expiresAt > issuedAt)) return this.options.refreshMarginMs;
+    return Math.min(this.options.refreshMarginMs, (token.expiresAt - issuedAt) * MAX_REFRESH_MARGIN_SHARE);
   }
 
   private async lookUp(spotId: string): Promise<UpstreamToken> {

@@ -7,7 +7,7 @@ import {
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from '../../lib/exports/ExportSettings';
 import type { ExportDependencies, ExportMetricName, PollingWorkflows } from '../../lib/exports/ports';
-import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
+import { OpenWebClient, type OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
 import type { CredentialsProvider } from '../../lib/secrets/CredentialsProvider';
 import { CredentialsNotFoundError } from '../../lib/secrets/errors';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
@@ -81,11 +81,15 @@ export interface ExportHarnessOptions {
   realTime?: boolean;
   /** Replaces the recording fake, e.g. with the local workflow runner. */
   workflows?: PollingWorkflows;
+  /** A clock made by the caller (e.g. one the client's retry sleeps advance); default a new one. */
+  clock?: ManualClock;
+  /** Overrides of the upstream client's options (retry policy, timeouts, sleep). */
+  client?: Partial<OpenWebClientOptions>;
 }
 
 /** The use cases wired to dynalite and the simulator over real HTTP, with a manual clock. */
 export async function startExportHarness(options: ExportHarnessOptions = {}): Promise<ExportHarness> {
-  const clock = new ManualClock();
+  const clock = options.clock ?? new ManualClock();
   const now = options.realTime ? Date.now : clock.now;
   const simulator = await startOpenWebSimulator({
     now,
@@ -116,6 +120,7 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
       now,
       retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 5, totalBudgetMs: 1_000 },
       requestTimeoutMs: 2_000,
+      ...options.client,
     }),
     workflows: options.workflows ?? workflows,
     events: { publishTerminal: async (record) => void published.push(record) },

@@ -4,11 +4,11 @@ import { abortExport } from '../../../lib/exports/abortExport';
 import { checkExport } from '../../../lib/exports/checkExport';
 import type { ExportRecord, ExportRequest } from '../../../lib/exports/ExportRecord';
 import { isTerminal } from '../../../lib/exports/ExportStatus';
-import { canTransition } from '../../../lib/exports/exportTransitions';
 import type { ExportDependencies } from '../../../lib/exports/ports';
 import { reconcileExports } from '../../../lib/exports/reconcileExports';
 import { startExport } from '../../../lib/exports/startExport';
 import type { ExportStore } from '../../../lib/store/ExportStore';
+import { auditedStore, StoreAudit } from '../../support/auditedStore';
 import { startExportHarness } from '../../support/exportHarness';
 
 const SPOT = 'sp_demo';
@@ -39,34 +39,6 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('reconcile' as const) }),
 );
 
-/** Watches every record the store hands back after a write and notes any illegal step. */
-function auditedStore(store: ExportStore, violations: string[]): ExportStore {
-  const lastSeen = new Map<string, ExportRecord>();
-  const audit = (record: ExportRecord) => {
-    const previous = lastSeen.get(record.exportId);
-    if (previous !== undefined && record.version > previous.version) {
-      if (isTerminal(previous.status))
-        violations.push(`${record.exportId}: terminal ${previous.status} was rewritten`);
-      else if (previous.status !== record.status && !canTransition(previous.status, record.status)) {
-        violations.push(`${record.exportId}: ${previous.status} → ${record.status}`);
-      }
-    }
-    if (previous === undefined || record.version > previous.version) lastSeen.set(record.exportId, record);
-  };
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      return async (...args: unknown[]) => {
-        const result = await value.apply(target, args);
-        if (property === 'createExport' || property === 'transition') audit(result as ExportRecord);
-        if (property === 'recordPoll') audit((result as { record: ExportRecord }).record);
-        return result;
-      };
-    },
-  });
-}
-
 async function snapshot(store: ExportStore): Promise<Map<string, ExportRecord>> {
   const page = await store.listExports(SPOT, { limit: 100 });
   return new Map(page.items.map((record) => [record.exportId, record]));
@@ -78,8 +50,8 @@ describe('export lifecycle under random event sequences', () => {
       fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 14 }), async (steps) => {
         // Prepare
         const h = await startExportHarness({ settings: { createClaimTimeoutSeconds: 60 } });
-        const violations: string[] = [];
-        const deps: ExportDependencies = { ...h.deps, store: auditedStore(h.store, violations) };
+        const audit = new StoreAudit();
+        const deps: ExportDependencies = { ...h.deps, store: auditedStore(h.store, audit) };
         const exportIds: string[] = [];
         try {
           for (const step of steps) {
@@ -94,7 +66,7 @@ describe('export lifecycle under random event sequences', () => {
               if (isTerminal(record.status)) expect(after.get(exportId)).toEqual(record);
             }
           }
-          expect(violations).toEqual([]);
+          expect(audit.violations).toEqual([]);
         } finally {
           await h.close();
         }

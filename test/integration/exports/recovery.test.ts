@@ -6,34 +6,13 @@ import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import type { ExportDependencies } from '../../../lib/exports/ports';
 import { reconcileExports } from '../../../lib/exports/reconcileExports';
 import { startExport } from '../../../lib/exports/startExport';
-import type { ExportStore } from '../../../lib/store/ExportStore';
+import { crashingStore } from '../../support/crashingStore';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
+import { SimulatedCrash } from '../../support/SimulatedCrash';
 
 const SPOT = 'sp_demo';
 const DAY: ExportRequest = { kind: 'dateRange', from: '2026-10-30T00:00:00Z', until: '2026-10-31T00:00:00Z' };
 const HOUR_MS = 60 * 60 * 1000;
-
-class InjectedCrash extends Error {
-  override name = 'InjectedCrash';
-}
-
-/** The store, except that the first transition to `crashOn` dies as a process would. */
-function crashingStore(store: ExportStore, crashOn: string): ExportStore {
-  let crashed = false;
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (property !== 'transition') return typeof value === 'function' ? value.bind(target) : value;
-      return async (...args: Parameters<ExportStore['transition']>) => {
-        if (!crashed && args[2].to === crashOn) {
-          crashed = true;
-          throw new InjectedCrash(`crash before writing ${crashOn}`);
-        }
-        return target.transition(...args);
-      };
-    },
-  });
-}
 
 function createdUpstreamExports(h: ExportHarness): number {
   return h.simulator.listExports(SPOT).length;
@@ -54,7 +33,7 @@ describe('start convergence after crashes and ambiguous creates', () => {
       store: crashingStore(h.store, ExportStatus.PROCESSING),
     };
     const command = { spotId: SPOT, request: DAY, source: 'api' as const, idempotencyKey: 'retry-me' };
-    await expect(startExport(crashing, command)).rejects.toThrow(InjectedCrash);
+    await expect(startExport(crashing, command)).rejects.toThrow(SimulatedCrash);
     h.clock.advance(31_000);
 
     // Act
@@ -116,7 +95,7 @@ describe('start convergence after crashes and ambiguous creates', () => {
     h = await startExportHarness({ settings: { createClaimTimeoutSeconds: 30 } });
     const crashing: ExportDependencies = { ...h.deps, store: crashingStore(h.store, ExportStatus.REQUESTED) };
     await expect(startExport(crashing, { spotId: SPOT, request: DAY, source: 'api' })).rejects.toThrow(
-      InjectedCrash,
+      SimulatedCrash,
     );
     h.clock.advance(h.deps.settings.reconcileStaleAfterSeconds * 1000 + 1);
 

@@ -1,0 +1,77 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { crashSweeps, MAX_CRASH_STEPS } from './crashSweeps';
+import { ReliabilityReport } from './ReliabilityReport';
+import type { ReliabilityScenario } from './ReliabilityScenario';
+import { raceScenarios } from './raceScenarios';
+import { isFullRun, reliabilitySeeds } from './reliabilitySeeds';
+import { runScenario } from './runScenario';
+import { suiteStateMachine } from './suiteStateMachine';
+import { upstreamFaultScenarios } from './upstreamFaultScenarios';
+import { workflowScenarios } from './workflowScenarios';
+
+/** Far above a scenario's usual second or two: a busy box must not fail one on time alone. */
+const SCENARIO_TIMEOUT_MS = 60_000;
+/** A sweep runs one scenario per I/O step of its use case. */
+const CRASH_SWEEP_TIMEOUT_MS = 120_000;
+/** Synthesizing the stack takes seconds when the state machine is not cached yet. */
+const STATE_MACHINE_LOAD_TIMEOUT_MS = 120_000;
+
+const seeds = reliabilitySeeds();
+const report = new ReliabilityReport();
+
+function scenarioTests(scenarios: ReliabilityScenario[]): void {
+  for (const scenario of scenarios) {
+    it(
+      scenario.name,
+      async () => {
+        // Act
+        const violations = await runScenario(scenario, report);
+
+        // Assess
+        expect(violations).toEqual([]);
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
+  }
+}
+
+describe('the system under faults, checked against its invariants', () => {
+  describe('upstream faults', () => scenarioTests(upstreamFaultScenarios(seeds)));
+
+  describe('process crashes between I/O steps', () => {
+    for (const sweep of crashSweeps(isFullRun())) {
+      it(
+        sweep.name,
+        async () => {
+          // Act: crash at step 1, 2, 3, … until the call completes before the crash point.
+          const violations: string[] = [];
+          const reached = { value: true };
+          for (let atStep = 1; atStep <= MAX_CRASH_STEPS && reached.value; atStep++) {
+            violations.push(...(await runScenario(sweep.scenarioAt(atStep, reached), report)));
+          }
+
+          // Assess
+          expect(reached.value).toBe(false);
+          expect(violations).toEqual([]);
+        },
+        CRASH_SWEEP_TIMEOUT_MS,
+      );
+    }
+  });
+
+  describe('duplicate deliveries, races and restarts', () => scenarioTests(raceScenarios(seeds)));
+
+  describe('the synthesized polling workflow, run locally in real time', () => {
+    beforeAll(async () => {
+      await suiteStateMachine();
+    }, STATE_MACHINE_LOAD_TIMEOUT_MS);
+
+    scenarioTests(workflowScenarios(seeds));
+  });
+
+  it('has no invariant violation in any scenario', () => {
+    // Assess
+    console.log(report.format(`Reliability summary (${seeds.length} seed(s) per seeded scenario)`));
+    expect(report.violations).toEqual([]);
+  });
+});
