@@ -9,6 +9,9 @@ import { ExportStatus } from './ExportStatus';
 import { ExportAlreadyFinishedError } from './errors';
 import { isoAt, onTerminal, transitionOrCurrent } from './exportLifecycle';
 import type { ExportDependencies } from './ports';
+import { adoptListedExport, giveUpRecovery, isRecoveryOver } from './recoverUpstreamExport';
+
+const MS_PER_SECOND = 1000;
 
 export type AbortReason = 'requested' | 'timeout';
 
@@ -33,10 +36,46 @@ export async function abortExport(
   const aborting = await markAborting(deps, record, command.reason);
   if (aborting.status === ExportStatus.ABORTED) return aborting;
   if (aborting.status !== ExportStatus.ABORTING) throw new ExportAlreadyFinishedError(aborting);
-  // The create is in flight or its id is being recovered: whoever learns the id sends the abort.
-  if (aborting.upstreamExportId === undefined) return aborting;
+  // The create is in flight or its id is being recovered: the abort goes out once the id is known.
+  if (aborting.upstreamExportId === undefined) return abortOnceIdentified(deps, aborting, command.reason);
+  return sendAbort(deps, aborting, command);
+}
+
+/**
+ * An abort of an export whose upstream id is still unknown: look for it in the upstream's
+ * list (it appears once finished); found, the abort is sent (and the upstream's answer that it
+ * already finished settles the record); not found, it stays ABORTING for the reconciler to
+ * try again, until the recovery horizon ends the search.
+ */
+async function abortOnceIdentified(
+  deps: ExportDependencies,
+  aborting: ExportRecord,
+  reason: AbortReason,
+): Promise<ExportRecord> {
+  // A start still inside its claim window is about to learn the id itself and will send the abort.
+  const claimedAtMs = Date.parse(aborting.upstreamCreateAttemptedAt ?? aborting.requestedAt);
+  if (deps.now() < claimedAtMs + deps.settings.createClaimTimeoutSeconds * MS_PER_SECOND) return aborting;
+  const identified = await adoptListedExport(deps, aborting);
+  if (identified?.upstreamExportId !== undefined && identified.status === ExportStatus.ABORTING) {
+    const command = { spotId: identified.spotId, exportId: identified.exportId, reason };
+    // Found in the list means it already finished: its own outcome stands, nothing to refuse.
+    return sendAbort(deps, identified, command).catch((error: unknown) => {
+      if (error instanceof ExportAlreadyFinishedError) return error.current;
+      throw error;
+    });
+  }
+  if (identified === undefined && isRecoveryOver(deps, aborting)) return giveUpRecovery(deps, aborting);
+  return identified ?? aborting;
+}
+
+async function sendAbort(
+  deps: ExportDependencies,
+  aborting: ExportRecord,
+  command: AbortExportCommand,
+): Promise<ExportRecord> {
+  const upstreamExportId = aborting.upstreamExportId as string;
   try {
-    await deps.upstream.abortExport(aborting.spotId, aborting.upstreamExportId);
+    await deps.upstream.abortExport(aborting.spotId, upstreamExportId);
   } catch (error) {
     if (error instanceof ExportNotAbortableError || error instanceof UpstreamExportNotFoundError) {
       // The upstream finished first: what it says now is the outcome.

@@ -4,10 +4,10 @@ import { UpstreamExportStatus } from '../openweb/UpstreamExportStatus';
 import { ExportNotFoundError } from '../store/errors';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
-import { exportDeadlineMs, isoAt, onTerminal, transitionOrCurrent } from './exportLifecycle';
+import { isoAt, onTerminal, transitionOrCurrent } from './exportLifecycle';
 import type { PollObservation } from './planPollUpdate';
 import type { ExportDependencies } from './ports';
-import { adoptListedExport, giveUpRecovery } from './recoverUpstreamExport';
+import { adoptListedExport, giveUpRecovery, isRecoveryOver } from './recoverUpstreamExport';
 
 /**
  * Who is asking decides how eagerly the upstream is called:
@@ -133,7 +133,8 @@ async function pollRecovering(deps: ExportDependencies, record: ExportRecord): P
   const adopted = await adoptListedExport(deps, record);
   if (adopted !== undefined)
     return adopted.upstreamExportId === undefined ? adopted : pollUpstream(deps, adopted, 'reconcile');
-  if (deps.now() > exportDeadlineMs(deps, record)) return giveUpRecovery(deps, record);
+  // Past the polling deadline the workflow gives up (and asks for an abort); the search goes on.
+  if (isRecoveryOver(deps, record)) return giveUpRecovery(deps, record);
   return record;
 }
 

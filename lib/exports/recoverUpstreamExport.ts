@@ -11,6 +11,21 @@ import {
 } from './exportLifecycle';
 import type { ExportDependencies } from './ports';
 
+/**
+ * How long an export whose id is unknown is searched for in the upstream's list. The list
+ * shows finished exports only, so the search must outlast the export itself, not just our
+ * polling deadline: giving up earlier would leave a running upstream export nobody records.
+ * A week matches the life of the upstream's download links.
+ */
+export const RECOVERY_HORIZON_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Whether the search for an unknown upstream id is over. */
+export function isRecoveryOver(deps: ExportDependencies, record: ExportRecord): boolean {
+  return (
+    deps.now() > Date.parse(record.upstreamCreateAttemptedAt ?? record.requestedAt) + RECOVERY_HORIZON_MS
+  );
+}
+
 /** Allowance for clock skew between us and the upstream when matching by creation time. */
 export const RECOVERY_CLOCK_SKEW_MS = 5 * 60 * 1000;
 /** How many of the spot's own records are checked so a recovered id is never one we already track. */
@@ -83,10 +98,10 @@ function createdSince(item: ListedExport, sinceMs: number): boolean {
   return Number.isFinite(createdMs) && createdMs >= sinceMs;
 }
 
-/** A record whose id could not be recovered before its deadline: FAILED, spot freed. */
+/** A record whose id could not be recovered within the recovery horizon: FAILED, spot freed. */
 export async function giveUpRecovery(deps: ExportDependencies, record: ExportRecord): Promise<ExportRecord> {
   const { record: failed, won } = await transitionOrCurrent(deps, record, ExportStatus.FAILED, {
-    failureReason: 'the upstream export id could not be recovered before the deadline',
+    failureReason: 'the upstream export id could not be recovered',
     completedAt: isoAt(deps.now()),
   });
   if (won) await onTerminal(deps, failed);

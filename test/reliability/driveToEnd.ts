@@ -1,6 +1,7 @@
 import { createSeededRandom, deriveSeed } from '../../infra/local/openweb-simulator/seededRandom';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { isTerminal } from '../../lib/exports/ExportStatus';
+import { RECOVERY_HORIZON_MS } from '../../lib/exports/recoverUpstreamExport';
 import { HandlerNames } from '../../lib/http/routeTable';
 import { drainSlowCalls } from './drainSlowCalls';
 import { type FaultScenario, SCENARIO_SPOTS } from './FaultScenario';
@@ -9,8 +10,9 @@ import { stepWorkflows } from './stepWorkflows';
 /** Rounds of "upstream finishes, time passes, workflows poll, reconciler sweeps" before giving up. */
 export const MAX_DRIVE_ROUNDS = 8;
 /**
- * From this round on each round also waits out the export deadline: a record whose upstream
- * id is never recovered ends only there (FAILED), so that end must be reachable too.
+ * From this round on each round also waits out the recovery horizon: a record whose upstream
+ * id is never recovered is searched for that long and ends only there (FAILED), so that end
+ * must be reachable too.
  */
 export const DEADLINE_ROUND = 4;
 /** Share of the upstream exports the drive finishes that fail rather than complete. */
@@ -41,7 +43,8 @@ export async function driveToEnd(scenario: FaultScenario): Promise<void> {
     if (!scenario.realTime) {
       const { reconcileStaleAfterSeconds, createClaimTimeoutSeconds, exportDeadlineSeconds } =
         scenario.settings;
-      const waitSeconds = round >= DEADLINE_ROUND ? exportDeadlineSeconds : 0;
+      const horizonSeconds = Math.max(exportDeadlineSeconds, RECOVERY_HORIZON_MS / MS_PER_SECOND);
+      const waitSeconds = round >= DEADLINE_ROUND ? horizonSeconds : 0;
       scenario.clock.advance(
         (reconcileStaleAfterSeconds + createClaimTimeoutSeconds + waitSeconds + 1) * MS_PER_SECOND,
       );

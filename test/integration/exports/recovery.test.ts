@@ -199,4 +199,41 @@ describe('start convergence after crashes and ambiguous creates', () => {
     expect(summary).toMatchObject({ examined: 1, workflowsRestarted: 1 });
     expect(h.workflows.started.has(record.exportId)).toBe(true);
   });
+
+  it('keeps looking for an export whose create answer was lost even past the polling deadline, and records its outcome', async () => {
+    // Prepare: the answer to the create is lost, and the export outlasts the polling deadline.
+    h = await startExportHarness({
+      simulator: {
+        exportDurationMs: () => 8 * HOUR_MS,
+        faults: { script: [{ endpoint: 'create', kind: 'resetAfterProcessing' }] },
+      },
+    });
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    h.clock.advance(h.deps.settings.exportDeadlineSeconds * 1000 + 1);
+    const pastDeadline = await checkExport(h.deps, {
+      spotId: SPOT,
+      exportId: record.exportId,
+      mode: 'workflow',
+    });
+    // The workflow's timeout path asks for an abort; the id is still unknown.
+    const abortAsked = await abortExport(h.deps, {
+      spotId: SPOT,
+      exportId: record.exportId,
+      reason: 'timeout',
+    });
+
+    // Act: the upstream export finishes; the reconciler finds it.
+    h.clock.advance(3 * HOUR_MS);
+    const summary = await reconcileExports(h.deps);
+
+    // Assess
+    expect(pastDeadline.status).toBe(ExportStatus.REQUESTED);
+    expect(abortAsked.status).toBe(ExportStatus.ABORTING);
+    expect(summary).toMatchObject({ examined: 1, finished: 1, failures: 0 });
+    const final = await h.store.getExport(SPOT, record.exportId);
+    expect(final?.status).toBe(ExportStatus.COMPLETED);
+    expect(final?.upstreamExportId).toBe(h.simulator.listExports(SPOT)[0]?.id);
+    expect(createdUpstreamExports(h)).toBe(1);
+    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+  });
 });
