@@ -51,6 +51,7 @@ import {
   spotLockKey,
   spotPartitionKey,
   statusIndexPartitionKey,
+  type TableKey,
 } from './tableKeys';
 
 /** Longer than any export should take; a crashed holder's lock frees itself after this. */
@@ -326,22 +327,8 @@ export class DynamoDbExportStore implements ExportStore {
   }
 
   async releaseSpotLock(spotId: string, exportId: string): Promise<boolean> {
-    try {
-      await this.#client.send(
-        new DeleteCommand({
-          TableName: this.#tableName,
-          Key: spotLockKey(spotId),
-          ConditionExpression: '#exportId = :exportId',
-          ExpressionAttributeNames: { '#exportId': 'exportId' },
-          ExpressionAttributeValues: { ':exportId': exportId },
-        }),
-      );
-      return true;
-    } catch (error) {
-      // Already released, or taken over after our lease lapsed: not ours to delete.
-      if (isConditionalCheckFailed(error)) return false;
-      throw error;
-    }
+    // Already released, or taken over after our lease lapsed: not ours to delete.
+    return this.#deleteIfItNames(spotLockKey(spotId), exportId);
   }
 
   async getSpotLock(spotId: string): Promise<SpotLock | undefined> {
@@ -404,11 +391,17 @@ export class DynamoDbExportStore implements ExportStore {
   }
 
   async deleteIdempotencyRecord(spotId: string, key: string, exportId: string): Promise<boolean> {
+    // Gone already, or the key now names another export: not ours to delete.
+    return this.#deleteIfItNames(idempotencyKey(spotId, key), exportId);
+  }
+
+  /** Deletes the item only while it still names `exportId`; true when this call deleted it. */
+  async #deleteIfItNames(key: TableKey, exportId: string): Promise<boolean> {
     try {
       await this.#client.send(
         new DeleteCommand({
           TableName: this.#tableName,
-          Key: idempotencyKey(spotId, key),
+          Key: key,
           ConditionExpression: '#exportId = :exportId',
           ExpressionAttributeNames: { '#exportId': 'exportId' },
           ExpressionAttributeValues: { ':exportId': exportId },
@@ -416,7 +409,6 @@ export class DynamoDbExportStore implements ExportStore {
       );
       return true;
     } catch (error) {
-      // Gone already, or the key now names another export: not ours to delete.
       if (isConditionalCheckFailed(error)) return false;
       throw error;
     }
