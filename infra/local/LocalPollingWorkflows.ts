@@ -38,6 +38,8 @@ export class LocalPollingWorkflows implements PollingWorkflows {
   readonly #timeScale: number;
   readonly #options: LocalPollingWorkflowsOptions;
   readonly #running = new Map<string, Execution>();
+  // Task invocations outlive an aborted execution; stopAll waits for them before resources close.
+  readonly #tasksInFlight = new Set<Promise<unknown>>();
   readonly #known = new Set<string>();
 
   constructor(options: LocalPollingWorkflowsOptions) {
@@ -66,7 +68,7 @@ export class LocalPollingWorkflows implements PollingWorkflows {
         taskResourceLocalHandlers: Object.fromEntries(
           Object.entries(this.#taskHandlers).map(([stateName, handler]) => [
             stateName,
-            (taskInput: unknown) => this.#options.invoke(handler, taskInput) as Promise<never>,
+            (taskInput: unknown) => this.#invokeTracked(handler, taskInput) as Promise<never>,
           ]),
         ),
         waitTimeOverrides: this.#scaledWaits(input),
@@ -93,6 +95,15 @@ export class LocalPollingWorkflows implements PollingWorkflows {
     const executions = [...this.#running.values()];
     for (const execution of executions) execution.abort();
     await Promise.all(executions.map((execution) => execution.done));
+    await Promise.allSettled([...this.#tasksInFlight]);
+  }
+
+  #invokeTracked(handler: HandlerName, taskInput: unknown): Promise<unknown> {
+    const task = this.#options.invoke(handler, taskInput);
+    this.#tasksInFlight.add(task);
+    const forget = () => this.#tasksInFlight.delete(task);
+    task.then(forget, forget);
+    return task;
   }
 
   /** Resolves when the named execution has ended (immediately if it is not running). */
