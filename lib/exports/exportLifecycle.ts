@@ -42,12 +42,13 @@ export async function transitionOrCurrent(
   record: ExportRecord,
   to: ExportStatus,
   changes: ExportChanges,
+  { guardVersion = true }: { guardVersion?: boolean } = {},
 ): Promise<{ record: ExportRecord; won: boolean }> {
   try {
     const next = await deps.store.transition(record.spotId, record.exportId, {
       to,
       from: record.status,
-      expectedVersion: record.version,
+      ...(guardVersion && { expectedVersion: record.version }),
       changes,
     });
     return { record: next, won: true };
@@ -106,15 +107,12 @@ export async function ensurePollingWorkflow(
     return record;
   }
   // Not version-guarded: a poll may have written meanwhile, and the name must still land.
-  try {
-    return await deps.store.transition(record.spotId, record.exportId, {
-      to: record.status,
-      from: record.status,
-      changes: { workflowExecutionName: executionName },
-    });
-  } catch (error) {
-    if (error instanceof TransitionConflictError) return error.current;
-    if (error instanceof IllegalTransitionError && error.current) return error.current;
-    throw error;
-  }
+  const { record: tracked } = await transitionOrCurrent(
+    deps,
+    record,
+    record.status,
+    { workflowExecutionName: executionName },
+    { guardVersion: false },
+  );
+  return tracked;
 }
