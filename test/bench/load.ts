@@ -15,13 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { LocalExportEvent } from '../../infra/local/LocalExportEvents';
-import { parseLocalRuntimeSettings } from '../../infra/local/localRuntimeSettings';
-import type { RateLimitRefusals, SimulatorRequest } from '../../infra/local/openweb-simulator';
-import { LOCAL_PROJECT_ROOT } from '../../infra/local/projectRoot';
-import { type LocalRuntime, startLocalRuntime } from '../../infra/local/startLocalRuntime';
 import { ExportStatus, isTerminal } from '../../lib/exports/ExportStatus';
 import type { ExportView } from '../../lib/http/exportView';
+import type { LocalExportEvent } from '../../local/LocalExportEvents';
+import { parseLocalRuntimeSettings } from '../../local/localRuntimeSettings';
+import type { RateLimitRefusals, SimulatorRequest } from '../../local/openweb-simulator';
+import { LOCAL_PROJECT_ROOT } from '../../local/projectRoot';
+import { type LocalRuntime, startLocalRuntime } from '../../local/startLocalRuntime';
 
 const RUNS = 3;
 const SPOT_COUNT = 200;

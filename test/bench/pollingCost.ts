@@ -1,12 +1,12 @@
 // Polling cost of the deployed workflow definition against a naive fixed-interval loop, in
 // simulated time: `npm run bench:polling`. Prints one table; the README keeps a copy.
-import '../../infra/local/promiseWithResolvers';
+import '../../local/promiseWithResolvers';
 import FakeTimers from '@sinonjs/fake-timers';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { createSeededRandom } from '../../infra/local/openweb-simulator/seededRandom';
 import { stateMachineDefinitionFromTemplate } from '../../infra/stateMachineDefinition';
 import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
 import { ExportStillProcessingError } from '../../lib/workflow/errors';
+import { createSeededRandom } from '../../local/openweb-simulator/seededRandom';
 
 const EXPORT_DURATIONS_SECONDS = [60, 600, 3_600, 21_600];
 const RUNS_PER_CASE = 41;

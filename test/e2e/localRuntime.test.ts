@@ -3,12 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  COMMENT_FIELDS,
-  type OpenWebSimulator,
-  startOpenWebSimulator,
-} from '../../infra/local/openweb-simulator';
 import type { ExportView } from '../../lib/http/exportView';
+import { COMMENT_FIELDS, type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator';
 import { eventually, requestJson } from './support/http';
 import {
   killAllChildProcesses,
@@ -30,7 +26,7 @@ const TIME_SCALE = '0.001';
 const STACK_CONFIG = JSON.stringify({
   spots: [{ spotId: 'sp_other', schedules: [{ expression: 'rate(1 day)', window: 'P1D' }] }],
 });
-const DEMO_KEYS = join(PROJECT_ROOT, 'infra/local/demo-spots.json');
+const DEMO_KEYS = join(PROJECT_ROOT, 'local/demo-spots.json');
 const DAY = { from: '2026-11-20T00:00:00Z', until: '2026-11-21T00:00:00Z' };
 const WEEK = { from: '2026-11-14T00:00:00Z', until: '2026-11-21T00:00:00Z' };
 
@@ -196,7 +192,7 @@ describe('the local runtime, run as npm start runs it', () => {
       // Act
       cli = spawnNode(
         [
-          'infra/cli/openweb-exports.mjs',
+          'cli/openweb-exports.mjs',
           'watch',
           started.exportId,
           '--spot',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createSeededRandom } from '../../infra/local/openweb-simulator/seededRandom';
 import {
   STATUS_POLL_BACKOFF_RATE,
   STEP_FUNCTIONS_MAX_RETRY_ATTEMPTS,
   statusPollMaxAttempts,
 } from '../../infra/statusPollRetry';
+import { createSeededRandom } from '../../local/openweb-simulator/seededRandom';
 
 const defaults = {
   exportDeadlineSeconds: 21_600,

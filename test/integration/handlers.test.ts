@@ -3,11 +3,6 @@ import { makeAbortHandler } from '../../functions/abort';
 import { makeCheckStatusHandler } from '../../functions/check-status';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
-import {
-  DEMO_SPOTS,
-  type OpenWebSimulator,
-  startOpenWebSimulator,
-} from '../../infra/local/openweb-simulator';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/exports/ExportSettings';
 import type { ExportDependencies, PollingWorkflows } from '../../lib/exports/ports';
@@ -19,6 +14,7 @@ import { CredentialsNotFoundError } from '../../lib/secrets/errors';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
 import type { PollingWorkflowInput } from '../../lib/workflow/pollingWorkflowContract';
+import { DEMO_SPOTS, type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
 import {
   apiRequests,

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseLocalRuntimeSettings } from '../../infra/local/localRuntimeSettings';
-import { LOCAL_PROJECT_ROOT } from '../../infra/local/projectRoot';
-import { type LocalRuntime, startLocalRuntime } from '../../infra/local/startLocalRuntime';
+import { parseLocalRuntimeSettings } from '../../local/localRuntimeSettings';
+import { LOCAL_PROJECT_ROOT } from '../../local/projectRoot';
+import { type LocalRuntime, startLocalRuntime } from '../../local/startLocalRuntime';
 
 // A start without a cached state machine synthesizes the stack first.
 const START_TIMEOUT_MS = 120_000;

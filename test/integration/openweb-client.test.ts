@@ -1,11 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  DEMO_SPOTS,
-  type OpenWebSimulator,
-  type OpenWebSimulatorOptions,
-  startOpenWebSimulator,
-} from '../../infra/local/openweb-simulator';
-import {
   AmbiguousCreateError,
   AmbiguousCreateReason,
   ExportConflictError,
@@ -18,6 +12,12 @@ import {
   UpstreamProtocolError,
 } from '../../lib/openweb';
 import type { CredentialsProvider, GetCredentialsOptions } from '../../lib/secrets/CredentialsProvider';
+import {
+  DEMO_SPOTS,
+  type OpenWebSimulator,
+  type OpenWebSimulatorOptions,
+  startOpenWebSimulator,
+} from '../../local/openweb-simulator';
 
 const SPOT = 'sp_demo';
 const API_KEY = DEMO_SPOTS.sp_demo?.apiKey ?? 'demo-api-key';

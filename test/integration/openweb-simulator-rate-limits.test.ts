@@ -3,7 +3,7 @@ import {
   type OpenWebSimulator,
   type OpenWebSimulatorOptions,
   startOpenWebSimulator,
-} from '../../infra/local/openweb-simulator/index';
+} from '../../local/openweb-simulator/index';
 
 const START_MS = Date.parse('2024-05-01T00:00:00Z');
 const SPOTS = { sp_one: { apiKey: 'key-one' }, sp_two: { apiKey: 'key-two' } };

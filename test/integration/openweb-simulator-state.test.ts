@@ -6,7 +6,7 @@ import {
   InvalidSimulatorStateError,
   type OpenWebSimulator,
   startOpenWebSimulator,
-} from '../../infra/local/openweb-simulator';
+} from '../../local/openweb-simulator';
 
 describe('OpenWeb simulator state file', () => {
   let dir: string;

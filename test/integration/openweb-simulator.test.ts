@@ -9,7 +9,7 @@ import {
   type OpenWebSimulatorOptions,
   readCommentsArchive,
   startOpenWebSimulator,
-} from '../../infra/local/openweb-simulator/index';
+} from '../../local/openweb-simulator/index';
 
 const START_MS = Date.parse('2024-05-01T00:00:00Z');
 const ONE_HOUR_RANGE = { from: '2024-04-01T00:00:00Z', until: '2024-04-01T01:00:00Z' };

@@ -1,8 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { type LocalHandlers, localHandlers } from '../../infra/local/localHandlers';
-import { DEMO_SPOTS, type OpenWebSimulatorOptions } from '../../infra/local/openweb-simulator';
-import { createSeededRandom, deriveSeed } from '../../infra/local/openweb-simulator/seededRandom';
 import type { ExtractedStateMachine } from '../../infra/stateMachineDefinition';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import type { ExportSettings } from '../../lib/exports/ExportSettings';
@@ -12,6 +9,9 @@ import type { OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import { upstreamTokenKey } from '../../lib/store/tableKeys';
 import type { PollingWorkflowInput } from '../../lib/workflow/pollingWorkflowContract';
+import { type LocalHandlers, localHandlers } from '../../local/localHandlers';
+import { DEMO_SPOTS, type OpenWebSimulatorOptions } from '../../local/openweb-simulator';
+import { createSeededRandom, deriveSeed } from '../../local/openweb-simulator/seededRandom';
 import { auditedStore, StoreAudit } from '../support/auditedStore';
 import { type ExportHarness, ManualClock, startExportHarness } from '../support/exportHarness';
 import { lambdaContext, silentLogger } from '../unit/http/support/apiGatewayEvents';

@@ -1,5 +1,5 @@
-import type { SimulatorRequest } from '../../infra/local/openweb-simulator';
 import { ExportStatus } from '../../lib/exports/ExportStatus';
+import type { SimulatorRequest } from '../../local/openweb-simulator';
 import type { FaultScenario } from './FaultScenario';
 
 interface GroupTally {

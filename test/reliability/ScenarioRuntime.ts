@@ -1,7 +1,7 @@
-import { LocalPollingWorkflows } from '../../infra/local/LocalPollingWorkflows';
-import { invokeLocalHandler } from '../../infra/local/localHandlers';
 import type { PollingWorkflows } from '../../lib/exports/ports';
 import type { PollingWorkflowInput } from '../../lib/workflow/pollingWorkflowContract';
+import { LocalPollingWorkflows } from '../../local/LocalPollingWorkflows';
+import { invokeLocalHandler } from '../../local/localHandlers';
 import type { ScenarioContainer, ScenarioWorkflows } from './FaultScenario';
 
 /**

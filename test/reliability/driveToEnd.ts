@@ -1,8 +1,8 @@
-import { createSeededRandom, deriveSeed } from '../../infra/local/openweb-simulator/seededRandom';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { isTerminal } from '../../lib/exports/ExportStatus';
 import { RECOVERY_HORIZON_MS } from '../../lib/exports/recoverUpstreamExport';
 import { HandlerNames } from '../../lib/http/routeTable';
+import { createSeededRandom, deriveSeed } from '../../local/openweb-simulator/seededRandom';
 import { drainSlowCalls } from './drainSlowCalls';
 import { type FaultScenario, SCENARIO_SPOTS } from './FaultScenario';
 import { stepWorkflows } from './stepWorkflows';

@@ -1,15 +1,15 @@
+import type { OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
 import type {
   EndpointFaults,
   OpenWebSimulatorOptions,
   ScriptedFault,
   SimulatorEndpoint,
-} from '../../infra/local/openweb-simulator';
+} from '../../local/openweb-simulator';
 import {
   createSeededRandom,
   deriveSeed,
   type SeededRandom,
-} from '../../infra/local/openweb-simulator/seededRandom';
-import type { OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
+} from '../../local/openweb-simulator/seededRandom';
 import { DEFAULT_WORKLOAD_MIX, type WorkloadMix } from './randomWorkload';
 
 /** Every upstream call the system makes (downloads are the users' business). */

@@ -1,12 +1,12 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { ExportRecord } from '../../lib/exports/ExportRecord';
+import { HandlerNames } from '../../lib/http/routeTable';
+import { pollingExecutionName } from '../../lib/workflow/pollingWorkflowContract';
 import {
   createSeededRandom,
   deriveSeed,
   type SeededRandom,
-} from '../../infra/local/openweb-simulator/seededRandom';
-import type { ExportRecord } from '../../lib/exports/ExportRecord';
-import { HandlerNames } from '../../lib/http/routeTable';
-import { pollingExecutionName } from '../../lib/workflow/pollingWorkflowContract';
+} from '../../local/openweb-simulator/seededRandom';
 import { abortViaApi, deliverSchedule, startViaApi } from './callers';
 import { FaultScenario, type ScenarioContainer } from './FaultScenario';
 import { FAULTED_ENDPOINTS, SERVER_ERROR_RATE } from './faultProfiles';

@@ -1,10 +1,10 @@
+import type { ExportRecord } from '../../lib/exports/ExportRecord';
+import { isTerminal } from '../../lib/exports/ExportStatus';
 import {
   createSeededRandom,
   deriveSeed,
   type SeededRandom,
-} from '../../infra/local/openweb-simulator/seededRandom';
-import type { ExportRecord } from '../../lib/exports/ExportRecord';
-import { isTerminal } from '../../lib/exports/ExportStatus';
+} from '../../local/openweb-simulator/seededRandom';
 import { abortViaApi, checkViaApi, deliverSchedule, startViaApi } from './callers';
 import { reconcileNow } from './driveToEnd';
 import { type FaultScenario, SCENARIO_SPOTS } from './FaultScenario';

@@ -1,6 +1,6 @@
-import { loadStateMachine } from '../../infra/local/cachedStateMachine';
-import { LOCAL_PROJECT_ROOT } from '../../infra/local/projectRoot';
 import type { ExtractedStateMachine } from '../../infra/stateMachineDefinition';
+import { loadStateMachine } from '../../local/cachedStateMachine';
+import { LOCAL_PROJECT_ROOT } from '../../local/projectRoot';
 
 let loading: Promise<ExtractedStateMachine> | undefined;
 

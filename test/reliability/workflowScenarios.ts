@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EndpointFaults, SimulatorEndpoint, SimulatorFaults } from '../../infra/local/openweb-simulator';
+import type { ExportSettings } from '../../lib/exports/ExportSettings';
+import { pollingExecutionName } from '../../lib/workflow/pollingWorkflowContract';
+import type { EndpointFaults, SimulatorEndpoint, SimulatorFaults } from '../../local/openweb-simulator';
 import {
   createSeededRandom,
   deriveSeed,
   type SeededRandom,
-} from '../../infra/local/openweb-simulator/seededRandom';
-import type { ExportSettings } from '../../lib/exports/ExportSettings';
-import { pollingExecutionName } from '../../lib/workflow/pollingWorkflowContract';
+} from '../../local/openweb-simulator/seededRandom';
 import { abortViaApi, deliverSchedule, startViaApi } from './callers';
 import { reconcileNow } from './driveToEnd';
 import { FaultScenario, SCENARIO_SPOTS } from './FaultScenario';

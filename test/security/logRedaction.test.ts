@@ -6,11 +6,11 @@ import { makeAbortHandler } from '../../functions/abort';
 import { makeCheckStatusHandler } from '../../functions/check-status';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
-import { DEMO_SPOTS } from '../../infra/local/openweb-simulator';
 import { createLogger } from '../../lib/observability/createLogger';
 import { InMemoryExportMetrics } from '../../lib/observability/InMemoryExportMetrics';
 import { createAwsExportDependencies } from '../../lib/runtime/createAwsExportDependencies';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
+import { DEMO_SPOTS } from '../../local/openweb-simulator';
 import {
   DATE_RANGE,
   type MockedAwsRuntime,

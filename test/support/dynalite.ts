@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startLocalDynamoDb } from '../../infra/local/localDynamoDb';
 import { toDocumentClient } from '../../lib/store/createDocumentClient';
+import { ensureTable, startLocalDynamoDb } from '../../local/localDynamoDb';
 
 export interface DynaliteTable {
   documentClient: DynamoDBDocumentClient;

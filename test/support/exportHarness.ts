@@ -1,9 +1,3 @@
-import {
-  DEMO_SPOTS,
-  type OpenWebSimulator,
-  type OpenWebSimulatorOptions,
-  startOpenWebSimulator,
-} from '../../infra/local/openweb-simulator';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from '../../lib/exports/ExportSettings';
 import type { ExportDependencies, ExportMetricName, PollingWorkflows } from '../../lib/exports/ports';
@@ -14,6 +8,12 @@ import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
 import type { ExportStore } from '../../lib/store/ExportStore';
 import type { PollingWorkflowInput } from '../../lib/workflow/pollingWorkflowContract';
+import {
+  DEMO_SPOTS,
+  type OpenWebSimulator,
+  type OpenWebSimulatorOptions,
+  startOpenWebSimulator,
+} from '../../local/openweb-simulator';
 import { type DynaliteTable, startDynaliteTable } from './dynalite';
 
 /** A clock tests move by hand; shared by the simulator, the client and the use cases. */

@@ -59,7 +59,7 @@ export async function startRuntimeProcess(
   env: Record<string, string>,
   readyTimeoutMs: number,
 ): Promise<RuntimeProcess> {
-  const started = spawnNode(['--import', 'tsx', 'infra/local/main.ts'], env);
+  const started = spawnNode(['--import', 'tsx', 'local/main.ts'], env);
   const apiUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       started.child.kill(KILL_SIGNAL);

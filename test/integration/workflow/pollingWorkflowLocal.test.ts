@@ -1,6 +1,4 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ExecutionOutcome, LocalPollingWorkflows } from '../../../infra/local/LocalPollingWorkflows';
-import { invokeLocalHandler, type LocalHandlers, localHandlers } from '../../../infra/local/localHandlers';
 import {
   type ExtractedStateMachine,
   stateMachineDefinitionFromTemplate,
@@ -10,6 +8,8 @@ import type { ExportRequest } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { startExport } from '../../../lib/exports/startExport';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
+import { type ExecutionOutcome, LocalPollingWorkflows } from '../../../local/LocalPollingWorkflows';
+import { invokeLocalHandler, type LocalHandlers, localHandlers } from '../../../local/localHandlers';
 import {
   type ExportHarness,
   type ExportHarnessOptions,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_API_URL, executeApiRegion, resolveApiEndpoint } from '../../../infra/cli/ApiEndpoint';
+import { DEFAULT_API_URL, executeApiRegion, resolveApiEndpoint } from '../../../cli/ApiEndpoint';
 
 describe('resolveApiEndpoint', () => {
   it('defaults to the local runtime, unsigned', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ExitCode } from '../../../infra/cli/ExitCode';
-import { runCli } from '../../../infra/cli/runCli';
+import { ExitCode } from '../../../cli/ExitCode';
+import { runCli } from '../../../cli/runCli';
 import { createTestIo } from './support/testIo';
 
 function failingFetch(): typeof fetch {

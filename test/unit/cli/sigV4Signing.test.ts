@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AwsCredentials } from '../../../infra/cli/AwsCredentials';
-import { ExitCode } from '../../../infra/cli/ExitCode';
-import { runCli } from '../../../infra/cli/runCli';
-import { createSigV4RequestSigner } from '../../../infra/cli/sigV4RequestSigner';
+import type { AwsCredentials } from '../../../cli/AwsCredentials';
+import { ExitCode } from '../../../cli/ExitCode';
+import { runCli } from '../../../cli/runCli';
+import { createSigV4RequestSigner } from '../../../cli/sigV4RequestSigner';
 import { exportView, SPOT_ID } from './support/exportViews';
 import { createTestIo } from './support/testIo';
 import { isValidSigV4Signature } from './support/verifySigV4';

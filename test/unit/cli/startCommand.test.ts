@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExitCode } from '../../../infra/cli/ExitCode';
-import { runCli } from '../../../infra/cli/runCli';
+import { ExitCode } from '../../../cli/ExitCode';
+import { runCli } from '../../../cli/runCli';
 import { EXPORT_ID, exportView, SPOT_ID } from './support/exportViews';
 import { type FakeExportsApi, type FakeRoute, startFakeExportsApi } from './support/fakeExportsApi';
 import { createTestIo } from './support/testIo';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExitCode } from '../../../infra/cli/ExitCode';
-import type { ExportView } from '../../../infra/cli/ExportView';
-import { runCli } from '../../../infra/cli/runCli';
-import { WATCH_MAX_CONSECUTIVE_TRANSIENT_FAILURES } from '../../../infra/cli/watchExport';
+import { ExitCode } from '../../../cli/ExitCode';
+import type { ExportView } from '../../../cli/ExportView';
+import { runCli } from '../../../cli/runCli';
+import { WATCH_MAX_CONSECUTIVE_TRANSIENT_FAILURES } from '../../../cli/watchExport';
 import { COMPLETED_LINKS, EXPORT_ID, exportView, SPOT_ID } from './support/exportViews';
 import {
   type FakeExportsApi,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LocalExportEvents } from '../../../infra/local/LocalExportEvents';
 import type { ExportRecord } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
+import { LocalExportEvents } from '../../../local/LocalExportEvents';
 
 const SIGNED_LINK = 'http://127.0.0.1:4010/files/exp_1/1.csv.zip?expires=1&signature=secret-signature';
 

@@ -1,13 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type LocalHttpApi,
-  type LocalRoute,
-  startLocalHttpApi,
-} from '../../../infra/local/http/LocalHttpApi';
-import { localJson } from '../../../infra/local/http/localProblem';
 import { type HandlerName, HandlerNames, ROUTES } from '../../../lib/http/routeTable';
+import { type LocalHttpApi, type LocalRoute, startLocalHttpApi } from '../../../local/http/LocalHttpApi';
+import { localJson } from '../../../local/http/localProblem';
 
 interface Invocation {
   handler: HandlerName;

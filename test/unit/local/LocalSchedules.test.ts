@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LocalRuntimeStoppingError, UnknownScheduleError } from '../../../infra/local/errors';
+import { HandlerNames } from '../../../lib/http/routeTable';
+import { LocalRuntimeStoppingError, UnknownScheduleError } from '../../../local/errors';
 import {
   type LocalScheduleDefinition,
   LocalSchedules,
   MIN_SCALED_RATE_INTERVAL_MS,
   type ScheduleRun,
-} from '../../../infra/local/schedules/LocalSchedules';
-import { HandlerNames } from '../../../lib/http/routeTable';
+} from '../../../local/schedules/LocalSchedules';
 
 const START_MS = Date.parse('2026-11-21T10:00:00Z');
 // rate(1 day) at this scale: every 86.4 s.

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  apiGatewayEventFromRequest,
-  type LocalHttpRequest,
-} from '../../../infra/local/http/apiGatewayEventFromRequest';
 import { isApiGatewayEvent } from '../../../lib/http/apiGatewayEvent';
 import { readJsonBody } from '../../../lib/http/readJsonBody';
 import { readListQuery } from '../../../lib/http/readListQuery';
 import { readSpotId } from '../../../lib/http/readSpotId';
 import { HandlerNames, ROUTES, type Route } from '../../../lib/http/routeTable';
+import {
+  apiGatewayEventFromRequest,
+  type LocalHttpRequest,
+} from '../../../local/http/apiGatewayEventFromRequest';
 
 const route = (handler: string): Route => ROUTES.find((candidate) => candidate.handler === handler) as Route;
 const RECEIVED_AT_MS = Date.parse('2026-11-21T19:44:05.123Z');

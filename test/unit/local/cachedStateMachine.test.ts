@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadStateMachine, stateMachineCacheKey } from '../../../infra/local/cachedStateMachine';
-import { LOCAL_PROJECT_ROOT } from '../../../infra/local/projectRoot';
 import type { ExtractedStateMachine } from '../../../infra/stateMachineDefinition';
+import { loadStateMachine, stateMachineCacheKey } from '../../../local/cachedStateMachine';
+import { LOCAL_PROJECT_ROOT } from '../../../local/projectRoot';
 
 const CACHED: ExtractedStateMachine = {
   logicalId: 'CachedStateMachine',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpResponseFromResult } from '../../../infra/local/http/httpResponseFromResult';
+import { httpResponseFromResult } from '../../../local/http/httpResponseFromResult';
 
 describe('httpResponseFromResult', () => {
   it('writes a structured result as given, header names lower-cased and values as text', () => {

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LocalRuntimeConfigError } from '../../../infra/local/errors';
-import {
-  DEFAULT_SIMULATED_TIME_SCALE,
-  parseLocalRuntimeSettings,
-} from '../../../infra/local/localRuntimeSettings';
+import { LocalRuntimeConfigError } from '../../../local/errors';
+import { DEFAULT_SIMULATED_TIME_SCALE, parseLocalRuntimeSettings } from '../../../local/localRuntimeSettings';
 
 const context = { cwd: '/work/here', projectRoot: '/project' };
 
@@ -29,7 +26,7 @@ describe('parseLocalRuntimeSettings', () => {
     expect(settings).toMatchObject({
       apiPort: 3000,
       upstream: { kind: 'simulator', port: 4010 },
-      secretsFile: '/project/infra/local/demo-spots.json',
+      secretsFile: '/project/local/demo-spots.json',
       timeScale: DEFAULT_SIMULATED_TIME_SCALE,
       dataDir: '/project/.local-data',
       logLevel: 'WARN',

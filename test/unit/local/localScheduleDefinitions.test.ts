@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import {
-  localScheduleDefinitions,
-  RECONCILER_SCHEDULE_NAME,
-} from '../../../infra/local/schedules/localScheduleDefinitions';
 import { parseStackConfig } from '../../../infra/stackConfig';
 import { isReconcilerEvent } from '../../../lib/events/reconcilerEvent';
 import { scheduledStartCommand } from '../../../lib/events/scheduledExportEvent';
 import { HandlerNames } from '../../../lib/http/routeTable';
+import {
+  localScheduleDefinitions,
+  RECONCILER_SCHEDULE_NAME,
+} from '../../../local/schedules/localScheduleDefinitions';
 
 describe('localScheduleDefinitions', () => {
   it('has one schedule per configured spot schedule and the reconciler, named as in the stack', () => {

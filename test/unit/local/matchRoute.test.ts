@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute } from '../../../infra/local/http/matchRoute';
 import { HandlerNames, ROUTES } from '../../../lib/http/routeTable';
+import { matchRoute } from '../../../local/http/matchRoute';
 
 describe('matchRoute over the API route table', () => {
   it('finds the route of each method and path of the table', () => {

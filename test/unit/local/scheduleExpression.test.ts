@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ScheduleExpressionError } from '../../../infra/local/errors';
-import { parseScheduleExpression } from '../../../infra/local/schedules/scheduleExpression';
+import { ScheduleExpressionError } from '../../../local/errors';
+import { parseScheduleExpression } from '../../../local/schedules/scheduleExpression';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FaultInjector, type SimulatorFaults } from '../../../infra/local/openweb-simulator/SimulatorFaults';
+import { FaultInjector, type SimulatorFaults } from '../../../local/openweb-simulator/SimulatorFaults';
 
 const RATES: SimulatorFaults = { endpoints: { status: { errorRate: 0.3, rateLimitRate: 0.3 } } };
 

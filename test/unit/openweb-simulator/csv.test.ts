@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCsv, formatCsvField, parseCsv } from '../../../infra/local/openweb-simulator/csv';
-import { CSV_DELIMITERS } from '../../../infra/local/openweb-simulator/requestValidation';
+import { formatCsv, formatCsvField, parseCsv } from '../../../local/openweb-simulator/csv';
+import { CSV_DELIMITERS } from '../../../local/openweb-simulator/requestValidation';
 
 describe('csv', () => {
   it('reads back exactly the rows it wrote, whatever the fields hold, for every allowed delimiter', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   parseRfc3339Utc,
   validateCreateExportRequest,
-} from '../../../infra/local/openweb-simulator/requestValidation';
+} from '../../../local/openweb-simulator/requestValidation';
 
 describe('requestValidation', () => {
   it.each([

@@ -1,4 +1,4 @@
-import type { ExportView } from '../../../../infra/cli/ExportView';
+import type { ExportView } from '../../../../cli/ExportView';
 
 export const SPOT_ID = 'sp_demo';
 export const EXPORT_ID = 'exp_01JTESTEXPORT';

@@ -1,4 +1,4 @@
-import type { CliIo } from '../../../../infra/cli/CliIo';
+import type { CliIo } from '../../../../cli/CliIo';
 import { REQUESTED_AT } from './exportViews';
 
 export interface TestIo extends CliIo {

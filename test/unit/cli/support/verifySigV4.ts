@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { AwsCredentials } from '../../../../infra/cli/AwsCredentials';
+import type { AwsCredentials } from '../../../../cli/AwsCredentials';
 
 export interface SignedRequest {
   method: string;

@@ -22,17 +22,17 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { type AwsClientStub, mockClient } from 'aws-sdk-client-mock';
-import {
-  DEMO_SPOTS,
-  type OpenWebSimulator,
-  startOpenWebSimulator,
-} from '../../../../infra/local/openweb-simulator';
 import { type Config, loadConfig } from '../../../../lib/config';
 import type { ExportDependencies } from '../../../../lib/exports/ports';
 import { InMemoryExportMetrics } from '../../../../lib/observability/InMemoryExportMetrics';
 import type { AwsClients } from '../../../../lib/runtime/AwsClients';
 import { createAwsExportDependencies } from '../../../../lib/runtime/createAwsExportDependencies';
 import { type HandlerRuntime, handlerRuntimeFor } from '../../../../lib/runtime/HandlerRuntime';
+import {
+  DEMO_SPOTS,
+  type OpenWebSimulator,
+  startOpenWebSimulator,
+} from '../../../../local/openweb-simulator';
 import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';
 import { silentLogger } from '../../http/support/apiGatewayEvents';
 

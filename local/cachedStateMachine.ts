@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { type ExtractedStateMachine, stateMachineDefinitionFromTemplate } from '../stateMachineDefinition';
+import {
+  type ExtractedStateMachine,
+  stateMachineDefinitionFromTemplate,
+} from '../infra/stateMachineDefinition';
 
 /** Where synthesized definitions are kept between runs (the usual home of tool caches). */
 export const STATE_MACHINE_CACHE_DIR = 'node_modules/.cache/openweb-exports/state-machine';
@@ -36,7 +39,7 @@ export async function loadStateMachine(
 
   options.onSynthesize?.();
   // Loaded only on a miss: the CDK alone takes seconds to import.
-  const { synthesizeStackTemplate } = await import('../synthesizeStackTemplate');
+  const { synthesizeStackTemplate } = await import('../infra/synthesizeStackTemplate');
   const stateMachine = stateMachineDefinitionFromTemplate(synthesizeStackTemplate(rawStackConfig ?? {}));
   writeCached(cacheDir, cacheFile, stateMachine);
   return { stateMachine, fromCache: false };

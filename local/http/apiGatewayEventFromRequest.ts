@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { Route } from '../../../lib/http/routeTable';
+import type { Route } from '../../lib/http/routeTable';
 
 /** An HTTP request as received, before any interpretation. */
 export interface LocalHttpRequest {

@@ -3,10 +3,10 @@ import {
   type ExportEventDetail,
   ExportEventDetailType,
   exportEventDetail,
-} from '../../lib/events/EventBridgeExportEvents';
-import type { ExportRecord } from '../../lib/exports/ExportRecord';
-import { ExportStatus } from '../../lib/exports/ExportStatus';
-import type { ExportEvents } from '../../lib/exports/ports';
+} from '../lib/events/EventBridgeExportEvents';
+import type { ExportRecord } from '../lib/exports/ExportRecord';
+import { ExportStatus } from '../lib/exports/ExportStatus';
+import type { ExportEvents } from '../lib/exports/ports';
 
 /** An event as it would have been put on the bus. */
 export interface LocalExportEvent {

@@ -1,5 +1,5 @@
-import { isoDurationSeconds } from '../../lib/events/isoDurationSeconds';
-import { CSV_DELIMITERS, MAX_RECORDS_IN_FILE } from '../../lib/exports/exportRequestSchema';
+import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
+import { CSV_DELIMITERS, MAX_RECORDS_IN_FILE } from '../lib/exports/exportRequestSchema';
 import type { CliOptionValues } from './CliCommand';
 import { integerOption, stringOption } from './cliOptions';
 import type { StartExportBody } from './ExportsApiClient';

@@ -1,10 +1,10 @@
-import { makeAbortHandler } from '../../functions/abort';
-import { makeCheckStatusHandler } from '../../functions/check-status';
-import { makeListHandler } from '../../functions/list';
-import { makeStartHandler } from '../../functions/start';
-import { type HandlerName, HandlerNames } from '../../lib/http/routeTable';
-import type { ExportHandler } from '../../lib/runtime/createExportHandler';
-import type { HandlerRuntime } from '../../lib/runtime/HandlerRuntime';
+import { makeAbortHandler } from '../functions/abort';
+import { makeCheckStatusHandler } from '../functions/check-status';
+import { makeListHandler } from '../functions/list';
+import { makeStartHandler } from '../functions/start';
+import { type HandlerName, HandlerNames } from '../lib/http/routeTable';
+import type { ExportHandler } from '../lib/runtime/createExportHandler';
+import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
 import { localLambdaContext } from './localLambdaContext';
 
 export type LocalHandlers = Record<HandlerName, ExportHandler>;

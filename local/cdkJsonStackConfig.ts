@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { STACK_CONFIG_CONTEXT_KEY } from '../stackConfig';
+import { STACK_CONFIG_CONTEXT_KEY } from '../infra/stackConfig';
 
 /**
  * `context.openwebExports` of the project's cdk.json, the configuration `cdk deploy` uses,

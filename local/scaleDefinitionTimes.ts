@@ -1,4 +1,4 @@
-import type { StateMachineDefinition } from '../stateMachineDefinition';
+import type { StateMachineDefinition } from '../infra/stateMachineDefinition';
 
 interface RetrierShape {
   IntervalSeconds?: number;

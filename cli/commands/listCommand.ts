@@ -1,4 +1,4 @@
-import { ExportStatus, isExportStatus } from '../../../lib/exports/ExportStatus';
+import { ExportStatus, isExportStatus } from '../../lib/exports/ExportStatus';
 import type { CliCommand, CommandContext } from '../CliCommand';
 import {
   booleanOption,

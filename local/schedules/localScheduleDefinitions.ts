@@ -1,7 +1,7 @@
-import type { ReconcilerEvent } from '../../../lib/events/reconcilerEvent';
-import type { ScheduledExportEvent } from '../../../lib/events/scheduledExportEvent';
-import { HandlerNames } from '../../../lib/http/routeTable';
-import type { StackConfig } from '../../stackConfig';
+import type { StackConfig } from '../../infra/stackConfig';
+import type { ReconcilerEvent } from '../../lib/events/reconcilerEvent';
+import type { ScheduledExportEvent } from '../../lib/events/scheduledExportEvent';
+import { HandlerNames } from '../../lib/http/routeTable';
 import type { LocalScheduleDefinition } from './LocalSchedules';
 
 /** The reconciler's name, as the stack's schedule construct is named. */

@@ -7,7 +7,7 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
-import { createTableInput } from '../../lib/store/tableDefinition';
+import { createTableInput } from '../lib/store/tableDefinition';
 
 export interface LocalDynamoDbOptions {
   /** Directory to persist to; in-memory when omitted. */

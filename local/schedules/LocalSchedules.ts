@@ -1,5 +1,5 @@
-import { toWholeSecondInstant } from '../../../lib/events/scheduledExportEvent';
-import type { HandlerName } from '../../../lib/http/routeTable';
+import { toWholeSecondInstant } from '../../lib/events/scheduledExportEvent';
+import type { HandlerName } from '../../lib/http/routeTable';
 import { LocalRuntimeStoppingError, UnknownScheduleError } from '../errors';
 import { parseScheduleExpression, type ScheduleTiming } from './scheduleExpression';
 

@@ -1,9 +1,9 @@
 import './promiseWithResolvers';
 import { type StateMachineDefinition as AslDefinition, StateMachine } from 'aws-local-stepfunctions';
-import type { PollingWorkflows } from '../../lib/exports/ports';
-import type { HandlerName } from '../../lib/http/routeTable';
-import type { PollingWorkflowInput } from '../../lib/workflow/pollingWorkflowContract';
-import type { ExtractedStateMachine } from '../stateMachineDefinition';
+import type { ExtractedStateMachine } from '../infra/stateMachineDefinition';
+import type { PollingWorkflows } from '../lib/exports/ports';
+import type { HandlerName } from '../lib/http/routeTable';
+import type { PollingWorkflowInput } from '../lib/workflow/pollingWorkflowContract';
 import { inputDrivenWaits, scaleDefinitionTimes } from './scaleDefinitionTimes';
 
 /** Calls a handler the way Lambda would for a Step Functions task. */

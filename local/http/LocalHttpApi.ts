@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { INTERNAL_ERROR_PROBLEM } from '../../../lib/http/problemResponses';
-import type { HandlerName, Route } from '../../../lib/http/routeTable';
+import { INTERNAL_ERROR_PROBLEM } from '../../lib/http/problemResponses';
+import type { HandlerName, Route } from '../../lib/http/routeTable';
 import { LocalRuntimeError } from '../errors';
 import { apiGatewayEventFromRequest } from './apiGatewayEventFromRequest';
 import { httpResponseFromResult, type LocalHttpResponse, writeHttpResponse } from './httpResponseFromResult';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ExportStatus } from '../../lib/exports/ExportStatus';
+import type { ExportStatus } from '../lib/exports/ExportStatus';
 import type { ApiRequest, RequestSigner } from './ApiRequest';
 import { type ExportPage, type ExportView, exportPageSchema, exportViewSchema } from './ExportView';
 import {

@@ -1,4 +1,4 @@
-import type { InMemoryExportMetrics } from '../../lib/observability/InMemoryExportMetrics';
+import type { InMemoryExportMetrics } from '../lib/observability/InMemoryExportMetrics';
 import { UnknownScheduleError } from './errors';
 import type { LocalRoute } from './http/LocalHttpApi';
 import { localJson, localProblem } from './http/localProblem';

@@ -1,6 +1,6 @@
 // `npm start`: the whole system in this process on loopback (see startLocalRuntime).
 import { performance } from 'node:perf_hooks';
-import { ConfigError } from '../../lib/config';
+import { ConfigError } from '../lib/config';
 import { cdkJsonStackConfig } from './cdkJsonStackConfig';
 import { LocalRuntimeConfigError } from './errors';
 import { parseLocalRuntimeSettings } from './localRuntimeSettings';

@@ -1,5 +1,5 @@
-import type { ProblemInit } from '../../../lib/http/ProblemError';
-import { problemResponse } from '../../../lib/http/problemResponse';
+import type { ProblemInit } from '../../lib/http/ProblemError';
+import { problemResponse } from '../../lib/http/problemResponse';
 import type { LocalHttpResponse } from './httpResponseFromResult';
 
 /** An RFC 9457 answer of the local transport itself (404, 405, 413…), as the API's own problems look. */

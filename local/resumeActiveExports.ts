@@ -1,9 +1,9 @@
-import type { ExportDependencies } from '../../lib/exports/ports';
+import type { ExportDependencies } from '../lib/exports/ports';
 import {
   RECONCILE_BATCH_SIZE,
   type ReconcileSummary,
   reconcileExports,
-} from '../../lib/exports/reconcileExports';
+} from '../lib/exports/reconcileExports';
 
 /** Bounds the boot sweep (25 exports each) even if records keep failing to reconcile. */
 export const MAX_RESUME_BATCHES = 40;

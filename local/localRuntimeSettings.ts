@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { parseStackConfig, type StackConfig, StackConfigError } from '../stackConfig';
+import { parseStackConfig, type StackConfig, StackConfigError } from '../infra/stackConfig';
 import { LocalRuntimeConfigError } from './errors';
 import { EXPORT_RATE_LIMIT_SCOPES, type ExportRateLimitScope } from './openweb-simulator/ExportRateLimit';
 
@@ -18,7 +18,7 @@ export const DEFAULT_LOCAL_DATA_DIR = '.local-data';
 /** `LOCAL_DATA_DIR=memory`: nothing is written to disk, a restart starts empty. */
 export const IN_MEMORY_DATA_DIR = 'memory';
 /** Simulator keys only (see the simulator's DEMO_SPOTS), never real credentials. */
-export const DEMO_SECRETS_FILE = 'infra/local/demo-spots.json';
+export const DEMO_SECRETS_FILE = 'local/demo-spots.json';
 /** Quiet enough that the runtime's own lines stay readable. */
 export const DEFAULT_LOCAL_LOG_LEVEL = 'WARN';
 
