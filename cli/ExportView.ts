@@ -20,6 +20,14 @@ export const exportViewSchema = z.looseObject({
   pollCount: z.number().default(0),
   source: z.string().optional(),
   failureReason: z.string().optional(),
+  upstreamWait: z
+    .looseObject({
+      attempts: z.number(),
+      lastErrorKind: z.string().optional(),
+      lastErrorAt: z.string().optional(),
+      nextAttemptAt: z.string().optional(),
+    })
+    .optional(),
 });
 
 export type ExportView = z.infer<typeof exportViewSchema>;

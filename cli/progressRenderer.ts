@@ -81,9 +81,10 @@ function plainRenderer(io: CliIo): ProgressRenderer {
     const elapsedMs = exportElapsedMs(view, io.now());
     const elapsed =
       elapsedMs === undefined ? '' : `  elapsed=${formatElapsed(elapsedMs).replaceAll(' ', '')}`;
+    const waiting = upstreamWaitText(view, io.now());
     io.stdout.write(
       `${time}  ${view.exportId}  ${view.status}  polls=${view.pollCount}  ` +
-        `upstream=${view.upstreamStatus ?? '-'}${elapsed}${failure}\n`,
+        `upstream=${view.upstreamStatus ?? '-'}${elapsed}${failure}${waiting ? `  ${waiting}` : ''}\n`,
     );
   };
   return {
@@ -120,7 +121,12 @@ function changeDetector(): { changed(view: ExportView): boolean } {
   let last: string | undefined;
   return {
     changed(view) {
-      const key = JSON.stringify([view.status, view.pollCount, view.upstreamStatus ?? null]);
+      const key = JSON.stringify([
+        view.status,
+        view.pollCount,
+        view.upstreamStatus ?? null,
+        view.upstreamWait?.attempts ?? null,
+      ]);
       if (key === last) return false;
       last = key;
       return true;
@@ -135,7 +141,7 @@ function progressSummary(view: ExportView, nowMs: number): string {
     view.status,
     elapsedMs === undefined ? undefined : formatElapsed(elapsedMs),
     `${view.pollCount} ${view.pollCount === 1 ? 'poll' : 'polls'}`,
-    `upstream ${view.upstreamStatus ?? '-'}`,
+    upstreamWaitText(view, nowMs) ?? `upstream ${view.upstreamStatus ?? '-'}`,
   ]
     .filter((part) => part !== undefined)
     .join('  ');
@@ -159,4 +165,14 @@ function writeStoppedWatching(io: CliIo, view: ExportView | undefined): void {
   io.stderr.write(
     `Stopped watching; the export keeps running. Abort it with: openweb-exports abort ${exportId}${spot}\n`,
   );
+}
+
+/** Why a REQUESTED export still waits, e.g. "waiting for upstream: throttled, next try in 20 s (3 attempts)". */
+export function upstreamWaitText(view: ExportView, nowMs: number): string | undefined {
+  const wait = view.upstreamWait;
+  if (view.status !== 'REQUESTED' || wait === undefined || wait.lastErrorKind === undefined) return undefined;
+  const nextMs = wait.nextAttemptAt === undefined ? Number.NaN : Date.parse(wait.nextAttemptAt) - nowMs;
+  const next = Number.isFinite(nextMs) && nextMs > 0 ? `, next try in ${Math.ceil(nextMs / 1000)} s` : '';
+  const attempts = `${wait.attempts} ${wait.attempts === 1 ? 'attempt' : 'attempts'}`;
+  return `waiting for upstream: ${wait.lastErrorKind}${next} (${attempts})`;
 }

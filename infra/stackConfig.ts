@@ -68,6 +68,9 @@ function isTimeZone(name: string): boolean {
   }
 }
 
+/** EventBridge Scheduler's longest flexible time window. */
+export const MAX_FLEXIBLE_WINDOW_MINUTES = 1_440;
+
 const scheduleSchema = z.strictObject({
   expression: z
     .string({ error: 'must be a string' })
@@ -88,6 +91,17 @@ const scheduleSchema = z.strictObject({
   timeZone: z
     .string({ error: 'must be a string' })
     .refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris or UTC')
+    .optional(),
+  // Scheduler fires each run at a random moment within this many minutes of its time (the export
+  // window still ends at the scheduled time): many spots on one expression then do not all start at once.
+  flexibleWindowMinutes: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of minutes')
+    .min(1, 'must be at least 1 (leave it out for none)')
+    .max(
+      MAX_FLEXIBLE_WINDOW_MINUTES,
+      `must be at most ${MAX_FLEXIBLE_WINDOW_MINUTES} (EventBridge Scheduler's limit)`,
+    )
     .optional(),
 });
 

@@ -19,6 +19,8 @@ export const DEFAULT_EVENT_BUS_NAME = 'default';
 export const DEFAULT_UPSTREAM_REQUEST_TIMEOUT_MS = 8_000;
 export const DEFAULT_UPSTREAM_RETRY_BUDGET_MS = 2_000;
 export const DEFAULT_UPSTREAM_MAX_ATTEMPTS = 4;
+/** OpenWeb documents one auth request per second per address. */
+export const DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND = 1;
 export const DEFAULT_UPSTREAM_MAX_CONCURRENCY = DEFAULT_MAX_CONCURRENT_REQUESTS;
 const MAX_UPSTREAM_CONCURRENCY = 1_000;
 const MAX_UPSTREAM_REQUESTS_PER_SECOND = 10_000;
@@ -78,6 +80,11 @@ const environmentSchema = z.object({
     .positive('must be greater than 0')
     .max(MAX_UPSTREAM_REQUESTS_PER_SECOND, `must be at most ${MAX_UPSTREAM_REQUESTS_PER_SECOND}`)
     .optional(),
+  UPSTREAM_AUTH_REQUESTS_PER_SECOND: z.coerce
+    .number({ error: 'must be a number' })
+    .positive('must be greater than 0')
+    .max(MAX_UPSTREAM_REQUESTS_PER_SECOND, `must be at most ${MAX_UPSTREAM_REQUESTS_PER_SECOND}`)
+    .default(DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND),
   TABLE_NAME: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name (3-255 of letters, digits, _ . -)')
@@ -127,6 +134,8 @@ export interface OpenWebConfig {
   maxConcurrentRequests: number;
   /** Upstream HTTP requests started per second per process, at most; undefined = no limit. */
   maxRequestsPerSecond: number | undefined;
+  /** Auth requests per second across the whole fleet (all containers, one table), at most. */
+  authRequestsPerSecond: number;
   /** Hosts download links may point to besides the export host (`host`, `host:port`, `*.domain.tld`). */
   downloadHosts: readonly string[];
 }
@@ -186,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBudgetMs: e.UPSTREAM_RETRY_BUDGET_MS,
       maxConcurrentRequests: e.UPSTREAM_MAX_CONCURRENCY,
       maxRequestsPerSecond: e.UPSTREAM_MAX_REQUESTS_PER_SECOND,
+      authRequestsPerSecond: e.UPSTREAM_AUTH_REQUESTS_PER_SECOND,
       downloadHosts: e.OPENWEB_DOWNLOAD_HOSTS ?? DEFAULT_DOWNLOAD_HOSTS,
     },
     credentials: e.LOCAL_SECRETS_FILE

@@ -18,6 +18,7 @@ import { AWS_CONNECTION_TIMEOUT_MS, AWS_REQUEST_TIMEOUT_MS } from '../lib/runtim
 import { handlerRuntimeFor } from '../lib/runtime/HandlerRuntime';
 import { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
 import { toDocumentClient } from '../lib/store/createDocumentClient';
+import { DynamoDbAuthPacer } from '../lib/store/DynamoDbAuthPacer';
 import { DynamoDbExportStore } from '../lib/store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../lib/store/DynamoDbTokenStore';
 import { loadStateMachine } from './cachedStateMachine';
@@ -156,6 +157,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const tableName = LOCAL_TABLE_NAME;
     const deps: ExportDependencies = {
       store: new DynamoDbExportStore({ client: documentClient, tableName }),
+      credentials,
       upstream: new OpenWebClient({
         authBaseUrl: config.openWeb.authBaseUrl,
         exportBaseUrl: config.openWeb.exportBaseUrl,
@@ -163,6 +165,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         credentials,
         // Persisted with the exports, so a restart reuses the token instead of authenticating again.
         tokenStore: new DynamoDbTokenStore({ client: documentClient, tableName }),
+        authPacer: new DynamoDbAuthPacer({
+          client: documentClient,
+          tableName,
+          requestsPerSecond: config.openWeb.authRequestsPerSecond,
+        }),
         requestTimeoutMs: config.openWeb.requestTimeoutMs,
         retry: { maxAttempts: config.openWeb.maxAttempts, totalBudgetMs: config.openWeb.retryBudgetMs },
         maxConcurrentRequests: config.openWeb.maxConcurrentRequests,

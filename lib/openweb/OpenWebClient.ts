@@ -1,4 +1,5 @@
 import type { CredentialsProvider, SpotCredentials } from '../secrets/CredentialsProvider';
+import type { AuthPacer } from './AuthPacer';
 import { type CreateExportRequest, toCreateExportBody } from './CreateExportRequest';
 import { type DownloadLinkPolicy, downloadLinkPolicy } from './downloadLinkPolicy';
 import {
@@ -39,6 +40,8 @@ import {
 import { DEFAULT_MAX_CONCURRENT_REQUESTS, UpstreamGovernor } from './UpstreamGovernor';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+/** An auth 429 without `Retry-After` waits at least this: the upstream's documented one request per second. */
+export const AUTH_RATE_LIMIT_MIN_WAIT_MS = 1_000;
 export const DEFAULT_TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 /** Covers one auth call with its retries, so a second process rarely authenticates in parallel. */
 export const DEFAULT_TOKEN_REFRESH_LEASE_MS = 10_000;
@@ -57,6 +60,8 @@ export interface OpenWebClientOptions {
   credentials: CredentialsProvider;
   /** Where tokens are shared; default: in this process only. */
   tokenStore?: TokenStore;
+  /** Spaces auth requests across the fleet (the upstream allows one per second per address); default none. */
+  authPacer?: AuthPacer;
   fetch?: typeof fetch;
   /** Per attempt, covering the answer's body; time spent waiting for the governor is not counted. */
   requestTimeoutMs?: number;
@@ -174,6 +179,7 @@ export class OpenWebClient {
   private readonly onEvent: ((event: OpenWebClientEvent) => void) | undefined;
   private readonly tokens: TokenProvider;
   private readonly governor: UpstreamGovernor;
+  private readonly authPacer: AuthPacer | undefined;
 
   constructor(options: OpenWebClientOptions) {
     this.authBaseUrl = options.authBaseUrl;
@@ -189,6 +195,7 @@ export class OpenWebClient {
     this.sleep = options.sleep ?? defaultSleep;
     this.random = options.random ?? Math.random;
     this.onEvent = options.onEvent;
+    this.authPacer = options.authPacer;
     this.governor = new UpstreamGovernor({
       maxConcurrentRequests: options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS,
       maxRequestsPerSecond: options.maxRequestsPerSecond,
@@ -224,6 +231,8 @@ export class OpenWebClient {
     let credentials: SpotCredentials = await this.credentials.getCredentials(spotId);
     let credentialsRefreshed = false;
     return this.withRetries(operation, spotId, async (attempt) => {
+      // Throws UpstreamAuthPaced, nothing sent, when the fleet has no slot free soon.
+      await this.authPacer?.acquire(spotId);
       const exchange = await this.exchange({
         operation,
         spotId,
@@ -248,6 +257,7 @@ export class OpenWebClient {
         this.emit({ type: 'credentialsRefreshed', spotId });
         return { kind: 'resend' };
       }
+      if (reply.statusCode === 429) return this.authRateLimited(reply);
       const retryable = this.retryableReply(reply);
       if (retryable !== undefined) return retryable;
       // The body is left out: an auth answer may echo credentials or carry a token.
@@ -421,6 +431,23 @@ export class OpenWebClient {
       });
       await this.sleep(delayMs);
     }
+  }
+
+  /**
+   * The auth limit is per address: a 429 means the whole fleet is too fast. Without
+   * `Retry-After` the wait is at least one pacing interval (the documented second), never a
+   * short backoff, and the pacer holds every container's next auth until then.
+   */
+  private async authRateLimited(reply: ReceivedReply): Promise<AttemptOutcome<never>> {
+    const intervalMs = this.authPacer?.intervalMs ?? AUTH_RATE_LIMIT_MIN_WAIT_MS;
+    const waitMs = Math.max(reply.retryAfterMs ?? 0, intervalMs);
+    await this.authPacer?.holdUntil(this.now() + waitMs);
+    return {
+      kind: 'retryable',
+      error: new UpstreamRateLimitedError(waitMs),
+      reason: `HTTP ${reply.statusCode}`,
+      retryAfterMs: waitMs,
+    };
   }
 
   /** 429 and 5xx: worth another attempt (the caller decides for creates before this). */

@@ -54,6 +54,22 @@ export class TokenUnavailableError extends OpenWebError {
   }
 }
 
+/**
+ * No auth slot is free soon: the fleet already spends the upstream's auth budget. Nothing was
+ * sent; `retryAfterMs` is when the next slot is free. Transient: the caller retries later.
+ */
+export class UpstreamAuthPacedError extends OpenWebError {
+  readonly spotId: string;
+  readonly retryAfterMs: number;
+
+  constructor(spotId: string, retryAfterMs: number, options: OpenWebErrorOptions = {}) {
+    super(`No upstream auth slot is free for spot ${spotId} for ${retryAfterMs} ms`, options);
+    this.name = 'UpstreamAuthPaced';
+    this.spotId = spotId;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
 /** A spot id that cannot be sent in a header (empty, spaces or control characters). Nothing was sent. */
 export class InvalidSpotIdError extends OpenWebError {
   constructor() {

@@ -8,6 +8,7 @@ import type { OpenWebClientEvent } from '../openweb/OpenWebClientEvent';
 import type { CredentialsProvider } from '../secrets/CredentialsProvider';
 import { FileCredentialsProvider } from '../secrets/FileCredentialsProvider';
 import { SecretsManagerCredentialsProvider } from '../secrets/SecretsManagerCredentialsProvider';
+import { DynamoDbAuthPacer } from '../store/DynamoDbAuthPacer';
 import { DynamoDbExportStore } from '../store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../store/DynamoDbTokenStore';
 import { StepFunctionsPollingWorkflows } from '../workflow/StepFunctionsPollingWorkflows';
@@ -48,6 +49,13 @@ export function createAwsExportDependencies(
     credentials,
     // Shared by every container: the auth endpoint allows one call per second per IP.
     tokenStore: new DynamoDbTokenStore({ client: documentClient, tableName, now }),
+    // The auth limit is per address: every container reserves its auth slot on one table item.
+    authPacer: new DynamoDbAuthPacer({
+      client: documentClient,
+      tableName,
+      requestsPerSecond: config.openWeb.authRequestsPerSecond,
+      now,
+    }),
     requestTimeoutMs: config.openWeb.requestTimeoutMs,
     retry: { maxAttempts: config.openWeb.maxAttempts, totalBudgetMs: config.openWeb.retryBudgetMs },
     maxConcurrentRequests: config.openWeb.maxConcurrentRequests,
@@ -61,6 +69,7 @@ export function createAwsExportDependencies(
   return {
     store: new DynamoDbExportStore({ client: documentClient, tableName, now }),
     upstream: openWeb,
+    credentials,
     workflows: new StepFunctionsPollingWorkflows({ client: client('stepFunctions'), stateMachineArn }),
     events: new EventBridgeExportEvents({ client: client('eventBridge'), eventBusName }),
     metrics: options.metrics ?? new PowertoolsExportMetrics(),

@@ -10,6 +10,7 @@ import type { ExportStatus } from '../exports/ExportStatus';
  * | spot lock       | SPOT#<spotId> | LOCK                 | –                                    | –                                |
  * | idempotency key | SPOT#<spotId> | IDEMPOTENCY#<key>    | –                                    | –                                |
  * | upstream token  | SPOT#<spotId> | UPSTREAM_TOKEN       | –                                    | –                                |
+ * | auth pacing     | UPSTREAM_AUTH | PACING               | –                                    | –                                |
  *
  * Export ids sort by creation time, so a descending query lists newest first
  * without an extra index. The active index has one partition: it holds at
@@ -21,6 +22,7 @@ export const EntityType = {
   spotLock: 'SPOT_LOCK',
   idempotency: 'IDEMPOTENCY',
   upstreamToken: 'UPSTREAM_TOKEN',
+  authPacing: 'AUTH_PACING',
 } as const;
 
 export const EXPORT_SORT_KEY_PREFIX = 'EXPORT#';
@@ -49,6 +51,11 @@ export function idempotencyKey(spotId: string, key: string): TableKey {
 
 export function upstreamTokenKey(spotId: string): TableKey {
   return { pk: spotPartitionKey(spotId), sk: 'UPSTREAM_TOKEN' };
+}
+
+/** The one item the fleet's auth requests are spaced by: the upstream's limit is per address, not per spot. */
+export function authPacingKey(): TableKey {
+  return { pk: 'UPSTREAM_AUTH', sk: 'PACING' };
 }
 
 export function statusIndexPartitionKey(spotId: string, status: ExportStatus): string {

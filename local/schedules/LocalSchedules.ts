@@ -10,6 +10,8 @@ export interface LocalScheduleDefinition {
   description: string;
   expression: string;
   timeZone?: string;
+  /** Scheduler's flexible time window: each run fires at a random moment this long after its time, at most. */
+  flexibleWindowMs?: number;
   target: HandlerName;
   /** The event of a run scheduled at `scheduledTime` (Scheduler's `<aws.scheduler.scheduled-time>`). */
   eventFor(scheduledTime: string): unknown;
@@ -48,6 +50,8 @@ export interface LocalSchedulesOptions {
   onRun?: (run: ScheduleRun) => void;
   /** Epoch ms. */
   now?: () => number;
+  /** Draws the offset within a flexible window; default Math.random. */
+  random?: () => number;
 }
 
 /** However small the time scale, a rate schedule runs at most this often. */
@@ -138,12 +142,12 @@ export class LocalSchedules {
     this.#setTimer(entry, next);
   }
 
-  #setTimer(entry: ScheduleEntry, runAtMs: number): void {
-    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, runAtMs - this.#now()));
+  #setTimer(entry: ScheduleEntry, runAtMs: number, fireAtMs = runAtMs + this.#flexibleOffsetMs(entry)): void {
+    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, fireAtMs - this.#now()));
     entry.timer = setTimeout(() => {
       if (this.#stopped) return;
-      if (this.#now() < runAtMs) {
-        this.#setTimer(entry, runAtMs);
+      if (this.#now() < fireAtMs) {
+        this.#setTimer(entry, runAtMs, fireAtMs);
         return;
       }
       void this.#run(entry, runAtMs, false);
@@ -151,6 +155,14 @@ export class LocalSchedules {
     }, delay);
     // The API server keeps the process alive; schedules alone should not.
     entry.timer.unref();
+  }
+
+  /** Where in its flexible window a run fires (scaled like its rate; a cron schedule's is wall-clock time). */
+  #flexibleOffsetMs(entry: ScheduleEntry): number {
+    const windowMs = entry.definition.flexibleWindowMs;
+    if (windowMs === undefined || entry.timing === undefined) return 0;
+    const scaledMs = entry.timing.kind === 'cron' ? windowMs : windowMs * this.#options.timeScale;
+    return Math.floor((this.#options.random ?? Math.random)() * scaledMs);
   }
 
   #nextRun(timing: ScheduleTiming, afterMs: number): number | undefined {

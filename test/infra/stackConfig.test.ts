@@ -138,6 +138,27 @@ describe('parseStackConfig', () => {
     );
   });
 
+  it.each([
+    [0, 'must be at least 1'],
+    [1_441, 'must be at most 1440'],
+    [2.5, 'must be a whole number of minutes'],
+  ])('rejects a flexible window of %s minutes', (minutes, message) => {
+    // Act
+    const problems = problemsOf({
+      spots: [
+        {
+          spotId: 'sp_abc',
+          schedules: [{ expression: 'rate(1 day)', window: 'P1D', flexibleWindowMinutes: minutes }],
+        },
+      ],
+    });
+
+    // Assess
+    expect(problems).toEqual([
+      `openwebExports.spots.0.schedules.0.flexibleWindowMinutes: ${message}${minutes === 0 ? ' (leave it out for none)' : minutes === 1_441 ? " (EventBridge Scheduler's limit)" : ''}`,
+    ]);
+  });
+
   it('rejects unknown keys, so a typo is not silently ignored', () => {
     // Act
     const problems = problemsOf({ spot: [] });

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       retryBudgetMs: 2_000,
       maxConcurrentRequests: 16,
       maxRequestsPerSecond: undefined,
+      authRequestsPerSecond: 1,
       downloadHosts: ['*.openweb.com'],
     });
     expect(config.resources).toEqual({
@@ -111,6 +112,16 @@ describe('loadConfig', () => {
     // Assess
     expect(config.openWeb.maxConcurrentRequests).toBe(4);
     expect(config.openWeb.maxRequestsPerSecond).toBe(2.5);
+  });
+
+  it('reads the fleet-wide auth rate, and refuses one that is not positive', () => {
+    // Act
+    const config = loadConfig({ UPSTREAM_AUTH_REQUESTS_PER_SECOND: '0.5' });
+    const refused = () => loadConfig({ UPSTREAM_AUTH_REQUESTS_PER_SECOND: '0' });
+
+    // Assess
+    expect(config.openWeb.authRequestsPerSecond).toBe(0.5);
+    expect(refused).toThrow(/UPSTREAM_AUTH_REQUESTS_PER_SECOND must be greater than 0/);
   });
 
   it.each([

@@ -81,6 +81,35 @@ describe('watch command', () => {
     expect(io.stdoutText()).not.toContain('\r');
   });
 
+  it('says why an export still waits for the upstream while its create is put off', async () => {
+    // Prepare
+    const waiting = (attempts: number) =>
+      ok({
+        status: 'REQUESTED',
+        pollCount: 0,
+        upstreamStatus: undefined,
+        upstreamExportId: undefined,
+        upstreamWait: {
+          attempts,
+          lastErrorKind: 'throttled',
+          lastErrorAt: '2026-05-01T12:00:00Z',
+          nextAttemptAt: '2026-05-01T12:00:20Z',
+        },
+      });
+    const server = await serveSequence([waiting(1), waiting(2), ok({ status: 'COMPLETED', pollCount: 1 })]);
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(watchArgs(server.url), io);
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    const lines = io.stdoutText().trimEnd().split('\n');
+    expect(lines[0]).toContain('REQUESTED');
+    expect(lines[0]).toContain('waiting for upstream: throttled, next try in 20 s (1 attempt)');
+    expect(lines[1]).toContain('waiting for upstream: throttled, next try in 18 s (2 attempts)');
+  });
+
   it('polls at the requested interval', async () => {
     // Prepare
     const server = await serveSequence([ok({ status: 'PROCESSING' }), ok({ status: 'COMPLETED' })]);

@@ -60,6 +60,28 @@ describe('LocalSchedules', () => {
     return schedules;
   }
 
+  it('fires a run within its flexible window, still naming the scheduled time it covers', async () => {
+    // Prepare: a 10-minute flexible window (scaled like the rate: 600 ms) and an offset drawn at 50 %.
+    schedules = new LocalSchedules({
+      definitions: [definition({ flexibleWindowMs: 10 * MS_PER_MINUTE })],
+      timeScale: TIME_SCALE,
+      invoke: async (handler, event) => void calls.push({ handler, event }),
+      random: () => 0.5,
+    });
+    schedules.start();
+
+    // Act
+    await vi.advanceTimersByTimeAsync(SCALED_DAY_MS + 299);
+    const beforeOffset = calls.length;
+    await vi.advanceTimersByTimeAsync(1);
+
+    // Assess
+    expect(beforeOffset).toBe(0);
+    expect(calls.map((call) => call.event)).toEqual([
+      { source: 'schedule', spotId: 'sp_other', window: 'P1D', scheduledTime: '2026-11-21T10:01:26Z' },
+    ]);
+  });
+
   it('runs a rate schedule every scaled interval with the tick time as the scheduled time', async () => {
     // Prepare
     create([definition()]).start();
