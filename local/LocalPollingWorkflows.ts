@@ -4,6 +4,7 @@ import type { ExtractedStateMachine } from '../infra/stateMachineDefinition';
 import type { PollingWorkflows } from '../lib/exports/ports';
 import type { HandlerName } from '../lib/http/routeTable';
 import type { PollingWorkflowInput } from '../lib/workflow/pollingWorkflowContract';
+import { LocalRuntimeStoppingError } from './errors';
 import { inputDrivenWaits, scaleDefinitionTimes } from './scaleDefinitionTimes';
 
 /** Calls a handler the way Lambda would for a Step Functions task. */
@@ -41,6 +42,7 @@ export class LocalPollingWorkflows implements PollingWorkflows {
   // Task invocations outlive an aborted execution; stopAll waits for them before resources close.
   readonly #tasksInFlight = new Set<Promise<unknown>>();
   readonly #known = new Set<string>();
+  #stopping = false;
 
   constructor(options: LocalPollingWorkflowsOptions) {
     const { definition, taskHandlers } = options.stateMachine;
@@ -92,6 +94,8 @@ export class LocalPollingWorkflows implements PollingWorkflows {
 
   /** Stops every execution and waits for them to settle (shutdown, tests). */
   async stopAll(): Promise<void> {
+    // A retry timer of an aborted execution may still fire: it must not reach a handler any more.
+    this.#stopping = true;
     const executions = [...this.#running.values()];
     for (const execution of executions) execution.abort();
     await Promise.all(executions.map((execution) => execution.done));
@@ -99,6 +103,7 @@ export class LocalPollingWorkflows implements PollingWorkflows {
   }
 
   #invokeTracked(handler: HandlerName, taskInput: unknown): Promise<unknown> {
+    if (this.#stopping) return Promise.reject(new LocalRuntimeStoppingError());
     const task = this.#options.invoke(handler, taskInput);
     this.#tasksInFlight.add(task);
     const forget = () => this.#tasksInFlight.delete(task);

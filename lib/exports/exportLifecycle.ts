@@ -5,6 +5,7 @@ import type { ExportChangeField, ExportChanges, ExportRecord, ExportRequest } fr
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { IllegalTransitionError } from './errors';
 import { EXPORT_HISTORY_SAMPLE_SIZE, expectedExportDurationSeconds } from './expectedExportDuration';
+import { isTransientFailure } from './isTransientFailure';
 import type { ExportDependencies } from './ports';
 
 /** Shared steps of the use cases: terminal bookkeeping, workflow tracking, request mapping. */
@@ -77,8 +78,9 @@ export async function onTerminal(deps: ExportDependencies, record: ExportRecord)
 
 /**
  * Makes sure an active export has a polling workflow. The execution name comes from
- * the export id, so two callers racing here start one workflow. A failure to start
- * is left to the reconciler: the export is recorded and will be picked up.
+ * the export id, so two callers racing here start one workflow. A passing failure to start
+ * (throttling, an outage) is left to the reconciler: the export is recorded and will be
+ * picked up. Any other failure (access denied) is thrown.
  */
 export async function ensurePollingWorkflow(
   deps: ExportDependencies,
@@ -95,7 +97,9 @@ export async function ensurePollingWorkflow(
       firstPollDelaySeconds: await firstPollDelaySecondsFor(deps, record.spotId),
       deadline: isoAt(exportDeadlineMs(deps, record)),
     });
-  } catch {
+  } catch (error) {
+    // A missing grant or a wrong ARN never passes: fail where it can be seen instead of hoping.
+    if (!isTransientFailure(error)) throw error;
     // The export is recorded and active: the reconciler gives it a workflow on its next run.
     deps.metrics.count('WorkflowStartsFailed');
     return record;

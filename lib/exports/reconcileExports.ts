@@ -2,7 +2,9 @@ import { abortExport } from './abortExport';
 import { checkExport } from './checkExport';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
+import { ReconcileFailedError } from './errors';
 import { ensurePollingWorkflow, isoAt } from './exportLifecycle';
+import { isTransientFailure } from './isTransientFailure';
 import type { ExportDependencies } from './ports';
 
 /** Records repaired per reconciler run; the rest wait for the next run. */
@@ -18,6 +20,9 @@ export interface ReconcileSummary {
 }
 
 /**
+ * @throws ReconcileFailedError after the whole sweep when a record failed for a reason that is
+ *   not passing (e.g. a missing grant), so the run fails visibly (logged at ERROR, retried, DLQ).
+ *
  * Sweeps active exports nobody has polled for a while (a workflow died, a deploy
  * happened, an abort was interrupted) and brings each one forward: poll it, resend
  * a pending abort, and give a still-running export a new workflow if its own is gone.
@@ -35,15 +40,19 @@ export async function reconcileExports(
     workflowsRestarted: 0,
     failures: 0,
   };
+  const unexpected: { exportId: string; error: unknown }[] = [];
   for (const record of stale) {
     try {
       const next = await reconcileOne(deps, record);
       if (isTerminal(next.status)) summary.finished += 1;
       else if (next.workflowExecutionName !== record.workflowExecutionName) summary.workflowsRestarted += 1;
-    } catch {
+    } catch (error) {
       summary.failures += 1;
+      // A passing outage is the next run's; anything else (a missing grant, a bug) must be seen.
+      if (!isTransientFailure(error)) unexpected.push({ exportId: record.exportId, error });
     }
   }
+  if (unexpected.length > 0) throw new ReconcileFailedError(summary, unexpected);
   return summary;
 }
 

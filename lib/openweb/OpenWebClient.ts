@@ -153,7 +153,7 @@ function defaultSleep(ms: number): Promise<void> {
 }
 
 /**
- * Typed client of the OpenWeb Export API v4 (see UPSTREAM.md).
+ * Typed client of the OpenWeb Export API v4 (see docs/upstream.md).
  *
  * Retries 429, 5xx and network failures with full-jitter backoff (honouring
  * `Retry-After`) within a total budget; re-authenticates once on 401. A

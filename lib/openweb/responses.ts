@@ -5,7 +5,7 @@ import { normaliseUpstreamStatus, type UpstreamExportStatus } from './UpstreamEx
 
 /**
  * Tolerant readers for upstream bodies. Most shapes are undocumented
- * (see UPSTREAM.md), so every reader accepts the plausible variants, keeps
+ * (see docs/upstream.md), so every reader accepts the plausible variants, keeps
  * unknown keys and the raw body, and turns anything it cannot use into an
  * `UpstreamProtocolError` instead of crashing.
  */

@@ -196,7 +196,10 @@ describe('create convergence after crashes and ambiguous creates', () => {
       ...h.deps,
       workflows: {
         ...h.workflows,
-        start: async () => Promise.reject(new Error('throttled')),
+        start: async () =>
+          Promise.reject(
+            Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $retryable: {} }),
+          ),
         isRunning: async () => false,
         stop: async () => undefined,
       },
@@ -250,5 +253,40 @@ describe('create convergence after crashes and ambiguous creates', () => {
     expect(final?.upstreamExportId).toBe(h.simulator.listExports(SPOT)[0]?.id);
     expect(createdUpstreamExports(h)).toBe(1);
     expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+  });
+
+  it('fails a reconciler run visibly when a record fails for a reason that is not passing, after repairing the rest', async () => {
+    // Prepare: two exports whose workflows are gone; starting workflows is denied for one of them.
+    h = await startExportHarness();
+    const { record: denied } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record: fine } = await startAndCreate(h.deps, {
+      spotId: 'sp_other',
+      request: DAY,
+      source: 'api',
+    });
+    h.workflows.running.clear();
+    h.clock.advance(h.deps.settings.reconcileStaleAfterSeconds * 1000 + 1);
+    const accessDenied = Object.assign(new Error('not authorized to perform states:StartExecution'), {
+      name: 'AccessDeniedException',
+      $fault: 'client',
+    });
+    const deps: ExportDependencies = {
+      ...h.deps,
+      workflows: {
+        ...h.workflows,
+        isRunning: async () => false,
+        start: async (name, input) =>
+          name.startsWith(denied.exportId) ? Promise.reject(accessDenied) : h.workflows.start(name, input),
+        stop: async () => undefined,
+      },
+    };
+
+    // Act
+    const error = await reconcileExports(deps).catch((caught: unknown) => caught);
+
+    // Assess
+    expect((error as Error).name).toBe('ReconcileFailedError');
+    expect((error as Error).message).toContain(`${denied.exportId}: AccessDeniedException`);
+    expect(h.workflows.started.has(`${fine.exportId}-r1`)).toBe(true);
   });
 });

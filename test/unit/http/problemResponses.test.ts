@@ -127,4 +127,58 @@ describe('problemResponses (through createExportHandler)', () => {
     // Assess
     expect((runtime.metrics as InMemoryExportMetrics).published.get('UpstreamPolls')).toBe(1);
   });
+
+  describe('errors of workflow tasks, which propagate to the state machine', () => {
+    const named = (name: string) => Object.assign(new Error(name), { name });
+
+    it.each([
+      'ExportStillProcessing',
+      'ExportCreateDeferred',
+      'UpstreamUnavailable',
+      'ExportPollingTimedOut',
+    ])(
+      'logs the control error %s at INFO, so an ERROR line always means an unexpected failure',
+      async (name) => {
+        // Prepare
+        const runtime = runtimeWith();
+        const errors = vi.spyOn(runtime.logger, 'error');
+        const infos = vi.spyOn(runtime.logger, 'info');
+
+        // Act
+        const thrown = await handlerThrowing(named(name), runtime)({ action: 'poll' }, lambdaContext()).catch(
+          (error: unknown) => error,
+        );
+
+        // Assess
+        expect((thrown as Error).name).toBe(name);
+        expect(errors).not.toHaveBeenCalled();
+        expect(infos).toHaveBeenCalledWith('Workflow task outcome', { outcome: name });
+      },
+    );
+
+    it('logs a refused create at WARN and anything else at ERROR, and still lets it propagate', async () => {
+      // Prepare
+      const runtime = runtimeWith();
+      const errors = vi.spyOn(runtime.logger, 'error');
+      const warnings = vi.spyOn(runtime.logger, 'warn');
+      const unexpected = new Error('AccessDeniedException: not authorized to perform states:StopExecution');
+
+      // Act
+      const refused = await handlerThrowing(named('ExportCreateRejected'), runtime)(
+        { action: 'create' },
+        lambdaContext(),
+      ).catch((error: unknown) => error);
+      const failed = await handlerThrowing(unexpected, runtime)(
+        { source: 'reconciler' },
+        lambdaContext(),
+      ).catch((error: unknown) => error);
+
+      // Assess
+      expect((refused as Error).name).toBe('ExportCreateRejected');
+      expect(failed).toBe(unexpected);
+      expect(warnings).toHaveBeenCalledWith('Upstream refused the export', expect.anything());
+      expect(errors).toHaveBeenCalledTimes(1);
+      expect(errors).toHaveBeenCalledWith('Task failed with an unexpected error', { error: unexpected });
+    });
+  });
 });
