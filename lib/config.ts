@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from './exports/ExportSettings';
 import { JWT_CLAIM_NAME_PATTERN } from './http/jwtClaimValues';
+import { DOCUMENTED_AUTH_REQUESTS_PER_SECOND } from './openweb/AuthPacer';
 import { DEFAULT_DOWNLOAD_HOSTS, isDownloadHostEntry } from './openweb/downloadLinkPolicy';
 import { DEFAULT_MAX_CONCURRENT_REQUESTS } from './openweb/UpstreamGovernor';
 
@@ -22,6 +23,9 @@ export const DEFAULT_UPSTREAM_MAX_ATTEMPTS = 4;
 export const DEFAULT_UPSTREAM_MAX_CONCURRENCY = DEFAULT_MAX_CONCURRENT_REQUESTS;
 const MAX_UPSTREAM_CONCURRENCY = 1_000;
 const MAX_UPSTREAM_REQUESTS_PER_SECOND = 10_000;
+/** OpenWeb documents one auth request per second per address; the fleet shares that budget. */
+export const DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND = DOCUMENTED_AUTH_REQUESTS_PER_SECOND;
+export const MAX_UPSTREAM_AUTH_REQUESTS_PER_SECOND = 100;
 
 const SECONDS_PER_HOUR = 3600;
 const SECONDS_PER_DAY = 24 * SECONDS_PER_HOUR;
@@ -78,6 +82,11 @@ const environmentSchema = z.object({
     .positive('must be greater than 0')
     .max(MAX_UPSTREAM_REQUESTS_PER_SECOND, `must be at most ${MAX_UPSTREAM_REQUESTS_PER_SECOND}`)
     .optional(),
+  UPSTREAM_AUTH_REQUESTS_PER_SECOND: z.coerce
+    .number({ error: 'must be a number' })
+    .positive('must be greater than 0')
+    .max(MAX_UPSTREAM_AUTH_REQUESTS_PER_SECOND, `must be at most ${MAX_UPSTREAM_AUTH_REQUESTS_PER_SECOND}`)
+    .default(DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND),
   TABLE_NAME: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name (3-255 of letters, digits, _ . -)')
@@ -127,6 +136,8 @@ export interface OpenWebConfig {
   maxConcurrentRequests: number;
   /** Upstream HTTP requests started per second per process, at most; undefined = no limit. */
   maxRequestsPerSecond: number | undefined;
+  /** Auth requests per second across every process sharing the table (fleet-wide pacing). */
+  authRequestsPerSecond: number;
   /** Hosts download links may point to besides the export host (`host`, `host:port`, `*.domain.tld`). */
   downloadHosts: readonly string[];
 }
@@ -186,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBudgetMs: e.UPSTREAM_RETRY_BUDGET_MS,
       maxConcurrentRequests: e.UPSTREAM_MAX_CONCURRENCY,
       maxRequestsPerSecond: e.UPSTREAM_MAX_REQUESTS_PER_SECOND,
+      authRequestsPerSecond: e.UPSTREAM_AUTH_REQUESTS_PER_SECOND,
       downloadHosts: e.OPENWEB_DOWNLOAD_HOSTS ?? DEFAULT_DOWNLOAD_HOSTS,
     },
     credentials: e.LOCAL_SECRETS_FILE

@@ -18,6 +18,7 @@ import { AWS_CONNECTION_TIMEOUT_MS, AWS_REQUEST_TIMEOUT_MS } from '../lib/runtim
 import { handlerRuntimeFor } from '../lib/runtime/HandlerRuntime';
 import { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
 import { toDocumentClient } from '../lib/store/createDocumentClient';
+import { DynamoDbAuthPacer } from '../lib/store/DynamoDbAuthPacer';
 import { DynamoDbExportStore } from '../lib/store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../lib/store/DynamoDbTokenStore';
 import { loadStateMachine } from './cachedStateMachine';
@@ -163,6 +164,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         credentials,
         // Persisted with the exports, so a restart reuses the token instead of authenticating again.
         tokenStore: new DynamoDbTokenStore({ client: documentClient, tableName }),
+        // Through the table as in the cloud, so a second runtime on this machine shares the pacing.
+        authPacer: new DynamoDbAuthPacer({
+          client: documentClient,
+          tableName,
+          requestsPerSecond: config.openWeb.authRequestsPerSecond,
+        }),
         requestTimeoutMs: config.openWeb.requestTimeoutMs,
         retry: { maxAttempts: config.openWeb.maxAttempts, totalBudgetMs: config.openWeb.retryBudgetMs },
         maxConcurrentRequests: config.openWeb.maxConcurrentRequests,
@@ -277,6 +284,8 @@ function handlerEnvironment(
     DEFAULT_FIRST_POLL_DELAY_SECONDS: String(polling.defaultFirstPollDelaySeconds),
     STATUS_FRESHNESS_SECONDS: String(polling.statusFreshnessSeconds),
     RECONCILE_STALE_AFTER_SECONDS: String(polling.reconcileStaleAfterSeconds),
+    UPSTREAM_AUTH_REQUESTS_PER_SECOND:
+      env.UPSTREAM_AUTH_REQUESTS_PER_SECOND ?? String(settings.stackConfig.upstreamAuthRequestsPerSecond),
     OPENWEB_AUTH_BASE_URL: upstream?.authBaseUrl,
     OPENWEB_EXPORT_BASE_URL: upstream?.exportBaseUrl,
     LOCAL_SECRETS_FILE: settings.secretsFile,

@@ -1,4 +1,5 @@
 import type { CredentialsProvider, SpotCredentials } from '../secrets/CredentialsProvider';
+import { type AuthPacer, authPacingIntervalMs, DOCUMENTED_AUTH_REQUESTS_PER_SECOND } from './AuthPacer';
 import { type CreateExportRequest, toCreateExportBody } from './CreateExportRequest';
 import { type DownloadLinkPolicy, downloadLinkPolicy } from './downloadLinkPolicy';
 import {
@@ -37,6 +38,7 @@ import {
   type TransportFailure,
 } from './transportFailure';
 import { DEFAULT_MAX_CONCURRENT_REQUESTS, UpstreamGovernor } from './UpstreamGovernor';
+import { DEFAULT_AUTH_SLOT_MAX_WAIT_MS, waitForAuthSlot } from './waitForAuthSlot';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -65,6 +67,10 @@ export interface OpenWebClientOptions {
   /** Upstream HTTP requests this client starts per second, at most; default: no limit. */
   maxRequestsPerSecond?: number;
   retry?: Partial<RetryPolicy>;
+  /** Paces auth requests fleet-wide; default: not paced (an auth 429 still waits one documented interval). */
+  authPacer?: AuthPacer;
+  /** Longest wait for an auth slot before `UpstreamAuthPacedError`; default `DEFAULT_AUTH_SLOT_MAX_WAIT_MS`. */
+  authSlotMaxWaitMs?: number;
   /** Replace a token this long before it expires. */
   tokenRefreshMarginMs?: number;
   tokenRefreshLeaseMs?: number;
@@ -101,7 +107,13 @@ type Exchange = { kind: 'reply'; reply: ReceivedReply } | { kind: 'failure'; fai
 /** What one attempt leads to: a result, a retry after backoff, or an immediate resend (after re-auth). */
 type AttemptOutcome<T> =
   | { kind: 'done'; value: T }
-  | { kind: 'retryable'; error: OpenWebError; reason: string; retryAfterMs: number | undefined }
+  | {
+      kind: 'retryable';
+      error: OpenWebError;
+      reason: string;
+      retryAfterMs: number | undefined;
+      minDelayMs?: number;
+    }
   | { kind: 'resend' };
 
 interface ExportCall<T> {
@@ -174,6 +186,8 @@ export class OpenWebClient {
   private readonly onEvent: ((event: OpenWebClientEvent) => void) | undefined;
   private readonly tokens: TokenProvider;
   private readonly governor: UpstreamGovernor;
+  private readonly authPacer: AuthPacer | undefined;
+  private readonly authSlotMaxWaitMs: number;
 
   constructor(options: OpenWebClientOptions) {
     this.authBaseUrl = options.authBaseUrl;
@@ -189,6 +203,8 @@ export class OpenWebClient {
     this.sleep = options.sleep ?? defaultSleep;
     this.random = options.random ?? Math.random;
     this.onEvent = options.onEvent;
+    this.authPacer = options.authPacer;
+    this.authSlotMaxWaitMs = options.authSlotMaxWaitMs ?? DEFAULT_AUTH_SLOT_MAX_WAIT_MS;
     this.governor = new UpstreamGovernor({
       maxConcurrentRequests: options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS,
       maxRequestsPerSecond: options.maxRequestsPerSecond,
@@ -224,6 +240,10 @@ export class OpenWebClient {
     let credentials: SpotCredentials = await this.credentials.getCredentials(spotId);
     let credentialsRefreshed = false;
     return this.withRetries(operation, spotId, async (attempt) => {
+      if (this.authPacer !== undefined) {
+        const { authPacer: pacer, authSlotMaxWaitMs: maxWaitMs, now, sleep } = this;
+        await waitForAuthSlot({ pacer, maxWaitMs, spotId, now, sleep });
+      }
       const exchange = await this.exchange({
         operation,
         spotId,
@@ -249,6 +269,9 @@ export class OpenWebClient {
         return { kind: 'resend' };
       }
       const retryable = this.retryableReply(reply);
+      // The auth limit is per second: a 429 without Retry-After waits at least one pacing interval.
+      if (retryable?.kind === 'retryable' && reply.statusCode === 429)
+        return { ...retryable, minDelayMs: this.authIntervalMs() };
       if (retryable !== undefined) return retryable;
       // The body is left out: an auth answer may echo credentials or carry a token.
       throw reply.statusCode >= 400
@@ -408,6 +431,7 @@ export class OpenWebClient {
         attemptsMade,
         elapsedMs: this.now() - startedAt,
         retryAfterMs: outcome.retryAfterMs,
+        ...(outcome.minDelayMs !== undefined && { minDelayMs: outcome.minDelayMs }),
         random: this.random,
       });
       if (delayMs === undefined) throw outcome.error;
@@ -438,6 +462,10 @@ export class OpenWebClient {
       return { kind: 'retryable', error: this.serverError(reply), reason, retryAfterMs: reply.retryAfterMs };
     }
     return undefined;
+  }
+
+  private authIntervalMs(): number {
+    return this.authPacer?.intervalMs ?? authPacingIntervalMs(DOCUMENTED_AUTH_REQUESTS_PER_SECOND);
   }
 
   private serverError(reply: UpstreamReply): UpstreamUnavailableError {

@@ -11,6 +11,7 @@
  * - 404 on status/abort → `ExportNotFoundError`
  * - 409 → `ExportConflictError`
  * - 429 → retried, then `UpstreamRateLimitedError`
+ * - no fleet-wide auth slot free soon → `UpstreamAuthPacedError` (nothing sent)
  * - 5xx, network failures, timeouts → retried, then `UpstreamUnavailableError`
  *   (on create: `AmbiguousCreateError` at once, see below)
  * - any other 4xx → `UpstreamRequestRejectedError`
@@ -153,6 +154,31 @@ export class UpstreamRateLimitedError extends OpenWebError {
       { statusCode: 429, ...options },
     );
     this.name = 'UpstreamRateLimitedError';
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * The fleet-wide auth pacer has no slot free within the short wait a call may
+ * spend on it. Transient and never sent upstream: retry at `retryAtMs`
+ * (the workflow's Retry waits, not a function).
+ */
+export class UpstreamAuthPacedError extends OpenWebError {
+  readonly spotId: string;
+  /** Epoch ms when the next auth slot is free. */
+  readonly retryAtMs: number;
+  /** From when the error was raised until `retryAtMs`. */
+  readonly retryAfterMs: number;
+
+  constructor(spotId: string, retryAtMs: number, nowMs: number, options: OpenWebErrorOptions = {}) {
+    const retryAfterMs = Math.max(0, retryAtMs - nowMs);
+    super(
+      `Auth for spot ${spotId} is paced fleet-wide; the next slot is free in ${retryAfterMs} ms`,
+      options,
+    );
+    this.name = 'UpstreamAuthPaced';
+    this.spotId = spotId;
+    this.retryAtMs = retryAtMs;
     this.retryAfterMs = retryAfterMs;
   }
 }

@@ -8,6 +8,7 @@ import type { OpenWebClientEvent } from '../openweb/OpenWebClientEvent';
 import type { CredentialsProvider } from '../secrets/CredentialsProvider';
 import { FileCredentialsProvider } from '../secrets/FileCredentialsProvider';
 import { SecretsManagerCredentialsProvider } from '../secrets/SecretsManagerCredentialsProvider';
+import { DynamoDbAuthPacer } from '../store/DynamoDbAuthPacer';
 import { DynamoDbExportStore } from '../store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../store/DynamoDbTokenStore';
 import { StepFunctionsPollingWorkflows } from '../workflow/StepFunctionsPollingWorkflows';
@@ -48,6 +49,13 @@ export function createAwsExportDependencies(
     credentials,
     // Shared by every container: the auth endpoint allows one call per second per IP.
     tokenStore: new DynamoDbTokenStore({ client: documentClient, tableName, now }),
+    // The auth limit holds for the whole fleet, so every container takes its auth slots from the table.
+    authPacer: new DynamoDbAuthPacer({
+      client: documentClient,
+      tableName,
+      requestsPerSecond: config.openWeb.authRequestsPerSecond,
+      now,
+    }),
     requestTimeoutMs: config.openWeb.requestTimeoutMs,
     retry: { maxAttempts: config.openWeb.maxAttempts, totalBudgetMs: config.openWeb.retryBudgetMs },
     maxConcurrentRequests: config.openWeb.maxConcurrentRequests,

@@ -10,17 +10,20 @@ import type { ExportStatus } from '../exports/ExportStatus';
  * | spot lock       | SPOT#<spotId> | LOCK                 | –                                    | –                                |
  * | idempotency key | SPOT#<spotId> | IDEMPOTENCY#<key>    | –                                    | –                                |
  * | upstream token  | SPOT#<spotId> | UPSTREAM_TOKEN       | –                                    | –                                |
+ * | auth pacing     | AUTH_PACING   | AUTH_PACING          | –                                    | –                                |
  *
  * Export ids sort by creation time, so a descending query lists newest first
  * without an extra index. The active index has one partition: it holds at
  * most one active export per spot (the spot lock), far below a partition's
- * write limit.
+ * write limit. The auth pacing item is one per table (the auth limit is
+ * fleet-wide), written at most a few times per auth request.
  */
 export const EntityType = {
   export: 'EXPORT',
   spotLock: 'SPOT_LOCK',
   idempotency: 'IDEMPOTENCY',
   upstreamToken: 'UPSTREAM_TOKEN',
+  authPacing: 'AUTH_PACING',
 } as const;
 
 export const EXPORT_SORT_KEY_PREFIX = 'EXPORT#';
@@ -49,6 +52,11 @@ export function idempotencyKey(spotId: string, key: string): TableKey {
 
 export function upstreamTokenKey(spotId: string): TableKey {
   return { pk: spotPartitionKey(spotId), sk: 'UPSTREAM_TOKEN' };
+}
+
+/** The one item pacing auth requests across the fleet. */
+export function authPacingKey(): TableKey {
+  return { pk: 'AUTH_PACING', sk: 'AUTH_PACING' };
 }
 
 export function statusIndexPartitionKey(spotId: string, status: ExportStatus): string {

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       retryBudgetMs: 2_000,
       maxConcurrentRequests: 16,
       maxRequestsPerSecond: undefined,
+      authRequestsPerSecond: 1,
       downloadHosts: ['*.openweb.com'],
     });
     expect(config.resources).toEqual({
@@ -113,6 +114,14 @@ describe('loadConfig', () => {
     expect(config.openWeb.maxRequestsPerSecond).toBe(2.5);
   });
 
+  it('reads the fleet-wide auth rate, a fractional one included', () => {
+    // Act
+    const config = loadConfig({ UPSTREAM_AUTH_REQUESTS_PER_SECOND: '0.5' });
+
+    // Assess
+    expect(config.openWeb.authRequestsPerSecond).toBe(0.5);
+  });
+
   it.each([
     ['UPSTREAM_MAX_CONCURRENCY', '0'],
     ['UPSTREAM_MAX_CONCURRENCY', '2.5'],
@@ -121,6 +130,9 @@ describe('loadConfig', () => {
     ['UPSTREAM_MAX_REQUESTS_PER_SECOND', '-1'],
     ['UPSTREAM_MAX_REQUESTS_PER_SECOND', 'fast'],
     ['UPSTREAM_MAX_REQUESTS_PER_SECOND', '10001'],
+    ['UPSTREAM_AUTH_REQUESTS_PER_SECOND', '0'],
+    ['UPSTREAM_AUTH_REQUESTS_PER_SECOND', 'often'],
+    ['UPSTREAM_AUTH_REQUESTS_PER_SECOND', '101'],
   ])('refuses %s=%s, naming it', (variable, value) => {
     // Act / Assess
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));
