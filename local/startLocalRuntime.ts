@@ -104,6 +104,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
             // The same keys the handlers send, so every spot of the file can export.
             spots: await spotKeys(credentials, spots),
             authRequestsPerSecond: settings.upstream.authRequestsPerSecond,
+            authRateLimitRetryAfter: settings.upstream.authRateLimitRetryAfter,
             exportRequestsPerSecond: settings.upstream.exportRequestsPerSecond ?? 0,
             exportRateLimitScope: settings.upstream.exportRateLimitScope,
             timeScale: settings.timeScale,

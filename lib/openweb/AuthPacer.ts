@@ -3,11 +3,18 @@ export const DOCUMENTED_AUTH_REQUESTS_PER_SECOND = 1;
 
 const MS_PER_SECOND = 1000;
 
-/** Milliseconds between two auth requests at `requestsPerSecond`. */
+/**
+ * Slots are spaced this share wider than 1 / rate: requests sent exactly one
+ * second apart can arrive closer (connection setup, scheduling), and the
+ * upstream counts arrivals in a sliding second.
+ */
+export const AUTH_PACING_MARGIN_SHARE = 0.1;
+
+/** Milliseconds between two auth requests at `requestsPerSecond`, margin included. */
 export function authPacingIntervalMs(requestsPerSecond: number): number {
   if (!(requestsPerSecond > 0) || !Number.isFinite(requestsPerSecond))
     throw new RangeError('Auth requests per second must be a finite number > 0');
-  return Math.ceil(MS_PER_SECOND / requestsPerSecond);
+  return Math.ceil((MS_PER_SECOND / requestsPerSecond) * (1 + AUTH_PACING_MARGIN_SHARE));
 }
 
 /** A reserved slot (send at `sendAtMs`), or none soon enough (the next is free at `nextFreeAtMs`). */

@@ -38,6 +38,11 @@ export interface OpenWebSimulatorOptions {
   /** Per client address; default 1 (the upstream's limit); 0 = unlimited. */
   authRequestsPerSecond?: number;
   /**
+   * Whether an auth 429 over `authRequestsPerSecond` carries `Retry-After`; default true.
+   * false answers like an upstream that only says "too many" (a client must pace itself).
+   */
+  authRateLimitRetryAfter?: boolean;
+  /**
    * `/v4/export*` calls (create, status, abort, list) admitted per second, counted per
    * `exportRateLimitScope`; over it, 429 with `Retry-After`. Default 0 = unlimited (none is documented).
    */
@@ -197,6 +202,7 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
       authRateLimiter: new SlidingWindowRateLimiter(
         options.authRequestsPerSecond ?? defaults.authRequestsPerSecond,
       ),
+      authRateLimitRetryAfter: options.authRateLimitRetryAfter ?? true,
       exportRateLimit: exportRateLimit(options),
       refusals: this.#refusals,
       exports: this.#exports,

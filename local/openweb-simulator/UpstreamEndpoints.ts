@@ -49,6 +49,8 @@ export interface UpstreamEndpointsDependencies {
   tokens: SimulatedTokenIssuer;
   /** Per client address. */
   authRateLimiter: SlidingWindowRateLimiter;
+  /** Send `Retry-After` on an auth 429; false leaves the client to pace itself. */
+  authRateLimitRetryAfter: boolean;
   /** On `/v4/export*` calls; undefined = unlimited. */
   exportRateLimit: ExportRateLimit | undefined;
   /** Counted here as calls are refused. */
@@ -108,9 +110,11 @@ export class UpstreamEndpoints {
     const admission = this.deps.authRateLimiter.admit(exchange.clientAddress, this.deps.now());
     if (!admission.admitted) {
       this.deps.refusals.auth += 1;
-      throw new SimulatedHttpError(429, 'Too many authentication requests', {
-        'retry-after': String(admission.retryAfterSeconds),
-      });
+      throw new SimulatedHttpError(
+        429,
+        'Too many authentication requests',
+        this.deps.authRateLimitRetryAfter ? { 'retry-after': String(admission.retryAfterSeconds) } : {},
+      );
     }
     const body = parseJsonObject(exchange.body);
     if (typeof body.spot_id !== 'string' || typeof body.apikey !== 'string') {

@@ -9,9 +9,9 @@ const processing = { status: 200, json: { id: 'exp_1', status: 'Processing' } };
 const token = { status: 200, json: { token: 'opaque-token' } };
 
 describe('authPacingIntervalMs', () => {
-  it('is one second at the documented 1 request per second', () => {
-    expect(authPacingIntervalMs(1)).toBe(1_000);
-    expect(authPacingIntervalMs(4)).toBe(250);
+  it('is one second plus a 10 % margin at the documented 1 request per second', () => {
+    expect(authPacingIntervalMs(1)).toBe(1_100);
+    expect(authPacingIntervalMs(4)).toBe(275);
   });
 
   it('rejects a rate that is not > 0', () => {
@@ -28,22 +28,22 @@ describe('InMemoryAuthPacer', () => {
 
     // Act
     const slots = [
-      await pacer.acquireSlot(2_000),
-      await pacer.acquireSlot(2_000),
-      await pacer.acquireSlot(2_000),
+      await pacer.acquireSlot(2_500),
+      await pacer.acquireSlot(2_500),
+      await pacer.acquireSlot(2_500),
     ];
-    const refused = await pacer.acquireSlot(2_000);
+    const refused = await pacer.acquireSlot(2_500);
     nowMs += 1_000;
-    const afterASecond = await pacer.acquireSlot(2_000);
+    const afterASecond = await pacer.acquireSlot(2_500);
 
     // Assess
     expect(slots).toEqual([
       { granted: true, sendAtMs: 10_000 },
-      { granted: true, sendAtMs: 11_000 },
-      { granted: true, sendAtMs: 12_000 },
+      { granted: true, sendAtMs: 11_100 },
+      { granted: true, sendAtMs: 12_200 },
     ]);
-    expect(refused).toEqual({ granted: false, nextFreeAtMs: 13_000 });
-    expect(afterASecond).toEqual({ granted: true, sendAtMs: 13_000 });
+    expect(refused).toEqual({ granted: false, nextFreeAtMs: 13_300 });
+    expect(afterASecond).toEqual({ granted: true, sendAtMs: 13_300 });
   });
 });
 
@@ -62,7 +62,7 @@ describe('OpenWebClient auth pacing', () => {
     await client.authenticate(TEST_SPOT);
 
     // Assess: another process took the slot free now; this one is sent one interval later.
-    expect(clock.sleeps).toEqual([1_000]);
+    expect(clock.sleeps).toEqual([1_100]);
     expect(upstream.requestsTo(AUTH_ROUTE)).toHaveLength(1);
   });
 
@@ -81,8 +81,8 @@ describe('OpenWebClient auth pacing', () => {
 
     // Assess
     expect(error).toBeInstanceOf(UpstreamAuthPacedError);
-    expect(error).toMatchObject({ name: 'UpstreamAuthPaced', retryAfterMs: 5_000 });
-    expect((error as UpstreamAuthPacedError).retryAtMs).toBe(setup.clock.now() + 5_000);
+    expect(error).toMatchObject({ name: 'UpstreamAuthPaced', retryAfterMs: 5_500 });
+    expect((error as UpstreamAuthPacedError).retryAtMs).toBe(setup.clock.now() + 5_500);
     expect(upstream.requests).toHaveLength(0);
     expect(clock.sleeps).toEqual([]);
   });
@@ -97,9 +97,9 @@ describe('OpenWebClient auth pacing', () => {
     // Act
     await client.authenticate(TEST_SPOT);
 
-    // Assess: 1 s documented interval plus half of the 200 ms first backoff (random 0.5).
+    // Assess: the 1.1 s interval of the documented rate plus half of the 200 ms first backoff (random 0.5).
     expect(upstream.requestsTo(AUTH_ROUTE)).toHaveLength(2);
-    expect(clock.sleeps).toEqual([1_100]);
+    expect(clock.sleeps).toEqual([1_200]);
   });
 
   it('waits the paced interval of a configured rate after an auth 429 without Retry-After', async () => {
@@ -119,8 +119,8 @@ describe('OpenWebClient auth pacing', () => {
     // Act
     await client.authenticate(TEST_SPOT);
 
-    // Assess: the 2 s interval of 0.5 auth/s plus half the first backoff; the next slot is then already free.
-    expect(setup.clock.sleeps).toEqual([2_100]);
+    // Assess: the 2.2 s interval of 0.5 auth/s plus half the first backoff; the next slot is then already free.
+    expect(setup.clock.sleeps).toEqual([2_300]);
   });
 
   it('honours an auth 429 Retry-After instead of the pacing interval', async () => {
