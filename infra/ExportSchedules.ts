@@ -67,7 +67,11 @@ export class ExportSchedules extends Construct {
               schedule.expression,
               schedule.timeZone === undefined ? undefined : TimeZone.of(schedule.timeZone),
             ),
-            timeWindow: scheduler.TimeWindow.off(),
+            // The scheduled time (the export window's end) stays the tick's; only the start is spread.
+            timeWindow:
+              schedule.flexibleWindowMinutes === undefined
+                ? scheduler.TimeWindow.off()
+                : scheduler.TimeWindow.flexible(Duration.minutes(schedule.flexibleWindowMinutes)),
             target: new LambdaInvoke(props.startFunction, {
               role,
               input: scheduler.ScheduleTargetInput.fromObject(input),

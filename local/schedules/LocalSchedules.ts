@@ -10,6 +10,11 @@ export interface LocalScheduleDefinition {
   description: string;
   expression: string;
   timeZone?: string;
+  /**
+   * EventBridge Scheduler's flexible time window (scheduled time): each run starts at a random
+   * moment within it. Scaled like the interval for rate schedules, wall-clock for cron ones.
+   */
+  flexibleWindowMs?: number;
   target: HandlerName;
   /** The event of a run scheduled at `scheduledTime` (Scheduler's `<aws.scheduler.scheduled-time>`). */
   eventFor(scheduledTime: string): unknown;
@@ -37,6 +42,8 @@ export interface ScheduleView {
   /** Why the clock never fires it here (it can still be fired by hand). */
   notRunReason?: string;
   nextRunAt?: string;
+  /** When the next run actually starts: `nextRunAt` plus its random offset in the flexible window. */
+  nextStartAt?: string;
   lastRun?: ScheduleRun;
 }
 
@@ -48,6 +55,8 @@ export interface LocalSchedulesOptions {
   onRun?: (run: ScheduleRun) => void;
   /** Epoch ms. */
   now?: () => number;
+  /** Uniform in [0, 1), for the offset within a flexible window. */
+  random?: () => number;
 }
 
 /** However small the time scale, a rate schedule runs at most this often. */
@@ -63,6 +72,7 @@ interface ScheduleEntry {
   timing?: ScheduleTiming;
   notRunReason?: string;
   nextRunAtMs?: number;
+  nextStartAtMs?: number;
   timer?: NodeJS.Timeout;
   lastRun?: ScheduleRun;
 }
@@ -83,12 +93,14 @@ export class LocalSchedules {
   readonly #inFlight = new Set<Promise<ScheduleRun>>();
   readonly #options: LocalSchedulesOptions;
   readonly #now: () => number;
+  readonly #random: () => number;
   #started = false;
   #stopped = false;
 
   constructor(options: LocalSchedulesOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#random = options.random ?? Math.random;
     for (const definition of options.definitions) {
       const entry: ScheduleEntry = { definition };
       try {
@@ -126,6 +138,7 @@ export class LocalSchedules {
       clearTimeout(entry.timer);
       entry.timer = undefined;
       entry.nextRunAtMs = undefined;
+      entry.nextStartAtMs = undefined;
     }
     await Promise.allSettled([...this.#inFlight]);
   }
@@ -134,16 +147,27 @@ export class LocalSchedules {
     if (this.#stopped || entry.timing === undefined) return;
     const next = this.#nextRun(entry.timing, afterMs);
     entry.nextRunAtMs = next;
+    entry.nextStartAtMs = undefined;
     if (next === undefined) return;
-    this.#setTimer(entry, next);
+    const startAtMs =
+      next + Math.floor(this.#random() * this.#flexibleWindowMs(entry.definition, entry.timing));
+    entry.nextStartAtMs = startAtMs;
+    this.#setTimer(entry, next, startAtMs);
   }
 
-  #setTimer(entry: ScheduleEntry, runAtMs: number): void {
-    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, runAtMs - this.#now()));
+  /** The flexible window on this machine: scaled for rate schedules, as given for cron ones. */
+  #flexibleWindowMs(definition: LocalScheduleDefinition, timing: ScheduleTiming): number {
+    const windowMs = definition.flexibleWindowMs ?? 0;
+    return timing.kind === 'cron' ? windowMs : Math.round(windowMs * this.#options.timeScale);
+  }
+
+  /** Fires at `startAtMs` a run scheduled at `runAtMs` (later within its flexible window, or the same). */
+  #setTimer(entry: ScheduleEntry, runAtMs: number, startAtMs: number): void {
+    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, startAtMs - this.#now()));
     entry.timer = setTimeout(() => {
       if (this.#stopped) return;
-      if (this.#now() < runAtMs) {
-        this.#setTimer(entry, runAtMs);
+      if (this.#now() < startAtMs) {
+        this.#setTimer(entry, runAtMs, startAtMs);
         return;
       }
       void this.#run(entry, runAtMs, false);
@@ -197,6 +221,10 @@ export class LocalSchedules {
       ...(timing !== undefined && { localTiming: this.#describeTiming(timing, definition.timeZone) }),
       ...(entry.notRunReason !== undefined && { notRunReason: entry.notRunReason }),
       ...(entry.nextRunAtMs !== undefined && { nextRunAt: new Date(entry.nextRunAtMs).toISOString() }),
+      ...(entry.nextStartAtMs !== undefined &&
+        entry.nextStartAtMs !== entry.nextRunAtMs && {
+          nextStartAt: new Date(entry.nextStartAtMs).toISOString(),
+        }),
       ...(entry.lastRun !== undefined && { lastRun: entry.lastRun }),
     };
   }

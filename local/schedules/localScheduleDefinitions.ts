@@ -4,6 +4,8 @@ import type { ScheduledExportEvent } from '../../lib/events/scheduledExportEvent
 import { HandlerNames } from '../../lib/http/routeTable';
 import type { LocalScheduleDefinition } from './LocalSchedules';
 
+const MS_PER_MINUTE = 60_000;
+
 /** The reconciler's name, as the stack's schedule construct is named. */
 export const RECONCILER_SCHEDULE_NAME = 'Reconciler';
 
@@ -25,6 +27,9 @@ export function localScheduleDefinitions(config: StackConfig): LocalScheduleDefi
         description: `Export ${spot.spotId} comments of the last ${schedule.window}`,
         expression: schedule.expression,
         ...(schedule.timeZone !== undefined && { timeZone: schedule.timeZone }),
+        ...(schedule.flexibleWindowMinutes !== undefined && {
+          flexibleWindowMs: schedule.flexibleWindowMinutes * MS_PER_MINUTE,
+        }),
         target: HandlerNames.START,
         eventFor: (scheduledTime): ScheduledExportEvent => ({
           source: 'schedule',

@@ -335,7 +335,6 @@ describe('OpenWebExportsStack', () => {
       // Assess
       expect(schedules).toHaveLength(3);
       for (const [, schedule] of schedules) {
-        expect(schedule.Properties.FlexibleTimeWindow).toEqual({ Mode: 'OFF' });
         expect(schedule.Properties.Target).toMatchObject({
           DeadLetterConfig: { Arn: { 'Fn::GetAtt': [expect.any(String), 'Arn'] } },
           RetryPolicy: {
@@ -343,6 +342,30 @@ describe('OpenWebExportsStack', () => {
             MaximumRetryAttempts: expect.any(Number),
           },
         });
+      }
+    });
+
+    it('spreads the runs of a schedule with a flexible window over it, and runs the others on time', () => {
+      // Act
+      const windows = Object.fromEntries(
+        resourcesOfType(scheduled.template, 'AWS::Scheduler::Schedule').map(([, resource]) => [
+          resource.Properties.ScheduleExpression,
+          resource.Properties.FlexibleTimeWindow,
+        ]),
+      );
+
+      // Assess
+      expect(windows).toEqual({
+        'rate(12 hours)': { Mode: 'FLEXIBLE', MaximumWindowInMinutes: 30 },
+        'cron(0 2 * * ? *)': { Mode: 'OFF' },
+        'rate(5 minutes)': { Mode: 'OFF' },
+      });
+    });
+
+    it('gives every function the fleet-wide auth rate', () => {
+      // Act / Assess
+      for (const handler of Object.values(HandlerNames)) {
+        expect(environmentOf(plain, handler).UPSTREAM_AUTH_REQUESTS_PER_SECOND).toBe('1');
       }
     });
 

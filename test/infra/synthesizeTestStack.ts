@@ -23,7 +23,10 @@ export const SCHEDULED_SPOT_CONFIG = {
       spotId: 'sp_abc123',
       schedules: [{ expression: 'cron(0 2 * * ? *)', window: 'P1D', timeZone: 'Europe/Paris' }],
     },
-    { spotId: 'sp_second', schedules: [{ expression: 'rate(12 hours)', window: 'PT12H' }] },
+    {
+      spotId: 'sp_second',
+      schedules: [{ expression: 'rate(12 hours)', window: 'PT12H', flexibleWindowMinutes: 30 }],
+    },
   ],
 };
 

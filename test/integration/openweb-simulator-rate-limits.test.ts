@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { UpstreamAuthPacedError, UpstreamRateLimitedError } from '../../lib/openweb/errors';
+import { UpstreamAuthPacedError } from '../../lib/openweb/errors';
 import { InMemoryAuthPacer } from '../../lib/openweb/InMemoryAuthPacer';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
 import type { CredentialsProvider } from '../../lib/secrets/CredentialsProvider';
