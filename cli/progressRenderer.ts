@@ -1,6 +1,7 @@
 import type { CliIo } from './CliIo';
 import type { ExportView } from './ExportView';
 import { exportElapsedMs, formatElapsed } from './formatElapsed';
+import { formatUpstreamWait } from './formatUpstreamWait';
 
 /** How watch progress is shown: redrawn in place, a line per change, or JSON lines. */
 export const ProgressMode = {
@@ -78,12 +79,13 @@ function plainRenderer(io: CliIo): ProgressRenderer {
     if (!changes.changed(view)) return;
     const time = new Date(io.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const failure = view.failureReason ? `  reason=${view.failureReason}` : '';
+    const waiting = plainUpstreamWait(view);
     const elapsedMs = exportElapsedMs(view, io.now());
     const elapsed =
       elapsedMs === undefined ? '' : `  elapsed=${formatElapsed(elapsedMs).replaceAll(' ', '')}`;
     io.stdout.write(
       `${time}  ${view.exportId}  ${view.status}  polls=${view.pollCount}  ` +
-        `upstream=${view.upstreamStatus ?? '-'}${elapsed}${failure}\n`,
+        `upstream=${view.upstreamStatus ?? '-'}${elapsed}${waiting}${failure}\n`,
     );
   };
   return {
@@ -115,12 +117,26 @@ function jsonRenderer(io: CliIo): ProgressRenderer {
   };
 }
 
-/** Status, poll count and upstream status: what makes a poll worth a line. */
+/** `  waiting=throttled attempts=3 nextTry=<iso>` while a REQUESTED export waits on the upstream. */
+function plainUpstreamWait(view: ExportView): string {
+  const wait = view.upstreamWait;
+  if (view.status !== 'REQUESTED' || wait === undefined) return '';
+  const next = wait.nextAttemptAt === undefined ? '' : `  nextTry=${wait.nextAttemptAt}`;
+  return `  waiting=${wait.lastErrorKind}  attempts=${wait.attempts}${next}`;
+}
+
+/** Status, poll count, upstream status and create attempts: what makes a poll worth a line. */
 function changeDetector(): { changed(view: ExportView): boolean } {
   let last: string | undefined;
   return {
     changed(view) {
-      const key = JSON.stringify([view.status, view.pollCount, view.upstreamStatus ?? null]);
+      const wait = view.upstreamWait;
+      const key = JSON.stringify([
+        view.status,
+        view.pollCount,
+        view.upstreamStatus ?? null,
+        wait === undefined ? null : [wait.attempts, wait.lastErrorKind],
+      ]);
       if (key === last) return false;
       last = key;
       return true;
@@ -136,6 +152,7 @@ function progressSummary(view: ExportView, nowMs: number): string {
     elapsedMs === undefined ? undefined : formatElapsed(elapsedMs),
     `${view.pollCount} ${view.pollCount === 1 ? 'poll' : 'polls'}`,
     `upstream ${view.upstreamStatus ?? '-'}`,
+    formatUpstreamWait(view, nowMs),
   ]
     .filter((part) => part !== undefined)
     .join('  ');
