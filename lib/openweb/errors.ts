@@ -160,26 +160,23 @@ export class UpstreamRateLimitedError extends OpenWebError {
 
 /**
  * The fleet-wide auth pacer has no slot free within the short wait a call may
- * spend on it. Transient and never sent upstream: retry at `retryAtMs`
- * (the workflow's Retry waits, not a function).
+ * spend on it. Transient and never sent upstream (no `statusCode`): retry at
+ * `retryAtMs` (the workflow's Retry waits, not a function). A kind of
+ * rate limiting, so every caller that handles `UpstreamRateLimitedError`
+ * (transient, nothing created, `Retry-After`) handles this one too.
  */
-export class UpstreamAuthPacedError extends OpenWebError {
+export class UpstreamAuthPacedError extends UpstreamRateLimitedError {
   readonly spotId: string;
   /** Epoch ms when the next auth slot is free. */
   readonly retryAtMs: number;
-  /** From when the error was raised until `retryAtMs`. */
-  readonly retryAfterMs: number;
 
   constructor(spotId: string, retryAtMs: number, nowMs: number, options: OpenWebErrorOptions = {}) {
     const retryAfterMs = Math.max(0, retryAtMs - nowMs);
-    super(
-      `Auth for spot ${spotId} is paced fleet-wide; the next slot is free in ${retryAfterMs} ms`,
-      options,
-    );
+    super(retryAfterMs, { ...options, statusCode: undefined });
     this.name = 'UpstreamAuthPaced';
+    this.message = `Auth for spot ${spotId} is paced fleet-wide; the next slot is free in ${retryAfterMs} ms`;
     this.spotId = spotId;
     this.retryAtMs = retryAtMs;
-    this.retryAfterMs = retryAfterMs;
   }
 }
 

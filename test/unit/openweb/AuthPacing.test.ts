@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { authPacingIntervalMs } from '../../../lib/openweb/AuthPacer';
-import { UpstreamAuthPacedError } from '../../../lib/openweb/errors';
+import { UpstreamAuthPacedError, UpstreamRateLimitedError } from '../../../lib/openweb/errors';
 import { InMemoryAuthPacer } from '../../../lib/openweb/InMemoryAuthPacer';
 import { AUTH_ROUTE, STATUS_ROUTE, TEST_SPOT } from './support/fakeUpstream';
 import { createTestClient, rejectionOf } from './support/testClient';
@@ -85,6 +85,9 @@ describe('OpenWebClient auth pacing', () => {
     expect((error as UpstreamAuthPacedError).retryAtMs).toBe(setup.clock.now() + 5_500);
     expect(upstream.requests).toHaveLength(0);
     expect(clock.sleeps).toEqual([]);
+    // Handled wherever rate limiting is (transient, nothing created), but no upstream status.
+    expect(error).toBeInstanceOf(UpstreamRateLimitedError);
+    expect((error as UpstreamAuthPacedError).statusCode).toBeUndefined();
   });
 
   it('waits at least one pacing interval after an auth 429 without Retry-After', async () => {
