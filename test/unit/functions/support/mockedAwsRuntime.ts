@@ -119,6 +119,8 @@ export async function startMockedAwsRuntime(): Promise<MockedAwsRuntime> {
     OPENWEB_AUTH_BASE_URL: simulator.authBaseUrl,
     OPENWEB_EXPORT_BASE_URL: simulator.exportBaseUrl,
     UPSTREAM_RETRY_BUDGET_MS: '100',
+    // The simulator runs without an auth limit and the clock is manual: pacing would only stall.
+    UPSTREAM_AUTH_REQUESTS_PER_SECOND: '100',
   });
   const metrics = new InMemoryExportMetrics();
   const clients: AwsClients = {
