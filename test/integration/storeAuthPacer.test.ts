@@ -1,6 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthSlot } from '../../lib/openweb/AuthPacer';
+import { UpstreamAuthPacedError } from '../../lib/openweb/errors';
+import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
+import type { CredentialsProvider } from '../../lib/secrets/CredentialsProvider';
 import { DynamoDbAuthPacer } from '../../lib/store/DynamoDbAuthPacer';
+import { type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator/index';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
 
 const CONTAINERS = 8;
@@ -17,8 +22,8 @@ afterAll(async () => {
   await table?.close();
 });
 
-/** Fresh table item per test: each test starts its clock far beyond the previous one's slots. */
-let epochMs = Date.UTC(2026, 0, 1);
+/** Each test starts its clock far beyond the previous one's slots, and all stay in the past for the real-clock test. */
+let epochMs = Date.UTC(2020, 0, 1);
 
 function containers(requestsPerSecond: number, now: () => number): DynamoDbAuthPacer[] {
   return Array.from(
@@ -89,5 +94,66 @@ describe('DynamoDbAuthPacer (dynalite, several containers at once)', () => {
     expect(granted.length).toBeGreaterThan(10);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_000 / requestsPerSecond);
     expect(busiestSecond(granted)).toBeLessThanOrEqual(requestsPerSecond);
+  });
+});
+
+describe('DynamoDbAuthPacer with OpenWeb clients in several containers against the simulator', () => {
+  const SPOTS = Object.fromEntries(
+    Array.from({ length: 6 }, (_, index) => [`sp_paced_${index}`, { apiKey: `key-${index}` }]),
+  );
+  const credentials: CredentialsProvider = {
+    getCredentials: async (spotId) => ({ spotId, apiKey: (SPOTS[spotId] as { apiKey: string }).apiKey }),
+  };
+  let simulator: OpenWebSimulator | undefined;
+
+  afterAll(async () => {
+    await simulator?.close();
+  });
+
+  /** What the workflow's Retry does with UpstreamAuthPaced: wait for the hinted slot, then try again. */
+  async function authenticateLikeAWorkflow(client: OpenWebClient, spotId: string): Promise<void> {
+    for (;;) {
+      try {
+        await client.authenticate(spotId);
+        return;
+      } catch (error) {
+        if (!(error instanceof UpstreamAuthPacedError)) throw error;
+        await sleep(error.retryAfterMs);
+      }
+    }
+  }
+
+  it('keeps the fleet under the upstream auth limit: every spot authenticates, none is refused', async () => {
+    // Prepare: the simulator admits 2 auth calls per second per address; the fleet paces at 2/s.
+    const requestsPerSecond = 2;
+    simulator = await startOpenWebSimulator({ spots: SPOTS, authRequestsPerSecond: requestsPerSecond });
+    const sim = simulator;
+    const containers = Array.from(
+      { length: 3 },
+      () =>
+        new OpenWebClient({
+          authBaseUrl: sim.authBaseUrl,
+          exportBaseUrl: sim.exportBaseUrl,
+          credentials,
+          authPacer: new DynamoDbAuthPacer({
+            client: table.documentClient,
+            tableName: table.tableName,
+            requestsPerSecond,
+          }),
+        }),
+    );
+
+    // Act: two spots per container, all at once.
+    await Promise.all(
+      Object.keys(SPOTS).map((spotId, index) =>
+        authenticateLikeAWorkflow(containers[index % containers.length] as OpenWebClient, spotId),
+      ),
+    );
+
+    // Assess
+    const arrivals = sim.requestLog.filter((entry) => entry.endpoint === 'auth');
+    expect(arrivals.map((entry) => entry.status)).toEqual(Array(6).fill(200));
+    expect(sim.rateLimitRefusals.auth).toBe(0);
+    expect(busiestSecond(arrivals.map((entry) => entry.at))).toBeLessThanOrEqual(requestsPerSecond);
   });
 });
