@@ -240,10 +240,6 @@ export class OpenWebClient {
     let credentials: SpotCredentials = await this.credentials.getCredentials(spotId);
     let credentialsRefreshed = false;
     return this.withRetries(operation, spotId, async (attempt) => {
-      if (this.authPacer !== undefined) {
-        const { authPacer: pacer, authSlotMaxWaitMs: maxWaitMs, now, sleep } = this;
-        await waitForAuthSlot({ pacer, maxWaitMs, spotId, now, sleep });
-      }
       const exchange = await this.exchange({
         operation,
         spotId,
@@ -487,10 +483,21 @@ export class OpenWebClient {
     };
   }
 
-  /** One HTTP request, once the governor lets it go; never throws for transport failures. */
+  /**
+   * One HTTP request, once the governor lets it go; never throws for transport failures.
+   * An auth request then waits for its fleet-wide slot (`UpstreamAuthPacedError` when none
+   * is free soon): paced right before sending, so a governor queue cannot bunch them up.
+   */
   private exchange(request: HttpRequest): Promise<Exchange> {
     const queuedAt = this.now();
-    return this.governor.run(() => this.send(request, this.now() - queuedAt));
+    return this.governor.run(async () => {
+      const queuedMs = this.now() - queuedAt;
+      if (request.operation === OpenWebOperation.AUTHENTICATE && this.authPacer !== undefined) {
+        const { authPacer: pacer, authSlotMaxWaitMs: maxWaitMs, now, sleep } = this;
+        await waitForAuthSlot({ pacer, maxWaitMs, spotId: request.spotId, now, sleep });
+      }
+      return this.send(request, queuedMs);
+    });
   }
 
   /** The request with the per-attempt timeout, which starts only now: a queued create was not sent. */

@@ -1,4 +1,4 @@
-import type { AuthPacer } from './AuthPacer';
+import { AUTH_PACING_MARGIN_SHARE, type AuthPacer } from './AuthPacer';
 import { UpstreamAuthPacedError } from './errors';
 
 /**
@@ -16,10 +16,28 @@ export interface AuthSlotWait {
   sleep: (ms: number) => Promise<void>;
 }
 
-/** Reserve a slot and sleep until it starts; throws `UpstreamAuthPacedError` when none is free soon. */
+/**
+ * How late a request may still use its slot: the interval's margin. A request
+ * woken later than this (a busy event loop) could arrive less than 1 / rate
+ * before the next slot's request, so it gives its slot up and takes another.
+ */
+export function authSlotLateToleranceMs(intervalMs: number): number {
+  return Math.round((intervalMs * AUTH_PACING_MARGIN_SHARE) / (1 + AUTH_PACING_MARGIN_SHARE));
+}
+
+/**
+ * Reserve a slot and sleep until it starts; call it right before sending.
+ * Throws `UpstreamAuthPacedError` when no slot is free within `maxWaitMs`.
+ */
 export async function waitForAuthSlot(wait: AuthSlotWait): Promise<void> {
-  const slot = await wait.pacer.acquireSlot(wait.maxWaitMs);
-  if (!slot.granted) throw new UpstreamAuthPacedError(wait.spotId, slot.nextFreeAtMs, wait.now());
-  const waitMs = slot.sendAtMs - wait.now();
-  if (waitMs > 0) await wait.sleep(waitMs);
+  const { pacer, now, sleep } = wait;
+  const deadlineMs = now() + wait.maxWaitMs;
+  const toleranceMs = authSlotLateToleranceMs(pacer.intervalMs);
+  for (;;) {
+    const slot = await pacer.acquireSlot(Math.max(0, deadlineMs - now()));
+    if (!slot.granted) throw new UpstreamAuthPacedError(wait.spotId, slot.nextFreeAtMs, now());
+    const waitMs = slot.sendAtMs - now();
+    if (waitMs > 0) await sleep(waitMs);
+    if (now() - slot.sendAtMs <= toleranceMs) return;
+  }
 }

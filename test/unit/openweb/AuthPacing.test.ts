@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { authPacingIntervalMs } from '../../../lib/openweb/AuthPacer';
 import { UpstreamAuthPacedError, UpstreamRateLimitedError } from '../../../lib/openweb/errors';
 import { InMemoryAuthPacer } from '../../../lib/openweb/InMemoryAuthPacer';
+import { authSlotLateToleranceMs, waitForAuthSlot } from '../../../lib/openweb/waitForAuthSlot';
 import { AUTH_ROUTE, STATUS_ROUTE, TEST_SPOT } from './support/fakeUpstream';
 import { createTestClient, rejectionOf } from './support/testClient';
 
@@ -44,6 +45,48 @@ describe('InMemoryAuthPacer', () => {
     ]);
     expect(refused).toEqual({ granted: false, nextFreeAtMs: 13_300 });
     expect(afterASecond).toEqual({ granted: true, sendAtMs: 13_300 });
+  });
+});
+
+describe('waitForAuthSlot', () => {
+  it('tolerates waking up to the margin late: 100 ms of a 1.1 s interval', () => {
+    expect(authSlotLateToleranceMs(1_100)).toBe(100);
+  });
+
+  it('gives up a slot it woke too late for and takes the next one, so no two sends come closer than 1 / rate', async () => {
+    // Prepare: the first sleep overshoots by 400 ms, as on a busy event loop.
+    let nowMs = 50_000;
+    const pacer = new InMemoryAuthPacer({ requestsPerSecond: 1, now: () => nowMs });
+    await pacer.acquireSlot(0);
+    const overshootsMs = [400, 0];
+    const sleep = async (ms: number) => {
+      nowMs += ms + (overshootsMs.shift() ?? 0);
+    };
+
+    // Act
+    await waitForAuthSlot({ pacer, maxWaitMs: 2_500, spotId: 'sp_a', now: () => nowMs, sleep });
+
+    // Assess: slot +1.1 s missed (woke at +1.5 s), slot +2.2 s used.
+    expect(nowMs).toBe(52_200);
+  });
+
+  it('throws UpstreamAuthPaced when it keeps waking late while other containers take the next slots', async () => {
+    // Prepare
+    let nowMs = 50_000;
+    const pacer = new InMemoryAuthPacer({ requestsPerSecond: 1, now: () => nowMs });
+    const sleep = async (ms: number) => {
+      nowMs += ms + 1_500;
+      await pacer.acquireSlot(10_000);
+    };
+    await pacer.acquireSlot(0);
+
+    // Act
+    const error = await rejectionOf(
+      waitForAuthSlot({ pacer, maxWaitMs: 2_000, spotId: 'sp_a', now: () => nowMs, sleep }),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(UpstreamAuthPacedError);
   });
 });
 
