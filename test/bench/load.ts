@@ -610,7 +610,11 @@ function coldStartTargets(e: ColdStartFigures): { name: string; held: boolean }[
       name: `auth 429s ≤ ${MAX_AUTH_429_SHARE * 100} % of auth calls`,
       held: e.auth429s <= MAX_AUTH_429_SHARE * e.authCalls,
     },
-    { name: 'wall time within the bound', held: e.wallSeconds <= e.boundSeconds },
+    // Only meaningful once every spot started and ended: a run that refused most starts is fast.
+    {
+      name: 'wall time within the bound, every spot final',
+      held: e.started === e.spots && e.notFinal === 0 && e.wallSeconds <= e.boundSeconds,
+    },
   ];
 }
 
