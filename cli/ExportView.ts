@@ -2,20 +2,6 @@ import { z } from 'zod';
 import { ExportStatus } from '../lib/exports/ExportStatus';
 
 /**
- * Why a REQUESTED export has no upstream export yet: shown by the API only while
- * the create is being retried. `lastErrorKind`: `throttled`, `unavailable`,
- * `auth-paced` or `timeout` (kept as text so a new kind is still shown).
- */
-export const upstreamWaitSchema = z.looseObject({
-  attempts: z.number(),
-  lastErrorKind: z.string(),
-  lastErrorAt: z.string().optional(),
-  nextAttemptAt: z.string().optional(),
-});
-
-export type UpstreamWait = z.infer<typeof upstreamWaitSchema>;
-
-/**
  * An export as the API shows it. Unknown members are kept, so `--json` passes on whatever
  * the API adds; only what the CLI reads is required.
  */
@@ -34,7 +20,14 @@ export const exportViewSchema = z.looseObject({
   pollCount: z.number().default(0),
   source: z.string().optional(),
   failureReason: z.string().optional(),
-  upstreamWait: upstreamWaitSchema.optional(),
+  upstreamWait: z
+    .looseObject({
+      attempts: z.number(),
+      lastErrorKind: z.string().optional(),
+      lastErrorAt: z.string().optional(),
+      nextAttemptAt: z.string().optional(),
+    })
+    .optional(),
 });
 
 export type ExportView = z.infer<typeof exportViewSchema>;

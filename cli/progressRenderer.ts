@@ -1,7 +1,6 @@
 import type { CliIo } from './CliIo';
 import type { ExportView } from './ExportView';
 import { exportElapsedMs, formatElapsed } from './formatElapsed';
-import { formatUpstreamWait } from './formatUpstreamWait';
 
 /** How watch progress is shown: redrawn in place, a line per change, or JSON lines. */
 export const ProgressMode = {
@@ -79,13 +78,13 @@ function plainRenderer(io: CliIo): ProgressRenderer {
     if (!changes.changed(view)) return;
     const time = new Date(io.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const failure = view.failureReason ? `  reason=${view.failureReason}` : '';
-    const waiting = plainUpstreamWait(view);
     const elapsedMs = exportElapsedMs(view, io.now());
     const elapsed =
       elapsedMs === undefined ? '' : `  elapsed=${formatElapsed(elapsedMs).replaceAll(' ', '')}`;
+    const waiting = upstreamWaitText(view, io.now());
     io.stdout.write(
       `${time}  ${view.exportId}  ${view.status}  polls=${view.pollCount}  ` +
-        `upstream=${view.upstreamStatus ?? '-'}${elapsed}${waiting}${failure}\n`,
+        `upstream=${view.upstreamStatus ?? '-'}${elapsed}${failure}${waiting ? `  ${waiting}` : ''}\n`,
     );
   };
   return {
@@ -117,25 +116,16 @@ function jsonRenderer(io: CliIo): ProgressRenderer {
   };
 }
 
-/** `  waiting=throttled attempts=3 nextTry=<iso>` while a REQUESTED export waits on the upstream. */
-function plainUpstreamWait(view: ExportView): string {
-  const wait = view.upstreamWait;
-  if (view.status !== 'REQUESTED' || wait === undefined) return '';
-  const next = wait.nextAttemptAt === undefined ? '' : `  nextTry=${wait.nextAttemptAt}`;
-  return `  waiting=${wait.lastErrorKind}  attempts=${wait.attempts}${next}`;
-}
-
-/** Status, poll count, upstream status and create attempts: what makes a poll worth a line. */
+/** Status, poll count and upstream status: what makes a poll worth a line. */
 function changeDetector(): { changed(view: ExportView): boolean } {
   let last: string | undefined;
   return {
     changed(view) {
-      const wait = view.upstreamWait;
       const key = JSON.stringify([
         view.status,
         view.pollCount,
         view.upstreamStatus ?? null,
-        wait === undefined ? null : [wait.attempts, wait.lastErrorKind],
+        view.upstreamWait?.attempts ?? null,
       ]);
       if (key === last) return false;
       last = key;
@@ -151,8 +141,7 @@ function progressSummary(view: ExportView, nowMs: number): string {
     view.status,
     elapsedMs === undefined ? undefined : formatElapsed(elapsedMs),
     `${view.pollCount} ${view.pollCount === 1 ? 'poll' : 'polls'}`,
-    `upstream ${view.upstreamStatus ?? '-'}`,
-    formatUpstreamWait(view, nowMs),
+    upstreamWaitText(view, nowMs) ?? `upstream ${view.upstreamStatus ?? '-'}`,
   ]
     .filter((part) => part !== undefined)
     .join('  ');
@@ -176,4 +165,14 @@ function writeStoppedWatching(io: CliIo, view: ExportView | undefined): void {
   io.stderr.write(
     `Stopped watching; the export keeps running. Abort it with: openweb-exports abort ${exportId}${spot}\n`,
   );
+}
+
+/** Why a REQUESTED export still waits, e.g. "waiting for upstream: throttled, next try in 20 s (3 attempts)". */
+export function upstreamWaitText(view: ExportView, nowMs: number): string | undefined {
+  const wait = view.upstreamWait;
+  if (view.status !== 'REQUESTED' || wait === undefined || wait.lastErrorKind === undefined) return undefined;
+  const nextMs = wait.nextAttemptAt === undefined ? Number.NaN : Date.parse(wait.nextAttemptAt) - nowMs;
+  const next = Number.isFinite(nextMs) && nextMs > 0 ? `, next try in ${Math.ceil(nextMs / 1000)} s` : '';
+  const attempts = `${wait.attempts} ${wait.attempts === 1 ? 'attempt' : 'attempts'}`;
+  return `waiting for upstream: ${wait.lastErrorKind}${next} (${attempts})`;
 }

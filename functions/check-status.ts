@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { isReconcilerEvent } from '../lib/events/reconcilerEvent';
 import { checkExport } from '../lib/exports/checkExport';
+import { createUpstreamExport } from '../lib/exports/createUpstreamExport';
 import { pollExportForWorkflow } from '../lib/exports/pollExportForWorkflow';
 import type { ExportDependencies } from '../lib/exports/ports';
 import { reconcileExports } from '../lib/exports/reconcileExports';
@@ -14,15 +15,16 @@ import { createExportHandler } from '../lib/runtime/createExportHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
-import { isTaskAction, parsePollTaskInput } from '../lib/runtime/workflowTaskInput';
+import { isTaskAction, parseCreateTaskInput, parsePollTaskInput } from '../lib/runtime/workflowTaskInput';
 
 /**
- * Check an export: `GET /exports/{exportId}`, the polling workflow's poll task
+ * Check an export: `GET /exports/{exportId}`, the workflow's create and poll tasks
  * (output or a named error its Retry/Catch key on), or the scheduled reconciler.
  */
 export function makeCheckStatusHandler(runtime: HandlerRuntime) {
   return createExportHandler(runtime, async (event, deps) => {
     if (isApiGatewayEvent(event)) return checkFromApi(deps, event);
+    if (isTaskAction(event, 'create')) return createUpstreamExport(deps, parseCreateTaskInput(event));
     if (isTaskAction(event, 'poll')) return pollExportForWorkflow(deps, parsePollTaskInput(event));
     if (isReconcilerEvent(event)) return reconcileExports(deps);
     throw new UnrecognisedEventError(HandlerNames.CHECK_STATUS);

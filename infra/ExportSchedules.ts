@@ -67,7 +67,6 @@ export class ExportSchedules extends Construct {
               schedule.expression,
               schedule.timeZone === undefined ? undefined : TimeZone.of(schedule.timeZone),
             ),
-            // The scheduled time (the export window's end) stays the tick's; only the start is spread.
             timeWindow:
               schedule.flexibleWindowMinutes === undefined
                 ? scheduler.TimeWindow.off()

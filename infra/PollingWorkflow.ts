@@ -5,22 +5,45 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import {
+  type CreateTaskInput,
   PollingWorkflowErrors,
   type PollTaskInput,
   type TimeoutAbortTaskInput,
 } from '../lib/workflow/pollingWorkflowContract';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { PollingConfig } from './stackConfig';
-import { STATUS_POLL_BACKOFF_RATE, statusPollMaxAttempts } from './statusPollRetry';
+import {
+  CREATE_RETRY_BACKOFF_RATE,
+  CREATE_RETRY_INTERVAL_SECONDS,
+  CREATE_RETRY_MAX_DELAY_SECONDS,
+  createRetryMaxAttempts,
+  STATUS_POLL_BACKOFF_RATE,
+  statusPollMaxAttempts,
+} from './statusPollRetry';
 
-/** Failures worth retrying on their own short schedule: the upstream or Lambda hiccupped. */
-export const TRANSIENT_TASK_ERRORS = [
-  PollingWorkflowErrors.UPSTREAM_UNAVAILABLE,
+/** The Lambda service's own passing failures, retried like the task's transient errors. */
+export const LAMBDA_SERVICE_ERRORS = [
   'Lambda.ServiceException',
   'Lambda.AWSLambdaException',
   'Lambda.SdkClientException',
   'Lambda.TooManyRequestsException',
 ] as const;
+
+/** Failures worth retrying on their own short schedule: the upstream or Lambda hiccupped. */
+export const TRANSIENT_TASK_ERRORS = [
+  PollingWorkflowErrors.UPSTREAM_UNAVAILABLE,
+  ...LAMBDA_SERVICE_ERRORS,
+] as const;
+
+/**
+ * What the poll task's one retrier repeats: "still processing", and transient trouble as a poll
+ * that learned nothing. One retrier means one budget, bounded by the deadline, so no number of
+ * hiccups over a long export exhausts it.
+ */
+export const POLL_RETRY_ERRORS = [PollingWorkflowErrors.STILL_PROCESSING, ...TRANSIENT_TASK_ERRORS] as const;
+
+/** What the create task's retrier repeats: a create that could not be sent yet, and Lambda hiccups. */
+export const CREATE_RETRY_ERRORS = [PollingWorkflowErrors.CREATE_DEFERRED, ...LAMBDA_SERVICE_ERRORS] as const;
 export const TRANSIENT_RETRY_INTERVAL_SECONDS = 5;
 export const TRANSIENT_RETRY_MAX_DELAY_SECONDS = 120;
 export const TRANSIENT_RETRY_MAX_ATTEMPTS = 6;
@@ -35,6 +58,7 @@ export const STATE_MACHINE_TIMEOUT_MARGIN_SECONDS = 15 * 60;
 /** Error names of the workflow's own Fail states. */
 export const PollingWorkflowOutcomes = {
   TIMED_OUT: PollingWorkflowErrors.POLLING_TIMED_OUT,
+  REJECTED: PollingWorkflowErrors.CREATE_REJECTED,
   FAILED: 'PollingWorkflowFailed',
 } as const;
 
@@ -47,16 +71,19 @@ export interface PollingWorkflowProps {
 }
 
 /**
- * The Standard state machine that polls one export to completion.
+ * The Standard state machine that creates one export upstream and polls it to completion.
  *
- * WaitForFirstPoll → PollExportStatus → ExportFinished. The poll loop is the task's own
- * Retry on `ExportStillProcessing` (exponential backoff, full jitter, capped), so each
- * poll costs one state transition instead of the three of a Wait → Task → Choice loop.
- * Past the deadline (or out of attempts) the Catch runs AbortOnTimeout, which aborts the
- * export upstream and marks it ABORTED, then ends in the ExportTimedOut Fail state: the
- * export produced no files, and the failed execution shows it (and raises the alarm).
- * Anything else ends in PollingFailed; the reconciler repairs the record later.
- * Terminal-state events are published by the handlers, not by extra states.
+ * CreateUpstreamExport → WaitForFirstPoll → PollExportStatus → ExportFinished.
+ * The create task authenticates and creates; while the upstream is throttled, paced or
+ * down its Retry on `ExportCreateDeferred` waits (exponential backoff, full jitter, capped)
+ * until the deadline, and a refusal ends in the ExportRejected Fail state (the record says
+ * FAILED and why). The poll loop is the poll task's own Retry on `ExportStillProcessing`,
+ * so each poll costs one state transition instead of the three of a Wait → Task → Choice
+ * loop: transitions = create attempts + polls + 2. Past the deadline (or out of attempts)
+ * the Catch runs AbortOnTimeout, which aborts the export upstream (or, never sent, just
+ * marks it) and ends in the ExportTimedOut Fail state: the export produced no files, and the
+ * failed execution shows it. Anything else ends in PollingFailed; the reconciler repairs the
+ * record later. Terminal-state events are published by the handlers, not by extra states.
  */
 export class PollingWorkflow extends Construct {
   readonly stateMachine: sfn.StateMachine;
@@ -67,6 +94,12 @@ export class PollingWorkflow extends Construct {
     super(scope, id);
     const { polling } = props;
 
+    const createInput: Record<keyof CreateTaskInput, unknown> = {
+      action: 'create',
+      spotId: sfn.JsonPath.stringAt('$.spotId'),
+      exportId: sfn.JsonPath.stringAt('$.exportId'),
+      deadline: sfn.JsonPath.stringAt('$.deadline'),
+    };
     const pollInput: Record<keyof PollTaskInput, unknown> = {
       action: 'poll',
       spotId: sfn.JsonPath.stringAt('$.spotId'),
@@ -87,6 +120,22 @@ export class PollingWorkflow extends Construct {
       maxAttempts: TRANSIENT_RETRY_MAX_ATTEMPTS,
     };
 
+    // resultPath stays unset: the task's output (ids, deadline, learned first wait) is the next state's input.
+    const createExport = new tasks.LambdaInvoke(this, 'CreateUpstreamExport', {
+      lambdaFunction: props.checkStatusFunction,
+      payload: sfn.TaskInput.fromObject(createInput),
+      payloadResponseOnly: true,
+      retryOnServiceExceptions: false,
+    });
+    createExport.addRetry({
+      errors: [...CREATE_RETRY_ERRORS],
+      interval: Duration.seconds(CREATE_RETRY_INTERVAL_SECONDS),
+      maxDelay: Duration.seconds(CREATE_RETRY_MAX_DELAY_SECONDS),
+      backoffRate: CREATE_RETRY_BACKOFF_RATE,
+      jitterStrategy: sfn.JitterType.FULL,
+      maxAttempts: createRetryMaxAttempts(polling),
+    });
+
     const waitForFirstPoll = new sfn.Wait(this, 'WaitForFirstPoll', {
       time: sfn.WaitTime.secondsPath('$.firstPollDelaySeconds'),
     });
@@ -99,14 +148,13 @@ export class PollingWorkflow extends Construct {
       retryOnServiceExceptions: false,
     });
     pollStatus.addRetry({
-      errors: [PollingWorkflowErrors.STILL_PROCESSING],
+      errors: [...POLL_RETRY_ERRORS],
       interval: Duration.seconds(polling.statusPollIntervalSeconds),
       maxDelay: Duration.seconds(polling.statusPollMaxDelaySeconds),
       backoffRate: STATUS_POLL_BACKOFF_RATE,
       jitterStrategy: sfn.JitterType.FULL,
       maxAttempts: statusPollMaxAttempts(polling),
     });
-    pollStatus.addRetry(transientRetry);
 
     const abortOnTimeout = new tasks.LambdaInvoke(this, 'AbortOnTimeout', {
       lambdaFunction: props.abortFunction,
@@ -121,21 +169,34 @@ export class PollingWorkflow extends Construct {
       error: PollingWorkflowOutcomes.TIMED_OUT,
       cause: 'The export did not finish before its deadline and was aborted upstream.',
     });
+    const exportRejected = new sfn.Fail(this, 'ExportRejected', {
+      error: PollingWorkflowOutcomes.REJECTED,
+      cause: 'The upstream refused the create; the export is FAILED with its reason.',
+    });
     const pollingFailed = new sfn.Fail(this, 'PollingFailed', {
       error: PollingWorkflowOutcomes.FAILED,
       cause: 'Polling stopped on an unexpected error; the reconciler repairs the export record.',
     });
 
     // Catch results go beside the input, which the abort task still needs.
+    createExport.addCatch(abortOnTimeout, {
+      errors: [PollingWorkflowErrors.POLLING_TIMED_OUT, ...CREATE_RETRY_ERRORS],
+      resultPath: '$.createError',
+    });
+    createExport.addCatch(exportRejected, {
+      errors: [PollingWorkflowErrors.CREATE_REJECTED],
+      resultPath: '$.createError',
+    });
+    createExport.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.createError' });
     pollStatus.addCatch(abortOnTimeout, {
-      errors: [PollingWorkflowErrors.STILL_PROCESSING, PollingWorkflowErrors.POLLING_TIMED_OUT],
+      errors: [PollingWorkflowErrors.POLLING_TIMED_OUT, ...POLL_RETRY_ERRORS],
       resultPath: '$.pollError',
     });
     pollStatus.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.pollError' });
     abortOnTimeout.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.abortError' });
     abortOnTimeout.next(exportTimedOut);
 
-    this.definition = waitForFirstPoll.next(pollStatus).next(exportFinished);
+    this.definition = createExport.next(waitForFirstPoll).next(pollStatus).next(exportFinished);
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       // The vended-logs prefix keeps CloudWatch Logs' resource policy from growing per state machine.

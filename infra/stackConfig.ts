@@ -7,7 +7,6 @@ import {
   DEFAULT_SECRET_NAME_PREFIX,
   DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND,
   loadConfig,
-  MAX_UPSTREAM_AUTH_REQUESTS_PER_SECOND,
 } from '../lib/config';
 import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
 import { DEFAULT_EXPORT_SETTINGS } from '../lib/exports/ExportSettings';
@@ -37,9 +36,6 @@ const LOG_RETENTION_DAYS_VALUES = [
 const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 
 const CRON_FIELD_COUNT = 6;
-/** EventBridge Scheduler's bounds of `FlexibleTimeWindow.MaximumWindowInMinutes`. */
-export const MAX_FLEXIBLE_WINDOW_MINUTES = 1_440;
-const RATE_UNIT_MINUTES: Record<string, number> = { minute: 1, hour: 60, day: 1_440 };
 const RATE_EXPRESSION = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/;
 
 function integer(min: number, max: number) {
@@ -59,14 +55,6 @@ function isRateExpression(text: string): boolean {
   return value >= 1 && plural === value > 1;
 }
 
-/** The interval of a rate expression in minutes, undefined for anything else. */
-export function rateIntervalMinutes(text: string): number | undefined {
-  const match = RATE_EXPRESSION.exec(text);
-  if (match === null || !isRateExpression(text)) return undefined;
-  const unit = (match[2] as string).replace(/s$/, '');
-  return Number(match[1]) * (RATE_UNIT_MINUTES[unit] as number);
-}
-
 function isCronExpression(text: string): boolean {
   const match = /^cron\((.+)\)$/.exec(text);
   return match !== null && (match[1] as string).trim().split(/\s+/).length === CRON_FIELD_COUNT;
@@ -81,46 +69,42 @@ function isTimeZone(name: string): boolean {
   }
 }
 
-const scheduleSchema = z
-  .strictObject({
-    expression: z
-      .string({ error: 'must be a string' })
-      .refine(
-        (text) => isCronExpression(text) || isRateExpression(text),
-        'must be an EventBridge Scheduler cron(<6 fields>) or rate(<n> <unit>) expression',
-      ),
-    window: z
-      .string({ error: 'must be a string' })
-      .refine(
-        (text) => isoDurationSeconds(text) !== undefined,
-        'must be an ISO-8601 duration in weeks, days, hours, minutes or seconds, like P1D or PT12H',
-      )
-      .refine((text) => {
-        const seconds = isoDurationSeconds(text);
-        return seconds === undefined || (seconds > 0 && seconds <= MAX_EXPORT_RANGE_HOURS * SECONDS_PER_HOUR);
-      }, `must be longer than zero and at most ${MAX_EXPORT_RANGE_HOURS} hours (the upstream's longest export range)`),
-    timeZone: z
-      .string({ error: 'must be a string' })
-      .refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris or UTC')
-      .optional(),
-    // EventBridge Scheduler's FlexibleTimeWindow: each run starts at a random moment within this
-    // many minutes after its scheduled time, so many spots on one expression do not start at once.
-    flexibleWindowMinutes: integer(1, MAX_FLEXIBLE_WINDOW_MINUTES).optional(),
-  })
-  .superRefine((schedule, context) => {
-    const intervalMinutes = rateIntervalMinutes(schedule.expression);
-    if (
-      schedule.flexibleWindowMinutes !== undefined &&
-      intervalMinutes !== undefined &&
-      schedule.flexibleWindowMinutes >= intervalMinutes
-    ) {
-      context.addIssue({
-        code: 'custom',
-        path: ['flexibleWindowMinutes'],
-        message: `must be shorter than the schedule's interval (${intervalMinutes} minutes), or runs could overtake each other`,
-      });
-    }
-  });
+/** EventBridge Scheduler's longest flexible time window. */
+export const MAX_FLEXIBLE_WINDOW_MINUTES = 1_440;
+
+const scheduleSchema = z.strictObject({
+  expression: z
+    .string({ error: 'must be a string' })
+    .refine(
+      (text) => isCronExpression(text) || isRateExpression(text),
+      'must be an EventBridge Scheduler cron(<6 fields>) or rate(<n> <unit>) expression',
+    ),
+  window: z
+    .string({ error: 'must be a string' })
+    .refine(
+      (text) => isoDurationSeconds(text) !== undefined,
+      'must be an ISO-8601 duration in weeks, days, hours, minutes or seconds, like P1D or PT12H',
+    )
+    .refine((text) => {
+      const seconds = isoDurationSeconds(text);
+      return seconds === undefined || (seconds > 0 && seconds <= MAX_EXPORT_RANGE_HOURS * SECONDS_PER_HOUR);
+    }, `must be longer than zero and at most ${MAX_EXPORT_RANGE_HOURS} hours (the upstream's longest export range)`),
+  timeZone: z
+    .string({ error: 'must be a string' })
+    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris or UTC')
+    .optional(),
+  // Scheduler fires each run at a random moment within this many minutes of its time (the export
+  // window still ends at the scheduled time): many spots on one expression then do not all start at once.
+  flexibleWindowMinutes: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of minutes')
+    .min(1, 'must be at least 1 (leave it out for none)')
+    .max(
+      MAX_FLEXIBLE_WINDOW_MINUTES,
+      `must be at most ${MAX_FLEXIBLE_WINDOW_MINUTES} (EventBridge Scheduler's limit)`,
+    )
+    .optional(),
+});
 
 const spotSchema = z.strictObject({
   spotId: spotIdSchema,
@@ -224,7 +208,6 @@ const stackConfigSchema = z
     upstreamAuthRequestsPerSecond: z
       .number({ error: 'must be a number' })
       .positive('must be greater than 0')
-      .max(MAX_UPSTREAM_AUTH_REQUESTS_PER_SECOND, `must be at most ${MAX_UPSTREAM_AUTH_REQUESTS_PER_SECOND}`)
       .default(DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND),
     polling: pollingSchema.prefault({}),
     api: apiSchema.prefault({}),

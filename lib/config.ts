@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from './exports/ExportSettings';
 import { JWT_CLAIM_NAME_PATTERN } from './http/jwtClaimValues';
-import { DOCUMENTED_AUTH_REQUESTS_PER_SECOND } from './openweb/AuthPacer';
 import { DEFAULT_DOWNLOAD_HOSTS, isDownloadHostEntry } from './openweb/downloadLinkPolicy';
 import { DEFAULT_MAX_CONCURRENT_REQUESTS } from './openweb/UpstreamGovernor';
 
@@ -20,12 +19,11 @@ export const DEFAULT_EVENT_BUS_NAME = 'default';
 export const DEFAULT_UPSTREAM_REQUEST_TIMEOUT_MS = 8_000;
 export const DEFAULT_UPSTREAM_RETRY_BUDGET_MS = 2_000;
 export const DEFAULT_UPSTREAM_MAX_ATTEMPTS = 4;
+/** OpenWeb documents one auth request per second per address. */
+export const DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND = 1;
 export const DEFAULT_UPSTREAM_MAX_CONCURRENCY = DEFAULT_MAX_CONCURRENT_REQUESTS;
 const MAX_UPSTREAM_CONCURRENCY = 1_000;
 const MAX_UPSTREAM_REQUESTS_PER_SECOND = 10_000;
-/** OpenWeb documents one auth request per second per address; the fleet shares that budget. */
-export const DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND = DOCUMENTED_AUTH_REQUESTS_PER_SECOND;
-export const MAX_UPSTREAM_AUTH_REQUESTS_PER_SECOND = 100;
 
 const SECONDS_PER_HOUR = 3600;
 const SECONDS_PER_DAY = 24 * SECONDS_PER_HOUR;
@@ -85,7 +83,7 @@ const environmentSchema = z.object({
   UPSTREAM_AUTH_REQUESTS_PER_SECOND: z.coerce
     .number({ error: 'must be a number' })
     .positive('must be greater than 0')
-    .max(MAX_UPSTREAM_AUTH_REQUESTS_PER_SECOND, `must be at most ${MAX_UPSTREAM_AUTH_REQUESTS_PER_SECOND}`)
+    .max(MAX_UPSTREAM_REQUESTS_PER_SECOND, `must be at most ${MAX_UPSTREAM_REQUESTS_PER_SECOND}`)
     .default(DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND),
   TABLE_NAME: z
     .string()
@@ -136,7 +134,7 @@ export interface OpenWebConfig {
   maxConcurrentRequests: number;
   /** Upstream HTTP requests started per second per process, at most; undefined = no limit. */
   maxRequestsPerSecond: number | undefined;
-  /** Auth requests per second across every process sharing the table (fleet-wide pacing). */
+  /** Auth requests per second across the whole fleet (all containers, one table), at most. */
   authRequestsPerSecond: number;
   /** Hosts download links may point to besides the export host (`host`, `host:port`, `*.domain.tld`). */
   downloadHosts: readonly string[];

@@ -158,6 +158,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const tableName = LOCAL_TABLE_NAME;
     const deps: ExportDependencies = {
       store: new DynamoDbExportStore({ client: documentClient, tableName }),
+      credentials,
       upstream: new OpenWebClient({
         authBaseUrl: config.openWeb.authBaseUrl,
         exportBaseUrl: config.openWeb.exportBaseUrl,
@@ -165,7 +166,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         credentials,
         // Persisted with the exports, so a restart reuses the token instead of authenticating again.
         tokenStore: new DynamoDbTokenStore({ client: documentClient, tableName }),
-        // Through the table as in the cloud, so a second runtime on this machine shares the pacing.
         authPacer: new DynamoDbAuthPacer({
           client: documentClient,
           tableName,

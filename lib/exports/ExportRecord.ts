@@ -23,6 +23,23 @@ export type ExportRequest = DateRangeExportRequest | ConversationExportRequest;
 
 export type ExportSource = 'api' | 'schedule';
 
+/** Why a create the workflow could not send yet is waiting: the kinds a caller is told. */
+export const UpstreamWaitKind = {
+  THROTTLED: 'throttled',
+  UNAVAILABLE: 'unavailable',
+  AUTH_PACED: 'auth-paced',
+  TIMEOUT: 'timeout',
+} as const;
+
+export type UpstreamWaitKind = (typeof UpstreamWaitKind)[keyof typeof UpstreamWaitKind];
+
+/** The last transient reason the upstream create was put off. */
+export interface UpstreamWait {
+  kind: UpstreamWaitKind;
+  at: string;
+  message?: string;
+}
+
 /** One export as we track it. Timestamps are ISO 8601 strings. */
 export interface ExportRecord {
   spotId: string;
@@ -50,6 +67,12 @@ export interface ExportRecord {
    * learned: it is recovered, never blindly re-created.
    */
   upstreamCreateAttemptedAt?: string;
+  /** Create attempts the workflow made (sent or put off); absent before the first. */
+  createAttempts?: number;
+  /** Why the last create attempt was put off, while the export waits for the upstream. */
+  lastUpstreamWait?: UpstreamWait;
+  /** Earliest time the next create attempt is expected, when the upstream said so. */
+  nextCreateAttemptAt?: string;
   /** Incremented on every write; the guard of optimistic concurrency. */
   version: number;
 }
@@ -71,6 +94,9 @@ export type ExportChanges = Partial<
     | 'workflowExecutionName'
     | 'failureReason'
     | 'upstreamCreateAttemptedAt'
+    | 'createAttempts'
+    | 'lastUpstreamWait'
+    | 'nextCreateAttemptAt'
   >
 >;
 
@@ -85,4 +111,9 @@ export const EXPORT_CHANGE_FIELDS = [
   'workflowExecutionName',
   'failureReason',
   'upstreamCreateAttemptedAt',
+  'createAttempts',
+  'lastUpstreamWait',
+  'nextCreateAttemptAt',
 ] as const satisfies readonly (keyof ExportChanges)[];
+
+export type ExportChangeField = (typeof EXPORT_CHANGE_FIELDS)[number];

@@ -102,9 +102,20 @@ async function markAborting(
       ? ExportStatus.ABORTED
       : ExportStatus.ABORTING;
   const { record: next, won } = await transitionOrCurrent(deps, record, to, {
-    ...(reason === 'timeout' && { failureReason: 'polling deadline passed' }),
+    ...(reason === 'timeout' && {
+      failureReason:
+        to === ExportStatus.ABORTED
+          ? 'deadline passed before the upstream accepted the create; nothing was sent'
+          : 'polling deadline passed',
+    }),
+    ...(to === ExportStatus.ABORTED && { completedAt: isoAt(deps.now()) }),
   });
-  if (won && next.status === ExportStatus.ABORTED) await onTerminal(deps, next);
+  if (won && next.status === ExportStatus.ABORTED) {
+    await onTerminal(deps, next);
+    // Its workflow is still waiting to create: stop it (the timeout path is the workflow itself).
+    if (reason === 'requested' && next.workflowExecutionName !== undefined)
+      await deps.workflows.stop(next.workflowExecutionName, 'export aborted');
+  }
   // Lost the race: another writer moved it on; decide again from what it wrote.
   return next.status === record.status ? markAborting(deps, next, reason) : next;
 }

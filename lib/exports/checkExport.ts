@@ -4,7 +4,7 @@ import { UpstreamExportStatus } from '../openweb/UpstreamExportStatus';
 import { ExportNotFoundError } from '../store/errors';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
-import { isoAt, onTerminal, transitionOrCurrent } from './exportLifecycle';
+import { isoAt, onTerminal } from './exportLifecycle';
 import type { PollObservation } from './planPollUpdate';
 import type { ExportDependencies } from './ports';
 import { adoptListedExport, giveUpRecovery, isRecoveryOver } from './recoverUpstreamExport';
@@ -56,7 +56,7 @@ async function pollUpstream(
   record: ExportRecord,
   mode: CheckMode,
 ): Promise<ExportRecord> {
-  if (record.upstreamExportId === undefined) return pollRecovering(deps, record);
+  if (record.upstreamExportId === undefined) return pollRecovering(deps, record, mode);
   let report: ExportStatusReport;
   try {
     deps.metrics.count('UpstreamPolls');
@@ -123,26 +123,21 @@ function bookkeepingIntervalSeconds(deps: ExportDependencies, mode: CheckMode): 
   return Math.floor(deps.settings.reconcileStaleAfterSeconds / 3);
 }
 
-async function pollRecovering(deps: ExportDependencies, record: ExportRecord): Promise<ExportRecord> {
-  if (record.upstreamCreateAttemptedAt === undefined) {
-    // The start stopped before sending anything; once its claim window is over, nobody will.
-    const abandonedAtMs =
-      Date.parse(record.requestedAt) + deps.settings.createClaimTimeoutSeconds * MS_PER_SECOND;
-    return deps.now() > abandonedAtMs ? failNeverSent(deps, record) : record;
-  }
+async function pollRecovering(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  mode: CheckMode,
+): Promise<ExportRecord> {
+  // Nothing sent yet: the workflow's create task sends it (the reconciler relaunches a lost workflow).
+  if (record.upstreamCreateAttemptedAt === undefined) return record;
+  // A young claim is a create still under way; a reader need not search for it.
+  const claimedAtMs = Date.parse(record.upstreamCreateAttemptedAt);
+  if (mode === 'api' && deps.now() < claimedAtMs + deps.settings.createClaimTimeoutSeconds * MS_PER_SECOND)
+    return record;
   const adopted = await adoptListedExport(deps, record);
   if (adopted !== undefined)
     return adopted.upstreamExportId === undefined ? adopted : pollUpstream(deps, adopted, 'reconcile');
   // Past the polling deadline the workflow gives up (and asks for an abort); the search goes on.
   if (isRecoveryOver(deps, record)) return giveUpRecovery(deps, record);
   return record;
-}
-
-async function failNeverSent(deps: ExportDependencies, record: ExportRecord): Promise<ExportRecord> {
-  const { record: failed, won } = await transitionOrCurrent(deps, record, ExportStatus.FAILED, {
-    failureReason: 'the start did not complete; nothing was sent upstream',
-    completedAt: isoAt(deps.now()),
-  });
-  if (won) await onTerminal(deps, failed);
-  return failed;
 }

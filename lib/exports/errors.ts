@@ -43,36 +43,3 @@ export class ExportAlreadyFinishedError extends ExportDomainError {
     this.current = current;
   }
 }
-
-/** The upstream refused the create for good (bad request, forbidden spot, rejected key); the record is FAILED. */
-export class ExportStartRejectedError extends ExportDomainError {
-  override name = 'ExportStartRejectedError';
-  readonly record: ExportRecord;
-
-  constructor(record: ExportRecord, options?: ErrorOptions) {
-    super(`Export ${record.exportId} was rejected: ${record.failureReason ?? 'unknown reason'}`, options);
-    this.record = record;
-  }
-}
-
-/** The upstream could not be reached before the create was sent; nothing exists upstream. Safe to retry. */
-export class ExportStartDeferredError extends ExportDomainError {
-  override name = 'ExportStartDeferredError';
-  readonly retryAfterSeconds: number | undefined;
-
-  constructor(message: string, retryAfterSeconds: number | undefined, options?: ErrorOptions) {
-    super(message, options);
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
-
-/** A concurrent start with the same idempotency key is still talking to the upstream. */
-export class ExportStartInProgressError extends ExportDomainError {
-  override name = 'ExportStartInProgressError';
-  readonly exportId: string;
-
-  constructor(exportId: string, options?: ErrorOptions) {
-    super(`Export ${exportId} is being started by a concurrent request`, options);
-    this.exportId = exportId;
-  }
-}

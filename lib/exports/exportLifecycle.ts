@@ -1,7 +1,7 @@
 import type { CreateExportRequest } from '../openweb/CreateExportRequest';
 import { TransitionConflictError } from '../store/errors';
 import { pollingExecutionName } from '../workflow/pollingWorkflowContract';
-import type { ExportChanges, ExportRecord, ExportRequest } from './ExportRecord';
+import type { ExportChangeField, ExportChanges, ExportRecord, ExportRequest } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { IllegalTransitionError } from './errors';
 import { EXPORT_HISTORY_SAMPLE_SIZE, expectedExportDurationSeconds } from './expectedExportDuration';
@@ -42,7 +42,7 @@ export async function transitionOrCurrent(
   record: ExportRecord,
   to: ExportStatus,
   changes: ExportChanges,
-  { guardVersion = true }: { guardVersion?: boolean } = {},
+  { guardVersion = true, remove }: { guardVersion?: boolean; remove?: readonly ExportChangeField[] } = {},
 ): Promise<{ record: ExportRecord; won: boolean }> {
   try {
     const next = await deps.store.transition(record.spotId, record.exportId, {
@@ -50,6 +50,7 @@ export async function transitionOrCurrent(
       from: record.status,
       ...(guardVersion && { expectedVersion: record.version }),
       changes,
+      ...(remove !== undefined && { remove }),
     });
     return { record: next, won: true };
   } catch (error) {
@@ -87,18 +88,11 @@ export async function ensurePollingWorkflow(
   if (isTerminal(record.status) || (attempt === 0 && record.workflowExecutionName !== undefined))
     return record;
   const executionName = pollingExecutionName(record.exportId, attempt);
-  const history = await deps.store.listExports(record.spotId, {
-    status: ExportStatus.COMPLETED,
-    limit: EXPORT_HISTORY_SAMPLE_SIZE,
-  });
   try {
     await deps.workflows.start(executionName, {
       spotId: record.spotId,
       exportId: record.exportId,
-      firstPollDelaySeconds: expectedExportDurationSeconds(
-        history.items,
-        deps.settings.defaultFirstPollDelaySeconds,
-      ),
+      firstPollDelaySeconds: await firstPollDelaySecondsFor(deps, record.spotId),
       deadline: isoAt(exportDeadlineMs(deps, record)),
     });
   } catch {
@@ -115,4 +109,13 @@ export async function ensurePollingWorkflow(
     { guardVersion: false },
   );
   return tracked;
+}
+
+/** The first poll waits as long as this spot's recent exports took (the default without history). */
+export async function firstPollDelaySecondsFor(deps: ExportDependencies, spotId: string): Promise<number> {
+  const history = await deps.store.listExports(spotId, {
+    status: ExportStatus.COMPLETED,
+    limit: EXPORT_HISTORY_SAMPLE_SIZE,
+  });
+  return expectedExportDurationSeconds(history.items, deps.settings.defaultFirstPollDelaySeconds);
 }

@@ -1,11 +1,4 @@
 import {
-  TokenUnavailableError,
-  UpstreamProtocolError,
-  UpstreamRateLimitedError,
-  UpstreamUnavailableError,
-} from '../openweb/errors';
-import { CredentialsUnavailableError } from '../secrets/errors';
-import {
   ExportPollingTimedOutError,
   ExportStillProcessingError,
   UpstreamUnavailableForWorkflowError,
@@ -13,13 +6,15 @@ import {
 import type { PollTaskInput, PollTaskOutput } from '../workflow/pollingWorkflowContract';
 import { checkExport } from './checkExport';
 import { isTerminal } from './ExportStatus';
+import { isTransientFailure } from './isTransientFailure';
 import type { ExportDependencies } from './ports';
 
 /**
  * One poll of the workflow loop: terminal → the task's output; still running →
  * ExportStillProcessing (the state machine's Retry is the backoff); past the
- * deadline → ExportPollingTimedOut (the Catch aborts); transient trouble →
- * UpstreamUnavailable (retried separately, so an outage does not eat the poll budget).
+ * deadline → ExportPollingTimedOut (the Catch aborts); transient trouble, the upstream's
+ * or AWS's → UpstreamUnavailable, which the state machine retries like a poll that learned
+ * nothing, so no number of hiccups over a long export fails it.
  */
 export async function pollExportForWorkflow(
   deps: ExportDependencies,
@@ -29,23 +24,15 @@ export async function pollExportForWorkflow(
   try {
     record = await checkExport(deps, { spotId: input.spotId, exportId: input.exportId, mode: 'workflow' });
   } catch (error) {
-    if (isTransient(error))
-      throw new UpstreamUnavailableForWorkflowError('upstream unavailable', { cause: error });
-    throw error;
+    if (!isTransientFailure(error)) throw error;
+    // An outage does not stretch the deadline: past it, the Catch aborts as for a slow export.
+    if (deps.now() > Date.parse(input.deadline))
+      throw new ExportPollingTimedOutError(input.exportId, input.deadline);
+    throw new UpstreamUnavailableForWorkflowError('upstream unavailable', { cause: error });
   }
   if (isTerminal(record.status))
     return { exportId: record.exportId, status: record.status, links: record.links };
   if (deps.now() > Date.parse(input.deadline))
     throw new ExportPollingTimedOutError(record.exportId, input.deadline);
   throw new ExportStillProcessingError(record.exportId);
-}
-
-function isTransient(error: unknown): boolean {
-  return (
-    error instanceof UpstreamUnavailableError ||
-    error instanceof UpstreamRateLimitedError ||
-    error instanceof UpstreamProtocolError ||
-    error instanceof TokenUnavailableError ||
-    error instanceof CredentialsUnavailableError
-  );
 }

@@ -1,6 +1,7 @@
 import type { CreateExportRequest } from '../openweb/CreateExportRequest';
 import type { ListExportsOptions } from '../openweb/OpenWebClient';
 import type { CreatedExport, ExportStatusReport, ListedExport } from '../openweb/responses';
+import type { CredentialsProvider } from '../secrets/CredentialsProvider';
 import type { ExportStore } from '../store/ExportStore';
 import type { PollingWorkflowInput } from '../workflow/pollingWorkflowContract';
 import type { ExportRecord } from './ExportRecord';
@@ -47,6 +48,8 @@ export type ExportMetricName =
 export interface ExportDependencies {
   store: ExportStore;
   upstream: UpstreamExports;
+  /** The spots' upstream credentials; the start path checks a spot has them. */
+  credentials: CredentialsProvider;
   workflows: PollingWorkflows;
   events: ExportEvents;
   metrics: ExportMetrics;

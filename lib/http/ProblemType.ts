@@ -11,7 +11,6 @@ export const ProblemType = {
   REQUEST_HEADERS_TOO_LARGE: 'request-headers-too-large',
   SPOT_BUSY: 'spot-busy',
   EXPORT_ALREADY_FINISHED: 'export-already-finished',
-  START_IN_PROGRESS: 'start-in-progress',
   UPSTREAM_EXPORT_IN_PROGRESS: 'upstream-export-in-progress',
   EXPORT_CHANGED_CONCURRENTLY: 'export-changed-concurrently',
   IDEMPOTENCY_KEY_REUSED: 'idempotency-key-reused',

@@ -1,5 +1,5 @@
 import type { ExportRecord, ExportRequest, ExportSource } from '../exports/ExportRecord';
-import type { ExportStatus } from '../exports/ExportStatus';
+import { ExportStatus } from '../exports/ExportStatus';
 
 /** An export as the API shows it: no storage bookkeeping (version) and no idempotency key. */
 export interface ExportView {
@@ -17,6 +17,18 @@ export interface ExportView {
   pollCount: number;
   source: ExportSource;
   failureReason?: string;
+  /** While REQUESTED after a create attempt was put off: why the export still waits for the upstream. */
+  upstreamWait?: UpstreamWaitView;
+}
+
+export interface UpstreamWaitView {
+  /** Create attempts so far. */
+  attempts: number;
+  /** `throttled`, `unavailable`, `auth-paced` or `timeout`. */
+  lastErrorKind?: string;
+  lastErrorAt?: string;
+  /** When the upstream (or the auth pacer) said the next attempt may go, if it said. */
+  nextAttemptAt?: string;
 }
 
 export function exportView(record: ExportRecord): ExportView {
@@ -35,6 +47,19 @@ export function exportView(record: ExportRecord): ExportView {
     pollCount: record.pollCount,
     source: record.source,
     ...(record.failureReason !== undefined && { failureReason: record.failureReason }),
+    ...upstreamWaitOf(record),
+  };
+}
+
+function upstreamWaitOf(record: ExportRecord): { upstreamWait?: UpstreamWaitView } {
+  if (record.status !== ExportStatus.REQUESTED || record.createAttempts === undefined) return {};
+  const wait = record.lastUpstreamWait;
+  return {
+    upstreamWait: {
+      attempts: record.createAttempts,
+      ...(wait !== undefined && { lastErrorKind: wait.kind, lastErrorAt: wait.at }),
+      ...(record.nextCreateAttemptAt !== undefined && { nextAttemptAt: record.nextCreateAttemptAt }),
+    },
   };
 }
 

@@ -1,10 +1,4 @@
-import {
-  ExportAlreadyFinishedError,
-  ExportStartDeferredError,
-  ExportStartInProgressError,
-  ExportStartRejectedError,
-  IllegalTransitionError,
-} from '../exports/errors';
+import { ExportAlreadyFinishedError, IllegalTransitionError } from '../exports/errors';
 import {
   AmbiguousCreateError,
   AmbiguousCreateReason,
@@ -35,8 +29,6 @@ import { invalidRequest } from './invalidRequest';
 import { ProblemError, type ProblemInit } from './ProblemError';
 import { ProblemType } from './ProblemType';
 
-/** A concurrent start with the same key usually finishes within a second or two. */
-export const START_IN_PROGRESS_RETRY_AFTER_SECONDS = 2;
 const MS_PER_SECOND = 1000;
 
 /**
@@ -64,16 +56,6 @@ export function problemForError(error: unknown): ProblemInit | undefined {
       extensions: { exportId: error.current.exportId, exportStatus: error.current.status },
     };
   }
-  if (error instanceof ExportStartInProgressError) {
-    return {
-      status: 409,
-      type: ProblemType.START_IN_PROGRESS,
-      title: 'Start in progress',
-      detail: 'A request with the same idempotency key is still starting this export; retry shortly.',
-      extensions: { exportId: error.exportId },
-      headers: { 'retry-after': String(START_IN_PROGRESS_RETRY_AFTER_SECONDS) },
-    };
-  }
   if (error instanceof IdempotencyKeyReusedError) {
     return {
       status: 422,
@@ -93,31 +75,7 @@ export function problemForError(error: unknown): ProblemInit | undefined {
       detail: 'The export changed while this request was handled; read it again and retry if still needed.',
     };
   }
-  if (error instanceof ExportStartRejectedError) {
-    // An unknown cause is our own failure, not the upstream's refusal: a generic 500.
-    const problem = upstreamProblem(error.cause);
-    return problem && { ...problem, extensions: { ...problem.extensions, exportId: error.record.exportId } };
-  }
-  if (error instanceof ExportStartDeferredError) return startDeferredProblem(error);
   return upstreamProblem(error);
-}
-
-function startDeferredProblem(error: ExportStartDeferredError): ProblemInit {
-  const type =
-    error.cause instanceof UpstreamRateLimitedError
-      ? ProblemType.UPSTREAM_RATE_LIMITED
-      : error.cause instanceof CredentialsUnavailableError
-        ? ProblemType.CREDENTIALS_UNAVAILABLE
-        : ProblemType.UPSTREAM_UNAVAILABLE;
-  return {
-    status: 503,
-    type,
-    title: 'Export not started',
-    detail: 'The upstream could not be reached; nothing was started. Retry later.',
-    ...(error.retryAfterSeconds !== undefined && {
-      headers: { 'retry-after': String(Math.max(1, error.retryAfterSeconds)) },
-    }),
-  };
 }
 
 /** Errors of the upstream and of the spot's credentials. */

@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj, Request } from '@middy/core';
+import { PollingWorkflowErrors } from '../workflow/pollingWorkflowContract';
 import { isApiGatewayEvent } from './apiGatewayEvent';
 import type { ProblemInit } from './ProblemError';
 import { problemForError } from './problemForError';
@@ -21,18 +22,30 @@ export interface ProblemResponsesOptions extends Partial<typeof defaults> {
   logger: Logger;
 }
 
+/** Errors a workflow task throws by design, for the state machine's Retry/Catch: routine, not failures. */
+const WORKFLOW_CONTROL_ERRORS: ReadonlySet<string> = new Set([
+  PollingWorkflowErrors.STILL_PROCESSING,
+  PollingWorkflowErrors.CREATE_DEFERRED,
+  PollingWorkflowErrors.UPSTREAM_UNAVAILABLE,
+  PollingWorkflowErrors.POLLING_TIMED_OUT,
+]);
+
 /**
  * Turns any error of an API request into an RFC 9457 `application/problem+json`
  * answer: known errors into their problem, anything else into a generic 500 that is
  * logged (the error, never the request body) and never shown. Errors of other event
- * sources are left to propagate, so Step Functions and schedulers see them.
+ * sources are left to propagate, so Step Functions and schedulers see them; they are
+ * logged by kind, so that ERROR lines mean unexpected failures only (the alarm counts them).
  */
 export function problemResponses(options: ProblemResponsesOptions): MiddlewareObj {
   const { logger, logProblemsAtLevel } = { ...defaults, ...options };
 
   function renderProblem(request: Request): void {
-    if (!isApiGatewayEvent(request.event)) return;
     const { error } = request;
+    if (!isApiGatewayEvent(request.event)) {
+      logTaskError(logger, error);
+      return;
+    }
     const known = problemForError(error);
     const problem = known ?? INTERNAL_ERROR_PROBLEM;
     if (known === undefined) {
@@ -46,4 +59,12 @@ export function problemResponses(options: ProblemResponsesOptions): MiddlewareOb
   }
 
   return { onError: renderProblem };
+}
+
+function logTaskError(logger: Logger, error: unknown): void {
+  const name = error instanceof Error ? error.name : 'unknown';
+  if (WORKFLOW_CONTROL_ERRORS.has(name)) logger.info('Workflow task outcome', { outcome: name });
+  else if (name === PollingWorkflowErrors.CREATE_REJECTED)
+    logger.warn('Upstream refused the export', { error });
+  else logger.error('Task failed with an unexpected error', { error });
 }

@@ -1,27 +1,37 @@
-import { type AuthPacer, type AuthSlot, authPacingIntervalMs } from './AuthPacer';
+import { AUTH_PACER_MAX_WAIT_MS, type AuthPacer, authIntervalMs } from './AuthPacer';
+import { UpstreamAuthPacedError } from './errors';
 
 export interface InMemoryAuthPacerOptions {
   requestsPerSecond: number;
-  /** Epoch ms. */
+  maxWaitMs?: number;
   now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
 }
 
-/** Auth pacing within one process (tests, single-process tools). */
+/** Auth pacing within one process (tests, a single container); the fleet uses the table-backed pacer. */
 export class InMemoryAuthPacer implements AuthPacer {
   readonly intervalMs: number;
+  readonly #maxWaitMs: number;
   readonly #now: () => number;
-  #nextFreeAtMs = Number.NEGATIVE_INFINITY;
+  readonly #sleep: (ms: number) => Promise<void>;
+  #nextFreeAtMs = 0;
 
   constructor(options: InMemoryAuthPacerOptions) {
-    this.intervalMs = authPacingIntervalMs(options.requestsPerSecond);
+    this.intervalMs = authIntervalMs(options.requestsPerSecond);
+    this.#maxWaitMs = options.maxWaitMs ?? AUTH_PACER_MAX_WAIT_MS;
     this.#now = options.now ?? Date.now;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  async acquireSlot(maxWaitMs: number): Promise<AuthSlot> {
+  async acquire(spotId: string): Promise<void> {
     const nowMs = this.#now();
     const slotMs = Math.max(nowMs, this.#nextFreeAtMs);
-    if (slotMs - nowMs > maxWaitMs) return { granted: false, nextFreeAtMs: slotMs };
+    if (slotMs - nowMs > this.#maxWaitMs) throw new UpstreamAuthPacedError(spotId, slotMs - nowMs);
     this.#nextFreeAtMs = slotMs + this.intervalMs;
-    return { granted: true, sendAtMs: slotMs };
+    if (slotMs > nowMs) await this.#sleep(slotMs - nowMs);
+  }
+
+  async holdUntil(untilMs: number): Promise<void> {
+    this.#nextFreeAtMs = Math.max(this.#nextFreeAtMs, untilMs);
   }
 }

@@ -1,5 +1,5 @@
 import type { CredentialsProvider, SpotCredentials } from '../secrets/CredentialsProvider';
-import { type AuthPacer, authPacingIntervalMs, DOCUMENTED_AUTH_REQUESTS_PER_SECOND } from './AuthPacer';
+import type { AuthPacer } from './AuthPacer';
 import { type CreateExportRequest, toCreateExportBody } from './CreateExportRequest';
 import { type DownloadLinkPolicy, downloadLinkPolicy } from './downloadLinkPolicy';
 import {
@@ -38,9 +38,10 @@ import {
   type TransportFailure,
 } from './transportFailure';
 import { DEFAULT_MAX_CONCURRENT_REQUESTS, UpstreamGovernor } from './UpstreamGovernor';
-import { DEFAULT_AUTH_SLOT_MAX_WAIT_MS, waitForAuthSlot } from './waitForAuthSlot';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+/** An auth 429 without `Retry-After` waits at least this: the upstream's documented one request per second. */
+export const AUTH_RATE_LIMIT_MIN_WAIT_MS = 1_000;
 export const DEFAULT_TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 /** Covers one auth call with its retries, so a second process rarely authenticates in parallel. */
 export const DEFAULT_TOKEN_REFRESH_LEASE_MS = 10_000;
@@ -59,6 +60,8 @@ export interface OpenWebClientOptions {
   credentials: CredentialsProvider;
   /** Where tokens are shared; default: in this process only. */
   tokenStore?: TokenStore;
+  /** Spaces auth requests across the fleet (the upstream allows one per second per address); default none. */
+  authPacer?: AuthPacer;
   fetch?: typeof fetch;
   /** Per attempt, covering the answer's body; time spent waiting for the governor is not counted. */
   requestTimeoutMs?: number;
@@ -67,10 +70,6 @@ export interface OpenWebClientOptions {
   /** Upstream HTTP requests this client starts per second, at most; default: no limit. */
   maxRequestsPerSecond?: number;
   retry?: Partial<RetryPolicy>;
-  /** Paces auth requests fleet-wide; default: not paced (an auth 429 still waits one documented interval). */
-  authPacer?: AuthPacer;
-  /** Longest wait for an auth slot before `UpstreamAuthPacedError`; default `DEFAULT_AUTH_SLOT_MAX_WAIT_MS`. */
-  authSlotMaxWaitMs?: number;
   /** Replace a token this long before it expires. */
   tokenRefreshMarginMs?: number;
   tokenRefreshLeaseMs?: number;
@@ -107,13 +106,7 @@ type Exchange = { kind: 'reply'; reply: ReceivedReply } | { kind: 'failure'; fai
 /** What one attempt leads to: a result, a retry after backoff, or an immediate resend (after re-auth). */
 type AttemptOutcome<T> =
   | { kind: 'done'; value: T }
-  | {
-      kind: 'retryable';
-      error: OpenWebError;
-      reason: string;
-      retryAfterMs: number | undefined;
-      minDelayMs?: number;
-    }
+  | { kind: 'retryable'; error: OpenWebError; reason: string; retryAfterMs: number | undefined }
   | { kind: 'resend' };
 
 interface ExportCall<T> {
@@ -187,7 +180,6 @@ export class OpenWebClient {
   private readonly tokens: TokenProvider;
   private readonly governor: UpstreamGovernor;
   private readonly authPacer: AuthPacer | undefined;
-  private readonly authSlotMaxWaitMs: number;
 
   constructor(options: OpenWebClientOptions) {
     this.authBaseUrl = options.authBaseUrl;
@@ -204,7 +196,6 @@ export class OpenWebClient {
     this.random = options.random ?? Math.random;
     this.onEvent = options.onEvent;
     this.authPacer = options.authPacer;
-    this.authSlotMaxWaitMs = options.authSlotMaxWaitMs ?? DEFAULT_AUTH_SLOT_MAX_WAIT_MS;
     this.governor = new UpstreamGovernor({
       maxConcurrentRequests: options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS,
       maxRequestsPerSecond: options.maxRequestsPerSecond,
@@ -240,6 +231,8 @@ export class OpenWebClient {
     let credentials: SpotCredentials = await this.credentials.getCredentials(spotId);
     let credentialsRefreshed = false;
     return this.withRetries(operation, spotId, async (attempt) => {
+      // Throws UpstreamAuthPaced, nothing sent, when the fleet has no slot free soon.
+      await this.authPacer?.acquire(spotId);
       const exchange = await this.exchange({
         operation,
         spotId,
@@ -264,10 +257,8 @@ export class OpenWebClient {
         this.emit({ type: 'credentialsRefreshed', spotId });
         return { kind: 'resend' };
       }
+      if (reply.statusCode === 429) return this.authRateLimited(reply);
       const retryable = this.retryableReply(reply);
-      // The auth limit is per second: a 429 without Retry-After waits at least one pacing interval.
-      if (retryable?.kind === 'retryable' && reply.statusCode === 429)
-        return { ...retryable, minDelayMs: this.authIntervalMs() };
       if (retryable !== undefined) return retryable;
       // The body is left out: an auth answer may echo credentials or carry a token.
       throw reply.statusCode >= 400
@@ -427,7 +418,6 @@ export class OpenWebClient {
         attemptsMade,
         elapsedMs: this.now() - startedAt,
         retryAfterMs: outcome.retryAfterMs,
-        ...(outcome.minDelayMs !== undefined && { minDelayMs: outcome.minDelayMs }),
         random: this.random,
       });
       if (delayMs === undefined) throw outcome.error;
@@ -441,6 +431,23 @@ export class OpenWebClient {
       });
       await this.sleep(delayMs);
     }
+  }
+
+  /**
+   * The auth limit is per address: a 429 means the whole fleet is too fast. Without
+   * `Retry-After` the wait is at least one pacing interval (the documented second), never a
+   * short backoff, and the pacer holds every container's next auth until then.
+   */
+  private async authRateLimited(reply: ReceivedReply): Promise<AttemptOutcome<never>> {
+    const intervalMs = this.authPacer?.intervalMs ?? AUTH_RATE_LIMIT_MIN_WAIT_MS;
+    const waitMs = Math.max(reply.retryAfterMs ?? 0, intervalMs);
+    await this.authPacer?.holdUntil(this.now() + waitMs);
+    return {
+      kind: 'retryable',
+      error: new UpstreamRateLimitedError(waitMs),
+      reason: `HTTP ${reply.statusCode}`,
+      retryAfterMs: waitMs,
+    };
   }
 
   /** 429 and 5xx: worth another attempt (the caller decides for creates before this). */
@@ -458,10 +465,6 @@ export class OpenWebClient {
       return { kind: 'retryable', error: this.serverError(reply), reason, retryAfterMs: reply.retryAfterMs };
     }
     return undefined;
-  }
-
-  private authIntervalMs(): number {
-    return this.authPacer?.intervalMs ?? authPacingIntervalMs(DOCUMENTED_AUTH_REQUESTS_PER_SECOND);
   }
 
   private serverError(reply: UpstreamReply): UpstreamUnavailableError {
@@ -483,21 +486,10 @@ export class OpenWebClient {
     };
   }
 
-  /**
-   * One HTTP request, once the governor lets it go; never throws for transport failures.
-   * An auth request then waits for its fleet-wide slot (`UpstreamAuthPacedError` when none
-   * is free soon): paced right before sending, so a governor queue cannot bunch them up.
-   */
+  /** One HTTP request, once the governor lets it go; never throws for transport failures. */
   private exchange(request: HttpRequest): Promise<Exchange> {
     const queuedAt = this.now();
-    return this.governor.run(async () => {
-      const queuedMs = this.now() - queuedAt;
-      if (request.operation === OpenWebOperation.AUTHENTICATE && this.authPacer !== undefined) {
-        const { authPacer: pacer, authSlotMaxWaitMs: maxWaitMs, now, sleep } = this;
-        await waitForAuthSlot({ pacer, maxWaitMs, spotId: request.spotId, now, sleep });
-      }
-      return this.send(request, queuedMs);
-    });
+    return this.governor.run(() => this.send(request, this.now() - queuedAt));
   }
 
   /** The request with the per-attempt timeout, which starts only now: a queued create was not sent. */

@@ -11,7 +11,6 @@
  * - 404 on status/abort → `ExportNotFoundError`
  * - 409 → `ExportConflictError`
  * - 429 → retried, then `UpstreamRateLimitedError`
- * - no fleet-wide auth slot free soon → `UpstreamAuthPacedError` (nothing sent)
  * - 5xx, network failures, timeouts → retried, then `UpstreamUnavailableError`
  *   (on create: `AmbiguousCreateError` at once, see below)
  * - any other 4xx → `UpstreamRequestRejectedError`
@@ -52,6 +51,22 @@ export class TokenUnavailableError extends OpenWebError {
     super(`No upstream token became available for spot ${spotId}`, options);
     this.name = 'TokenUnavailableError';
     this.spotId = spotId;
+  }
+}
+
+/**
+ * No auth slot is free soon: the fleet already spends the upstream's auth budget. Nothing was
+ * sent; `retryAfterMs` is when the next slot is free. Transient: the caller retries later.
+ */
+export class UpstreamAuthPacedError extends OpenWebError {
+  readonly spotId: string;
+  readonly retryAfterMs: number;
+
+  constructor(spotId: string, retryAfterMs: number, options: OpenWebErrorOptions = {}) {
+    super(`No upstream auth slot is free for spot ${spotId} for ${retryAfterMs} ms`, options);
+    this.name = 'UpstreamAuthPaced';
+    this.spotId = spotId;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -155,28 +170,6 @@ export class UpstreamRateLimitedError extends OpenWebError {
     );
     this.name = 'UpstreamRateLimitedError';
     this.retryAfterMs = retryAfterMs;
-  }
-}
-
-/**
- * The fleet-wide auth pacer has no slot free within the short wait a call may
- * spend on it. Transient and never sent upstream (no `statusCode`): retry at
- * `retryAtMs` (the workflow's Retry waits, not a function). A kind of
- * rate limiting, so every caller that handles `UpstreamRateLimitedError`
- * (transient, nothing created, `Retry-After`) handles this one too.
- */
-export class UpstreamAuthPacedError extends UpstreamRateLimitedError {
-  readonly spotId: string;
-  /** Epoch ms when the next auth slot is free. */
-  readonly retryAtMs: number;
-
-  constructor(spotId: string, retryAtMs: number, nowMs: number, options: OpenWebErrorOptions = {}) {
-    const retryAfterMs = Math.max(0, retryAtMs - nowMs);
-    super(retryAfterMs, { ...options, statusCode: undefined });
-    this.name = 'UpstreamAuthPaced';
-    this.message = `Auth for spot ${spotId} is paced fleet-wide; the next slot is free in ${retryAfterMs} ms`;
-    this.spotId = spotId;
-    this.retryAtMs = retryAtMs;
   }
 }
 

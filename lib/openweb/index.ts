@@ -1,9 +1,3 @@
-export {
-  type AuthPacer,
-  type AuthSlot,
-  authPacingIntervalMs,
-  DOCUMENTED_AUTH_REQUESTS_PER_SECOND,
-} from './AuthPacer';
 export { ConcurrencyLimiter } from './ConcurrencyLimiter';
 export type {
   ConversationExportRequest,
@@ -33,13 +27,11 @@ export {
   OpenWebError,
   SpotForbiddenError,
   TokenUnavailableError,
-  UpstreamAuthPacedError,
   UpstreamProtocolError,
   UpstreamRateLimitedError,
   UpstreamRequestRejectedError,
   UpstreamUnavailableError,
 } from './errors';
-export { InMemoryAuthPacer, type InMemoryAuthPacerOptions } from './InMemoryAuthPacer';
 export { InMemoryTokenStore, type InMemoryTokenStoreOptions } from './InMemoryTokenStore';
 export {
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -63,4 +55,3 @@ export {
   UpstreamGovernor,
   type UpstreamGovernorOptions,
 } from './UpstreamGovernor';
-export { DEFAULT_AUTH_SLOT_MAX_WAIT_MS, waitForAuthSlot } from './waitForAuthSlot';

@@ -47,11 +47,6 @@ export interface RetryDecisionInput {
   elapsedMs: number;
   /** The upstream's `Retry-After`, which replaces the computed backoff. */
   retryAfterMs: number | undefined;
-  /**
-   * Without a `Retry-After`, the wait is at least this, the jittered backoff
-   * added on top (an auth 429 means "wait one pacing interval", not 100 ms).
-   */
-  minDelayMs?: number;
   random: () => number;
 }
 
@@ -59,7 +54,7 @@ export interface RetryDecisionInput {
 export function nextRetryDelayMs(input: RetryDecisionInput): number | undefined {
   const { policy, attemptsMade, elapsedMs, retryAfterMs, random } = input;
   if (attemptsMade >= policy.maxAttempts) return undefined;
-  const delayMs = retryAfterMs ?? (input.minDelayMs ?? 0) + backoffDelayMs(policy, attemptsMade - 1, random);
+  const delayMs = retryAfterMs ?? backoffDelayMs(policy, attemptsMade - 1, random);
   if (elapsedMs + delayMs > policy.totalBudgetMs) return undefined;
   return delayMs;
 }

@@ -49,7 +49,7 @@ export function createAwsExportDependencies(
     credentials,
     // Shared by every container: the auth endpoint allows one call per second per IP.
     tokenStore: new DynamoDbTokenStore({ client: documentClient, tableName, now }),
-    // The auth limit holds for the whole fleet, so every container takes its auth slots from the table.
+    // The auth limit is per address: every container reserves its auth slot on one table item.
     authPacer: new DynamoDbAuthPacer({
       client: documentClient,
       tableName,
@@ -69,6 +69,7 @@ export function createAwsExportDependencies(
   return {
     store: new DynamoDbExportStore({ client: documentClient, tableName, now }),
     upstream: openWeb,
+    credentials,
     workflows: new StepFunctionsPollingWorkflows({ client: client('stepFunctions'), stateMachineArn }),
     events: new EventBridgeExportEvents({ client: client('eventBridge'), eventBusName }),
     metrics: options.metrics ?? new PowertoolsExportMetrics(),

@@ -1,16 +1,31 @@
 import { z } from 'zod';
 import { isValidExportId } from '../exports/exportId';
 import { spotIdSchema } from '../secrets/spotCredentialsSchema';
-import type { PollTaskInput, TimeoutAbortTaskInput } from '../workflow/pollingWorkflowContract';
+import type {
+  CreateTaskInput,
+  PollTaskInput,
+  TimeoutAbortTaskInput,
+} from '../workflow/pollingWorkflowContract';
 import { InvalidTaskInputError } from './errors';
 
 const exportIdSchema = z.string().refine(isValidExportId, 'must be an export id');
+
+const deadlineSchema = z
+  .string()
+  .refine((text) => Number.isFinite(Date.parse(text)), 'must be an ISO-8601 instant');
 
 const pollTaskInputSchema = z.object({
   action: z.literal('poll'),
   spotId: spotIdSchema,
   exportId: exportIdSchema,
-  deadline: z.string().refine((text) => Number.isFinite(Date.parse(text)), 'must be an ISO-8601 instant'),
+  deadline: deadlineSchema,
+});
+
+const createTaskInputSchema = z.object({
+  action: z.literal('create'),
+  spotId: spotIdSchema,
+  exportId: exportIdSchema,
+  deadline: deadlineSchema,
 });
 
 const timeoutAbortTaskInputSchema = z.object({
@@ -27,6 +42,11 @@ export function isTaskAction(event: unknown, action: string): boolean {
 /** @throws InvalidTaskInputError */
 export function parsePollTaskInput(event: unknown): PollTaskInput {
   return parse(pollTaskInputSchema, event, 'poll');
+}
+
+/** @throws InvalidTaskInputError */
+export function parseCreateTaskInput(event: unknown): CreateTaskInput {
+  return parse(createTaskInputSchema, event, 'create');
 }
 
 /** @throws InvalidTaskInputError */

@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type AuthPacer, type AuthSlot, authPacingIntervalMs } from '../openweb/AuthPacer';
+import { AUTH_PACER_MAX_WAIT_MS, type AuthPacer, authIntervalMs } from '../openweb/AuthPacer';
+import { UpstreamAuthPacedError } from '../openweb/errors';
 import { isConditionalCheckFailed } from './conditionalCheckFailure';
 import { ExportTableAttribute } from './tableDefinition';
 import { authPacingKey, EntityType } from './tableKeys';
@@ -8,101 +9,104 @@ export interface DynamoDbAuthPacerOptions {
   client: DynamoDBDocumentClient;
   tableName: string;
   requestsPerSecond: number;
-  /** Epoch ms. */
+  maxWaitMs?: number;
   now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
 }
 
-/**
- * Races lost to other containers before a caller is told to come back later;
- * each lost race means another caller got a slot, so this stays small.
- */
-export const MAX_SLOT_RACES = 5;
-
-const NEXT_FREE_AT = 'nextFreeAtMs';
+/** Reservations that lost a race to another container before this one gives up for now. */
+const CONTENDED_RESERVATION_MAX_ATTEMPTS = 8;
 
 /**
- * Fleet-wide auth pacing through one table item holding the next free slot
- * (epoch ms). Single-item conditional updates only: a slot free now is taken
- * by moving the item to now + interval; a slot soon is taken by adding one
- * interval to it, on the condition that it is still soon. Every container
- * and the local runtime share it, so auth requests stay one interval apart.
+ * Fleet-wide auth pacing on one table item holding the next free slot: a reservation is a
+ * conditional write moving it one interval on from the slot it read, so two containers
+ * never get the same slot (single-item conditional writes only, no transactions).
  */
 export class DynamoDbAuthPacer implements AuthPacer {
   readonly intervalMs: number;
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
+  readonly #maxWaitMs: number;
   readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
 
   constructor(options: DynamoDbAuthPacerOptions) {
-    this.intervalMs = authPacingIntervalMs(options.requestsPerSecond);
+    this.intervalMs = authIntervalMs(options.requestsPerSecond);
     this.#client = options.client;
     this.#tableName = options.tableName;
+    this.#maxWaitMs = options.maxWaitMs ?? AUTH_PACER_MAX_WAIT_MS;
     this.#now = options.now ?? Date.now;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  async acquireSlot(maxWaitMs: number): Promise<AuthSlot> {
-    let nextFreeAtMs = Number.NEGATIVE_INFINITY;
-    for (let race = 0; race < MAX_SLOT_RACES; race++) {
+  async acquire(spotId: string): Promise<void> {
+    for (let attempt = 1; attempt <= CONTENDED_RESERVATION_MAX_ATTEMPTS; attempt++) {
+      const seenMs = await this.#nextFreeAtMs();
       const nowMs = this.#now();
-      if (await this.#takeSlotFreeNow(nowMs)) return { granted: true, sendAtMs: nowMs };
-      const soon = await this.#takeSlotSoon(nowMs, maxWaitMs);
-      if (soon !== undefined) return { granted: true, sendAtMs: soon };
-      nextFreeAtMs = await this.#readNextFreeAt();
-      // Still in the future and beyond the wait: nothing to race for.
-      if (nextFreeAtMs - this.#now() > maxWaitMs) return { granted: false, nextFreeAtMs };
+      const slotMs = Math.max(nowMs, seenMs ?? 0);
+      if (slotMs - nowMs > this.#maxWaitMs) throw new UpstreamAuthPacedError(spotId, slotMs - nowMs);
+      if (await this.#moveNextFree(seenMs, slotMs + this.intervalMs)) {
+        if (slotMs > nowMs) await this.#sleep(slotMs - nowMs);
+        return;
+      }
     }
-    return { granted: false, nextFreeAtMs: Math.max(nextFreeAtMs, this.#now() + this.intervalMs) };
+    // Heavily contended: the slots are being taken as fast as they come; try again in one interval.
+    throw new UpstreamAuthPacedError(spotId, this.intervalMs);
   }
 
-  async #takeSlotFreeNow(nowMs: number): Promise<boolean> {
-    return this.#conditionalUpdate({
-      UpdateExpression: 'SET #entityType = :entityType, #next = :next',
-      ConditionExpression: 'attribute_not_exists(#next) OR #next <= :now',
-      ExpressionAttributeNames: { '#entityType': ExportTableAttribute.entityType, '#next': NEXT_FREE_AT },
-      ExpressionAttributeValues: {
-        ':entityType': EntityType.authPacing,
-        ':next': nowMs + this.intervalMs,
-        ':now': nowMs,
-      },
-    }).then((old) => old !== undefined);
+  async holdUntil(untilMs: number): Promise<void> {
+    await this.#client
+      .send(
+        new UpdateCommand({
+          TableName: this.#tableName,
+          Key: authPacingKey(),
+          UpdateExpression: 'SET #entityType = :entityType, #nextFreeAtMs = :until',
+          ConditionExpression: 'attribute_not_exists(#nextFreeAtMs) OR #nextFreeAtMs < :until',
+          ExpressionAttributeNames: {
+            '#entityType': ExportTableAttribute.entityType,
+            '#nextFreeAtMs': 'nextFreeAtMs',
+          },
+          ExpressionAttributeValues: { ':entityType': EntityType.authPacing, ':until': untilMs },
+        }),
+      )
+      .catch((error: unknown) => {
+        // A later hold (or reservations past it) already stands.
+        if (!isConditionalCheckFailed(error)) throw error;
+      });
   }
 
-  /** The slot at the stored next-free time, when it lies within `maxWaitMs`; its time, else undefined. */
-  async #takeSlotSoon(nowMs: number, maxWaitMs: number): Promise<number | undefined> {
-    const old = await this.#conditionalUpdate({
-      UpdateExpression: 'SET #next = #next + :interval',
-      ConditionExpression: '#next > :now AND #next <= :latest',
-      ExpressionAttributeNames: { '#next': NEXT_FREE_AT },
-      ExpressionAttributeValues: {
-        ':interval': this.intervalMs,
-        ':now': nowMs,
-        ':latest': nowMs + maxWaitMs,
-      },
-      ReturnValues: 'UPDATED_OLD',
-    });
-    const taken = old?.[NEXT_FREE_AT];
-    return typeof taken === 'number' ? taken : undefined;
-  }
-
-  async #readNextFreeAt(): Promise<number> {
+  async #nextFreeAtMs(): Promise<number | undefined> {
     const { Item } = await this.#client.send(
       new GetCommand({ TableName: this.#tableName, Key: authPacingKey(), ConsistentRead: true }),
     );
-    const next = Item?.[NEXT_FREE_AT];
-    return typeof next === 'number' ? next : Number.NEGATIVE_INFINITY;
+    const value = Item?.nextFreeAtMs;
+    return typeof value === 'number' ? value : undefined;
   }
 
-  /** The update's old attributes (`{}` when none were asked for), or undefined when the condition failed. */
-  async #conditionalUpdate(
-    update: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key'>,
-  ): Promise<Record<string, unknown> | undefined> {
+  /** Moves the next free slot from what we read to `nextMs`; false when another container moved it first. */
+  async #moveNextFree(seenMs: number | undefined, nextMs: number): Promise<boolean> {
     try {
-      const { Attributes } = await this.#client.send(
-        new UpdateCommand({ TableName: this.#tableName, Key: authPacingKey(), ...update }),
+      await this.#client.send(
+        new UpdateCommand({
+          TableName: this.#tableName,
+          Key: authPacingKey(),
+          UpdateExpression: 'SET #entityType = :entityType, #nextFreeAtMs = :next',
+          ConditionExpression:
+            seenMs === undefined ? 'attribute_not_exists(#nextFreeAtMs)' : '#nextFreeAtMs = :seen',
+          ExpressionAttributeNames: {
+            '#entityType': ExportTableAttribute.entityType,
+            '#nextFreeAtMs': 'nextFreeAtMs',
+          },
+          ExpressionAttributeValues: {
+            ':entityType': EntityType.authPacing,
+            ':next': nextMs,
+            ...(seenMs !== undefined && { ':seen': seenMs }),
+          },
+        }),
       );
-      return Attributes ?? {};
+      return true;
     } catch (error) {
-      if (isConditionalCheckFailed(error)) return undefined;
+      if (isConditionalCheckFailed(error)) return false;
       throw error;
     }
   }

@@ -132,7 +132,7 @@ export class DynamoDbExportStore implements ExportStore {
   }
 
   async transition(spotId: string, exportId: string, request: TransitionRequest): Promise<ExportRecord> {
-    const { to, expectedVersion, changes = {} } = request;
+    const { to, expectedVersion, changes = {}, remove: removedFields = [] } = request;
     const expectedFrom = expectedStatuses(request);
     for (const from of expectedFrom) assertTransition(from, to, exportId);
 
@@ -155,6 +155,11 @@ export class DynamoDbExportStore implements ExportStore {
       names[`#${field}`] = field;
       values[`:${field}`] = value;
       set.push(`#${field} = :${field}`);
+    }
+    for (const field of removedFields) {
+      if (changes[field] !== undefined) continue;
+      names[`#${field}`] = field;
+      remove.push(`#${field}`);
     }
     // Keep the sparse reconciler index in step: terminal records leave it, polls move it.
     if (isTerminal(to)) {

@@ -1,4 +1,9 @@
-import type { ExportChanges, ExportRecord, NewExportRecord } from '../exports/ExportRecord';
+import type {
+  ExportChangeField,
+  ExportChanges,
+  ExportRecord,
+  NewExportRecord,
+} from '../exports/ExportRecord';
 import type { ExportStatus } from '../exports/ExportStatus';
 import type { PollObservation } from '../exports/planPollUpdate';
 import type { IdempotencyRecord } from './IdempotencyRecord';
@@ -16,6 +21,8 @@ export interface TransitionRequest {
   /** Version the caller read, for read-modify-write. */
   expectedVersion?: number;
   changes?: ExportChanges;
+  /** Fields to delete, e.g. a create claim given back because nothing was sent. */
+  remove?: readonly ExportChangeField[];
 }
 
 export interface RecordPollOptions {

@@ -31,6 +31,9 @@ export function exportRecordToItem(record: ExportRecord): StoredItem {
     workflowExecutionName: record.workflowExecutionName,
     failureReason: record.failureReason,
     upstreamCreateAttemptedAt: record.upstreamCreateAttemptedAt,
+    createAttempts: record.createAttempts,
+    lastUpstreamWait: record.lastUpstreamWait,
+    nextCreateAttemptAt: record.nextCreateAttemptAt,
     version: record.version,
   });
 }
@@ -55,6 +58,9 @@ export function itemToExportRecord(item: StoredItem): ExportRecord {
     workflowExecutionName: item.workflowExecutionName,
     failureReason: item.failureReason,
     upstreamCreateAttemptedAt: item.upstreamCreateAttemptedAt,
+    createAttempts: typeof item.createAttempts === 'number' ? item.createAttempts : undefined,
+    lastUpstreamWait: item.lastUpstreamWait,
+    nextCreateAttemptAt: item.nextCreateAttemptAt,
     version: item.version,
   };
   return withoutUndefined(record) as ExportRecord;

@@ -10,13 +10,12 @@ import type { ExportStatus } from '../exports/ExportStatus';
  * | spot lock       | SPOT#<spotId> | LOCK                 | –                                    | –                                |
  * | idempotency key | SPOT#<spotId> | IDEMPOTENCY#<key>    | –                                    | –                                |
  * | upstream token  | SPOT#<spotId> | UPSTREAM_TOKEN       | –                                    | –                                |
- * | auth pacing     | AUTH_PACING   | AUTH_PACING          | –                                    | –                                |
+ * | auth pacing     | UPSTREAM_AUTH | PACING               | –                                    | –                                |
  *
  * Export ids sort by creation time, so a descending query lists newest first
  * without an extra index. The active index has one partition: it holds at
  * most one active export per spot (the spot lock), far below a partition's
- * write limit. The auth pacing item is one per table (the auth limit is
- * fleet-wide), written at most a few times per auth request.
+ * write limit.
  */
 export const EntityType = {
   export: 'EXPORT',
@@ -54,9 +53,9 @@ export function upstreamTokenKey(spotId: string): TableKey {
   return { pk: spotPartitionKey(spotId), sk: 'UPSTREAM_TOKEN' };
 }
 
-/** The one item pacing auth requests across the fleet. */
+/** The one item the fleet's auth requests are spaced by: the upstream's limit is per address, not per spot. */
 export function authPacingKey(): TableKey {
-  return { pk: 'AUTH_PACING', sk: 'AUTH_PACING' };
+  return { pk: 'UPSTREAM_AUTH', sk: 'PACING' };
 }
 
 export function statusIndexPartitionKey(spotId: string, status: ExportStatus): string {

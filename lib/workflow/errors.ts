@@ -28,3 +28,21 @@ export class UpstreamUnavailableForWorkflowError extends Error {
     super(message, options);
   }
 }
+
+/** The create could not be sent yet; nothing exists upstream. The workflow's Retry waits. */
+export class ExportCreateDeferredError extends Error {
+  override name = PollingWorkflowErrors.CREATE_DEFERRED;
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+/** The upstream refused the create for good; the record already says FAILED and why. */
+export class ExportCreateRejectedError extends Error {
+  override name = PollingWorkflowErrors.CREATE_REJECTED;
+
+  constructor(exportId: string, reason: string, options?: ErrorOptions) {
+    super(`Export ${exportId} was rejected: ${reason}`, options);
+  }
+}

@@ -7,8 +7,12 @@ export const PollingWorkflowErrors = {
   STILL_PROCESSING: 'ExportStillProcessing',
   /** Thrown by the poll task past the deadline: the Catch routes to the abort task. */
   POLLING_TIMED_OUT: 'ExportPollingTimedOut',
-  /** A transient upstream or AWS failure worth retrying a few times on its own schedule. */
+  /** A transient upstream or AWS failure: retried like a poll that learned nothing. */
   UPSTREAM_UNAVAILABLE: 'UpstreamUnavailable',
+  /** Thrown by the create task when the create could not be sent yet (throttled, paced, unavailable). */
+  CREATE_DEFERRED: 'ExportCreateDeferred',
+  /** Thrown by the create task after the upstream refused the create; the record is FAILED. */
+  CREATE_REJECTED: 'ExportCreateRejected',
 } as const;
 
 export type PollingWorkflowError = (typeof PollingWorkflowErrors)[keyof typeof PollingWorkflowErrors];
@@ -21,6 +25,25 @@ export interface PollingWorkflowInput {
   firstPollDelaySeconds: number;
   /** ISO instant after which the export is aborted upstream and marked ABORTED (reason: timeout). */
   deadline: string;
+}
+
+/** Input of the create task, the workflow's first step. */
+export interface CreateTaskInput {
+  action: 'create';
+  spotId: string;
+  exportId: string;
+  deadline: string;
+}
+
+/**
+ * Output of the create task: the state the rest of the workflow reads. The first wait is
+ * learned when the create is accepted (zero when the export is already finished).
+ */
+export interface CreateTaskOutput {
+  spotId: string;
+  exportId: string;
+  deadline: string;
+  firstPollDelaySeconds: number;
 }
 
 /** Input of the check-status task. */

@@ -35,12 +35,9 @@ export interface OpenWebSimulatorOptions {
   spots?: Record<string, { apiKey: string }>;
   /** JWT lifetime (exp claim), default 86_400 (the upstream's 24 hours). */
   tokenTtlSeconds?: number;
-  /** Per client address; default 1 (the upstream's limit); 0 = unlimited. */
+  /** Per client address, shared by every spot calling from it; default 1 (the upstream's limit); 0 = unlimited. */
   authRequestsPerSecond?: number;
-  /**
-   * Whether an auth 429 over `authRequestsPerSecond` carries `Retry-After`; default true.
-   * false answers like an upstream that only says "too many" (a client must pace itself).
-   */
+  /** Whether an auth 429 carries `Retry-After`; default true. The upstream does not document it either way. */
   authRateLimitRetryAfter?: boolean;
   /**
    * `/v4/export*` calls (create, status, abort, list) admitted per second, counted per

@@ -49,7 +49,7 @@ export interface UpstreamEndpointsDependencies {
   tokens: SimulatedTokenIssuer;
   /** Per client address. */
   authRateLimiter: SlidingWindowRateLimiter;
-  /** Send `Retry-After` on an auth 429; false leaves the client to pace itself. */
+  /** Whether its 429 says when to come back. */
   authRateLimitRetryAfter: boolean;
   /** On `/v4/export*` calls; undefined = unlimited. */
   exportRateLimit: ExportRateLimit | undefined;

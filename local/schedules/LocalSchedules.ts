@@ -10,10 +10,7 @@ export interface LocalScheduleDefinition {
   description: string;
   expression: string;
   timeZone?: string;
-  /**
-   * EventBridge Scheduler's flexible time window (scheduled time): each run starts at a random
-   * moment within it. Scaled like the interval for rate schedules, wall-clock for cron ones.
-   */
+  /** Scheduler's flexible time window: each run fires at a random moment this long after its time, at most. */
   flexibleWindowMs?: number;
   target: HandlerName;
   /** The event of a run scheduled at `scheduledTime` (Scheduler's `<aws.scheduler.scheduled-time>`). */
@@ -42,8 +39,6 @@ export interface ScheduleView {
   /** Why the clock never fires it here (it can still be fired by hand). */
   notRunReason?: string;
   nextRunAt?: string;
-  /** When the next run actually starts: `nextRunAt` plus its random offset in the flexible window. */
-  nextStartAt?: string;
   lastRun?: ScheduleRun;
 }
 
@@ -55,7 +50,7 @@ export interface LocalSchedulesOptions {
   onRun?: (run: ScheduleRun) => void;
   /** Epoch ms. */
   now?: () => number;
-  /** Uniform in [0, 1), for the offset within a flexible window. */
+  /** Draws the offset within a flexible window; default Math.random. */
   random?: () => number;
 }
 
@@ -72,7 +67,6 @@ interface ScheduleEntry {
   timing?: ScheduleTiming;
   notRunReason?: string;
   nextRunAtMs?: number;
-  nextStartAtMs?: number;
   timer?: NodeJS.Timeout;
   lastRun?: ScheduleRun;
 }
@@ -93,14 +87,12 @@ export class LocalSchedules {
   readonly #inFlight = new Set<Promise<ScheduleRun>>();
   readonly #options: LocalSchedulesOptions;
   readonly #now: () => number;
-  readonly #random: () => number;
   #started = false;
   #stopped = false;
 
   constructor(options: LocalSchedulesOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    this.#random = options.random ?? Math.random;
     for (const definition of options.definitions) {
       const entry: ScheduleEntry = { definition };
       try {
@@ -138,7 +130,6 @@ export class LocalSchedules {
       clearTimeout(entry.timer);
       entry.timer = undefined;
       entry.nextRunAtMs = undefined;
-      entry.nextStartAtMs = undefined;
     }
     await Promise.allSettled([...this.#inFlight]);
   }
@@ -147,27 +138,16 @@ export class LocalSchedules {
     if (this.#stopped || entry.timing === undefined) return;
     const next = this.#nextRun(entry.timing, afterMs);
     entry.nextRunAtMs = next;
-    entry.nextStartAtMs = undefined;
     if (next === undefined) return;
-    const startAtMs =
-      next + Math.floor(this.#random() * this.#flexibleWindowMs(entry.definition, entry.timing));
-    entry.nextStartAtMs = startAtMs;
-    this.#setTimer(entry, next, startAtMs);
+    this.#setTimer(entry, next);
   }
 
-  /** The flexible window on this machine: scaled for rate schedules, as given for cron ones. */
-  #flexibleWindowMs(definition: LocalScheduleDefinition, timing: ScheduleTiming): number {
-    const windowMs = definition.flexibleWindowMs ?? 0;
-    return timing.kind === 'cron' ? windowMs : Math.round(windowMs * this.#options.timeScale);
-  }
-
-  /** Fires at `startAtMs` a run scheduled at `runAtMs` (later within its flexible window, or the same). */
-  #setTimer(entry: ScheduleEntry, runAtMs: number, startAtMs: number): void {
-    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, startAtMs - this.#now()));
+  #setTimer(entry: ScheduleEntry, runAtMs: number, fireAtMs = runAtMs + this.#flexibleOffsetMs(entry)): void {
+    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, fireAtMs - this.#now()));
     entry.timer = setTimeout(() => {
       if (this.#stopped) return;
-      if (this.#now() < startAtMs) {
-        this.#setTimer(entry, runAtMs, startAtMs);
+      if (this.#now() < fireAtMs) {
+        this.#setTimer(entry, runAtMs, fireAtMs);
         return;
       }
       void this.#run(entry, runAtMs, false);
@@ -175,6 +155,14 @@ export class LocalSchedules {
     }, delay);
     // The API server keeps the process alive; schedules alone should not.
     entry.timer.unref();
+  }
+
+  /** Where in its flexible window a run fires (scaled like its rate; a cron schedule's is wall-clock time). */
+  #flexibleOffsetMs(entry: ScheduleEntry): number {
+    const windowMs = entry.definition.flexibleWindowMs;
+    if (windowMs === undefined || entry.timing === undefined) return 0;
+    const scaledMs = entry.timing.kind === 'cron' ? windowMs : windowMs * this.#options.timeScale;
+    return Math.floor((this.#options.random ?? Math.random)() * scaledMs);
   }
 
   #nextRun(timing: ScheduleTiming, afterMs: number): number | undefined {
@@ -221,10 +209,6 @@ export class LocalSchedules {
       ...(timing !== undefined && { localTiming: this.#describeTiming(timing, definition.timeZone) }),
       ...(entry.notRunReason !== undefined && { notRunReason: entry.notRunReason }),
       ...(entry.nextRunAtMs !== undefined && { nextRunAt: new Date(entry.nextRunAtMs).toISOString() }),
-      ...(entry.nextStartAtMs !== undefined &&
-        entry.nextStartAtMs !== entry.nextRunAtMs && {
-          nextStartAt: new Date(entry.nextStartAtMs).toISOString(),
-        }),
       ...(entry.lastRun !== undefined && { lastRun: entry.lastRun }),
     };
   }

@@ -38,6 +38,9 @@ interface RunResult {
   lagSeconds: number;
 }
 
+/** The deployed definition's create task, which the naive loop does not have. */
+let createState: string | undefined;
+
 async function runOnce(
   definition: StateMachineDefinition,
   pollState: string,
@@ -71,7 +74,22 @@ async function runOnce(
         deadline: FAR_DEADLINE,
         done: false,
       },
-      { overrides: { taskResourceLocalHandlers: { [pollState]: poll } } },
+      {
+        overrides: {
+          taskResourceLocalHandlers: {
+            [pollState]: poll,
+            // The deployed workflow creates the export first; here the upstream accepts at once.
+            ...(createState !== undefined && {
+              [createState]: () => ({
+                spotId: 'sp_bench',
+                exportId: 'ex_bench',
+                deadline: FAR_DEADLINE,
+                firstPollDelaySeconds,
+              }),
+            }),
+          },
+        },
+      },
     );
     let transitions = 0;
     const counting = (async () => {
@@ -109,11 +127,12 @@ async function main(): Promise<void> {
     synthesizeStackTemplate({ polling: { exportDeadlineSeconds: BENCH_DEADLINE_SECONDS } }),
   );
   const deployed = definition as unknown as StateMachineDefinition;
-  const pollState = Object.entries(definition.States).find(
-    ([, state]) =>
-      (state as { Type?: string; Retry?: unknown[] }).Type === 'Task' &&
-      (state as { Retry?: unknown[] }).Retry,
-  )?.[0] as string;
+  const taskOf = (action: string) =>
+    Object.entries(definition.States).find(
+      ([, state]) => (state as { Parameters?: { action?: string } }).Parameters?.action === action,
+    )?.[0] as string;
+  const pollState = taskOf('poll');
+  createState = taskOf('create');
   const rows: string[][] = [];
   for (const durationSeconds of EXPORT_DURATIONS_SECONDS) {
     const cases = [

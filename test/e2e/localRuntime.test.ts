@@ -55,6 +55,18 @@ async function startExport(runtime: RuntimeProcess, spotId: string, body: unknow
   return response.body as ExportView;
 }
 
+/** Waits until the workflow's create task has created the export upstream (the view names its upstream id). */
+function createdUpstream(runtime: RuntimeProcess, spotId: string, exportId: string): Promise<ExportView> {
+  return eventually(
+    async () => {
+      const view = await getExport(runtime, spotId, exportId);
+      return view.upstreamExportId === undefined ? undefined : view;
+    },
+    EXPORT_TIMEOUT_MS,
+    `the upstream create of ${exportId}`,
+  );
+}
+
 async function getExport(runtime: RuntimeProcess, spotId: string, exportId: string): Promise<ExportView> {
   const response = await requestJson(`${runtime.apiUrl}/exports/${exportId}`, { spotId });
   expect(response.status).toBe(200);
@@ -113,7 +125,9 @@ describe('the local runtime, run as npm start runs it', () => {
       const archive = new Uint8Array(await download.arrayBuffer());
 
       // Assess
-      expect(started.status).toBe('PROCESSING');
+      // Answered before anything was sent upstream: the workflow creates it.
+      expect(started.status).toBe('REQUESTED');
+      expect(started.upstreamExportId).toBeUndefined();
       expect(event.detailType).toBe('Export Completed');
       expect(finished.status).toBe('COMPLETED');
       expect(finished.links.length).toBeGreaterThan(0);
@@ -261,7 +275,8 @@ describe('the local runtime across a restart', () => {
     async () => {
       // Prepare
       const first = await startRuntimeProcess(environment(), FIRST_READY_TIMEOUT_MS);
-      const started = await startExport(first, 'sp_demo', DAY);
+      const requested = await startExport(first, 'sp_demo', DAY);
+      const started = await createdUpstream(first, 'sp_demo', requested.exportId);
 
       // Act
       const stopped = await Promise.race([
@@ -318,7 +333,8 @@ describe('the local runtime across a restart, with its built-in simulator', () =
     async () => {
       // Prepare
       const first = await startRuntimeProcess(environment(), FIRST_READY_TIMEOUT_MS);
-      const started = await startExport(first, 'sp_demo', WEEK);
+      const requested = await startExport(first, 'sp_demo', WEEK);
+      const started = await createdUpstream(first, 'sp_demo', requested.exportId);
       const stopped = await first.stop();
 
       // Act

@@ -334,6 +334,16 @@ describe('OpenWebExportsStack', () => {
 
       // Assess
       expect(schedules).toHaveLength(3);
+      const windows = schedules.map(([, schedule]) => [
+        schedule.Properties.ScheduleExpression,
+        schedule.Properties.FlexibleTimeWindow,
+      ]);
+      expect(windows).toEqual(
+        expect.arrayContaining([
+          ['cron(0 2 * * ? *)', { Mode: 'OFF' }],
+          ['rate(12 hours)', { Mode: 'FLEXIBLE', MaximumWindowInMinutes: 15 }],
+        ]),
+      );
       for (const [, schedule] of schedules) {
         expect(schedule.Properties.Target).toMatchObject({
           DeadLetterConfig: { Arn: { 'Fn::GetAtt': [expect.any(String), 'Arn'] } },

@@ -1,8 +1,17 @@
 import aslValidator from 'asl-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATE_MACHINE_TIMEOUT_MARGIN_SECONDS, TRANSIENT_TASK_ERRORS } from '../../infra/PollingWorkflow';
+import {
+  CREATE_RETRY_ERRORS,
+  POLL_RETRY_ERRORS,
+  STATE_MACHINE_TIMEOUT_MARGIN_SECONDS,
+} from '../../infra/PollingWorkflow';
 import type { ExtractedStateMachine } from '../../infra/stateMachineDefinition';
-import { statusPollMaxAttempts } from '../../infra/statusPollRetry';
+import {
+  CREATE_RETRY_INTERVAL_SECONDS,
+  CREATE_RETRY_MAX_DELAY_SECONDS,
+  createRetryMaxAttempts,
+  statusPollMaxAttempts,
+} from '../../infra/statusPollRetry';
 import { HandlerNames } from '../../lib/http/routeTable';
 import { PollingWorkflowErrors } from '../../lib/workflow/pollingWorkflowContract';
 import { extractStateMachineDefinition } from './extractStateMachineDefinition';
@@ -63,16 +72,70 @@ describe('PollingWorkflow', () => {
     expect(result.isValid).toBe(true);
   });
 
-  it('waits for the first poll as long as the execution input says', () => {
+  it('starts by creating the export upstream through check-status, then waits as long as its output says', () => {
     // Act
-    const first = stateOf(defaults, defaults.definition.StartAt);
+    const create = stateOf(defaults, defaults.definition.StartAt);
+    const wait = stateOf(defaults, create.Next as string);
 
     // Assess
-    expect(defaults.definition.StartAt).toBe('WaitForFirstPoll');
-    expect(first).toMatchObject({
+    expect(defaults.definition.StartAt).toBe('CreateUpstreamExport');
+    expect(create.Type).toBe('Task');
+    expect(defaults.taskHandlers[create.Resource as string]).toBe(HandlerNames.CHECK_STATUS);
+    expect(create.Parameters).toEqual({
+      action: 'create',
+      'spotId.$': '$.spotId',
+      'exportId.$': '$.exportId',
+      'deadline.$': '$.deadline',
+    });
+    expect(create).not.toHaveProperty('ResultPath');
+    expect(wait).toMatchObject({
       Type: 'Wait',
       SecondsPath: '$.firstPollDelaySeconds',
       Next: 'PollExportStatus',
+    });
+  });
+
+  it('retries a deferred create with capped exponential backoff and full jitter until the deadline', () => {
+    // Act
+    const retriers = stateOf(defaults, 'CreateUpstreamExport').Retry ?? [];
+
+    // Assess
+    expect(retriers).toEqual([
+      {
+        ErrorEquals: [...CREATE_RETRY_ERRORS],
+        IntervalSeconds: CREATE_RETRY_INTERVAL_SECONDS,
+        BackoffRate: 2,
+        MaxDelaySeconds: CREATE_RETRY_MAX_DELAY_SECONDS,
+        JitterStrategy: 'FULL',
+        MaxAttempts: createRetryMaxAttempts({ exportDeadlineSeconds: 21_600 }),
+      },
+    ]);
+    expect(retriers[0]?.ErrorEquals).toEqual(
+      expect.arrayContaining([PollingWorkflowErrors.CREATE_DEFERRED, 'Lambda.TooManyRequestsException']),
+    );
+  });
+
+  it('ends a rejected create in ExportRejected, and a create past the deadline in the abort path', () => {
+    // Act
+    const catchers = stateOf(defaults, 'CreateUpstreamExport').Catch ?? [];
+
+    // Assess
+    expect(catchers).toEqual([
+      {
+        ErrorEquals: [PollingWorkflowErrors.POLLING_TIMED_OUT, ...CREATE_RETRY_ERRORS],
+        ResultPath: '$.createError',
+        Next: 'AbortOnTimeout',
+      },
+      {
+        ErrorEquals: [PollingWorkflowErrors.CREATE_REJECTED],
+        ResultPath: '$.createError',
+        Next: 'ExportRejected',
+      },
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.createError', Next: 'PollingFailed' },
+    ]);
+    expect(stateOf(defaults, 'ExportRejected')).toMatchObject({
+      Type: 'Fail',
+      Error: PollingWorkflowErrors.CREATE_REJECTED,
     });
   });
 
@@ -96,11 +159,13 @@ describe('PollingWorkflow', () => {
 
   it('loops by retrying "still processing" with capped exponential backoff and full jitter', () => {
     // Act
-    const [stillProcessing] = stateOf(defaults, 'PollExportStatus').Retry ?? [];
+    const retriers = stateOf(defaults, 'PollExportStatus').Retry ?? [];
+    const [stillProcessing] = retriers;
 
     // Assess
+    expect(retriers).toHaveLength(1);
     expect(stillProcessing).toEqual({
-      ErrorEquals: [PollingWorkflowErrors.STILL_PROCESSING],
+      ErrorEquals: [...POLL_RETRY_ERRORS],
       IntervalSeconds: 10,
       BackoffRate: 2,
       MaxDelaySeconds: 300,
@@ -126,22 +191,20 @@ describe('PollingWorkflow', () => {
     expect(custom.definition.TimeoutSeconds).toBe(3_600 + 120 + STATE_MACHINE_TIMEOUT_MARGIN_SECONDS);
   });
 
-  it('retries transient upstream and Lambda errors on a separate, bounded schedule', () => {
+  it('retries transient upstream and Lambda errors as polls, in the one budget bounded by the deadline', () => {
     // Act
-    const transient = (stateOf(defaults, 'PollExportStatus').Retry ?? [])[1];
+    const [retrier] = stateOf(defaults, 'PollExportStatus').Retry ?? [];
 
-    // Assess
-    expect(transient?.ErrorEquals).toEqual([...TRANSIENT_TASK_ERRORS]);
-    expect(transient?.ErrorEquals).toEqual(
+    // Assess: a per-execution budget of a few attempts would let the 7th hiccup of a long export fail it.
+    expect(retrier?.ErrorEquals).toEqual(
       expect.arrayContaining([
+        PollingWorkflowErrors.STILL_PROCESSING,
         'UpstreamUnavailable',
         'Lambda.ServiceException',
         'Lambda.TooManyRequestsException',
       ]),
     );
-    expect(transient?.JitterStrategy).toBe('FULL');
-    expect(transient?.MaxAttempts).toBeLessThanOrEqual(10);
-    expect(transient?.MaxDelaySeconds).toBeLessThanOrEqual(300);
+    expect(retrier?.MaxAttempts).toBeGreaterThan(100);
   });
 
   it('aborts the export when polling times out or runs out of attempts, then fails the execution', () => {
@@ -151,7 +214,7 @@ describe('PollingWorkflow', () => {
 
     // Assess
     expect(poll.Catch?.[0]).toEqual({
-      ErrorEquals: [PollingWorkflowErrors.STILL_PROCESSING, PollingWorkflowErrors.POLLING_TIMED_OUT],
+      ErrorEquals: [PollingWorkflowErrors.POLLING_TIMED_OUT, ...POLL_RETRY_ERRORS],
       ResultPath: '$.pollError',
       Next: 'AbortOnTimeout',
     });

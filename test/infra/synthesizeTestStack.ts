@@ -25,7 +25,7 @@ export const SCHEDULED_SPOT_CONFIG = {
     },
     {
       spotId: 'sp_second',
-      schedules: [{ expression: 'rate(12 hours)', window: 'PT12H', flexibleWindowMinutes: 30 }],
+      schedules: [{ expression: 'rate(12 hours)', window: 'PT12H', flexibleWindowMinutes: 15 }],
     },
   ],
 };

@@ -86,6 +86,7 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
     const { documentClient: client, tableName } = table;
     const dependencies: ExportDependencies = {
       store: new DynamoDbExportStore({ client, tableName, now: clock.now }),
+      credentials: demoCredentials,
       upstream: new OpenWebClient({
         authBaseUrl: simulator.url,
         exportBaseUrl: simulator.url,
@@ -118,8 +119,32 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
     return parseResponse(await handlers.start(apiRequests.start(spotId, body, headers), lambdaContext()));
   }
 
-  /** What the state machine does: wait, run the poll task, retry while it says still processing. */
+  /** A start, then the workflow's create task, as the deployed state machine runs it right away. */
+  async function startCreated(spotId: string, body: unknown = DATE_RANGE) {
+    const started = await start(spotId, body);
+    await runCreateTask(started.body.exportId as string);
+    return started;
+  }
+
+  /** The state machine's first step: the create task, retried while it says the create was deferred. */
+  async function runCreateTask(exportId: string): Promise<unknown> {
+    const started = workflows.started.find((run) => run.input.exportId === exportId);
+    if (started === undefined) throw new Error(`no workflow was started for ${exportId}`);
+    const { spotId, deadline } = started.input;
+    for (let attempt = 0; attempt < MAX_SIMULATED_POLLS; attempt++) {
+      try {
+        return await handlers.check({ action: 'create', spotId, exportId, deadline }, lambdaContext());
+      } catch (error) {
+        if ((error as Error).name !== 'ExportCreateDeferred') throw error;
+        clock.nowMs += MINUTE_MS;
+      }
+    }
+    throw new Error('the create was never sent');
+  }
+
+  /** What the state machine does: create, wait, run the poll task, retry while it says still processing. */
   async function runPollingWorkflow(exportId: string): Promise<unknown> {
+    await runCreateTask(exportId);
     const started = workflows.started.find((run) => run.input.exportId === exportId);
     if (started === undefined) throw new Error(`no workflow was started for ${exportId}`);
     const { spotId, deadline } = started.input;
@@ -154,7 +179,7 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
 
   it('aborts a running export, answers 202 again on repeat, and 409 for a completed one', async () => {
     // Prepare
-    const running = (await start(SPOT)).body.exportId as string;
+    const running = (await startCreated(SPOT)).body.exportId as string;
 
     // Act
     const aborted = parseResponse(await handlers.abort(apiRequests.abort(SPOT, running), lambdaContext()));
@@ -208,7 +233,7 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
 
   it('answers 409 with the active export while the spot is busy', async () => {
     // Prepare
-    const active = (await start(SPOT)).body.exportId;
+    const active = (await startCreated(SPOT)).body.exportId;
 
     // Act
     const busy = await start(SPOT, { conversationId: `${SPOT}_post-2` });
@@ -221,7 +246,7 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
 
   it("answers 404 for another spot's export on status and abort, and changes nothing", async () => {
     // Prepare
-    const exportId = (await start(SPOT)).body.exportId as string;
+    const exportId = (await startCreated(SPOT)).body.exportId as string;
 
     // Act
     const status = parseResponse(
@@ -246,13 +271,16 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
     // Act
     const first = (await handlers.start(event, lambdaContext())) as { exportId: string; status: string };
     const redelivered = (await handlers.start({ ...event }, lambdaContext())) as { exportId: string };
+    await runCreateTask(first.exportId);
+    await handlers.start({ ...event }, lambdaContext());
     const read = parseResponse(
       await handlers.check(apiRequests.check(SPOT, first.exportId), lambdaContext()),
     );
 
     // Assess
-    expect(first.status).toBe('PROCESSING');
+    expect(first.status).toBe('REQUESTED');
     expect(redelivered.exportId).toBe(first.exportId);
+    expect(workflows.started).toHaveLength(1);
     expect(simulator.requestsTo('create')).toHaveLength(1);
     expect(read.body).toMatchObject({
       source: 'schedule',

@@ -1,3 +1,5 @@
+import { CREATE_REFUSED_REASON_PREFIX } from '../../lib/exports/createUpstreamExport';
+import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../lib/exports/ExportStatus';
 import type { SimulatorRequest } from '../../local/openweb-simulator';
 import type { FaultScenario } from './FaultScenario';
@@ -8,8 +10,43 @@ interface GroupTally {
   started: number;
   completed: number;
   aborted: number;
-  failed: number;
+  /** FAILED because the upstream said so: it reported the export failed (the drive makes some fail). */
+  failedUpstream: number;
+  /** FAILED because the upstream refused the create. */
+  failedRejected: number;
+  /** FAILED for any other reason: what goodput counts against the system. */
+  failedOther: number;
   violations: number;
+}
+
+const EMPTY_TALLY: GroupTally = {
+  scenarios: 0,
+  faults: 0,
+  started: 0,
+  completed: 0,
+  aborted: 0,
+  failedUpstream: 0,
+  failedRejected: 0,
+  failedOther: 0,
+  violations: 0,
+};
+
+/** Why an export FAILED, for the report's columns. */
+function failureKind(record: ExportRecord): 'failedUpstream' | 'failedRejected' | 'failedOther' {
+  const reason = record.failureReason ?? '';
+  if (reason.startsWith('the upstream reported')) return 'failedUpstream';
+  if (reason.startsWith(CREATE_REFUSED_REASON_PREFIX)) return 'failedRejected';
+  return 'failedOther';
+}
+
+/**
+ * Goodput: the share of exports that COMPLETED among those neither aborted by the scenario
+ * nor ended by the upstream's own verdict (reported failed, or create refused). Undefined
+ * when there is none.
+ */
+export function goodputOf(tally: GroupTally): number | undefined {
+  const counted = tally.completed + tally.failedOther;
+  return counted === 0 ? undefined : tally.completed / counted;
 }
 
 /** Tolerated findings listed in full up to this many; the count covers the rest. */
@@ -47,15 +84,7 @@ export class ReliabilityReport {
 
   /** Tallies a finished scenario: its faults, its exports' end states and its violations. */
   async add(group: string, scenarioName: string, scenario: FaultScenario, violations: string[]) {
-    const tally = this.#groups.get(group) ?? {
-      scenarios: 0,
-      faults: 0,
-      started: 0,
-      completed: 0,
-      aborted: 0,
-      failed: 0,
-      violations: 0,
-    };
+    const tally = this.#groups.get(group) ?? { ...EMPTY_TALLY };
     tally.scenarios += 1;
     const faults = [...upstreamFaults(scenario.harness.simulator.requestLog), ...scenario.processFaults];
     for (const [kind, count] of faults) {
@@ -66,7 +95,7 @@ export class ReliabilityReport {
       tally.started += 1;
       if (record.status === ExportStatus.COMPLETED) tally.completed += 1;
       else if (record.status === ExportStatus.ABORTED) tally.aborted += 1;
-      else if (record.status === ExportStatus.FAILED) tally.failed += 1;
+      else if (record.status === ExportStatus.FAILED) tally[failureKind(record)] += 1;
     }
     tally.violations += violations.length;
     this.violations.push(...violations.map((violation) => `${scenarioName}: ${violation}`));
@@ -74,15 +103,30 @@ export class ReliabilityReport {
     this.#groups.set(group, tally);
   }
 
-  /** The summary table, ready for the console. */
-  format(title: string): string {
-    const total = [...this.#groups.values()].reduce(
+  /** Goodput per group whose name starts with `prefix` (groups without a counted export are left out). */
+  goodputs(prefix: string): Map<string, number> {
+    const goodputs = new Map<string, number>();
+    for (const [group, tally] of this.#groups) {
+      const goodput = goodputOf(tally);
+      if (group.startsWith(prefix) && goodput !== undefined) goodputs.set(group, goodput);
+    }
+    return goodputs;
+  }
+
+  /** Every group's tally added up. */
+  total(): GroupTally {
+    return [...this.#groups.values()].reduce(
       (sum, tally) => {
         for (const key of Object.keys(sum) as (keyof GroupTally)[]) sum[key] += tally[key];
         return sum;
       },
-      { scenarios: 0, faults: 0, started: 0, completed: 0, aborted: 0, failed: 0, violations: 0 },
+      { ...EMPTY_TALLY },
     );
+  }
+
+  /** The summary table, ready for the console. */
+  format(title: string): string {
+    const total = this.total();
     const header = [
       'group',
       'scenarios',
@@ -90,16 +134,30 @@ export class ReliabilityReport {
       'started',
       'completed',
       'aborted',
-      'failed',
+      'failed: upstream said',
+      'failed: create refused',
+      'failed: other',
+      'goodput',
       'violations',
     ];
-    const rows = [...this.#groups, ['TOTAL', total] as const].map(([group, tally]) => [
-      group,
-      ...[tally.scenarios, tally.faults, tally.started, tally.completed, tally.aborted, tally.failed].map(
-        String,
-      ),
-      String(tally.violations),
-    ]);
+    const rows = [...this.#groups, ['TOTAL', total] as const].map(([group, tally]) => {
+      const goodput = goodputOf(tally);
+      return [
+        group,
+        ...[
+          tally.scenarios,
+          tally.faults,
+          tally.started,
+          tally.completed,
+          tally.aborted,
+          tally.failedUpstream,
+          tally.failedRejected,
+          tally.failedOther,
+        ].map(String),
+        goodput === undefined ? '–' : `${(goodput * 100).toFixed(1)} %`,
+        String(tally.violations),
+      ];
+    });
     const faultRows = [...this.#faults]
       .map(([kind, count]) => [FAULT_LABELS[kind] ?? kind, String(count)])
       .sort(([a = ''], [b = '']) => a.localeCompare(b));
@@ -113,6 +171,7 @@ export class ReliabilityReport {
       `tolerated (stale spot lock left by a crash between the terminal write and the release; the next start takes it over): ${this.tolerated.length}`,
       ...this.tolerated.slice(0, MAX_LISTED_FINDINGS).map((finding) => `  - ${finding}`),
       '',
+      'goodput: completed ÷ (completed + failed: other); aborted exports and the upstream’s own verdicts are left out',
       `invariant violations: ${total.violations}`,
       ...this.violations.map((violation) => `  - ${violation}`),
     ].join('\n');

@@ -64,7 +64,7 @@ describe('checkInvariants', () => {
     const afterTheEnd = await checkInvariants(scenario);
 
     // Assess
-    expect(whileActive).toContain(`unsettled: ${exportId} still PROCESSING after the scenario drove it`);
+    expect(whileActive).toContain(`unsettled: ${exportId} still REQUESTED after the scenario drove it`);
     expect(
       afterTheEnd.some((violation) => violation.startsWith(`lock: ${SPOT} still locked by ${exportId}`)),
     ).toBe(true);

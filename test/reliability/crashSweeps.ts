@@ -1,11 +1,14 @@
 import { scheduledStartCommand } from '../../lib/events/scheduledExportEvent';
 import { abortExport } from '../../lib/exports/abortExport';
 import { checkExport } from '../../lib/exports/checkExport';
+import { createUpstreamExport } from '../../lib/exports/createUpstreamExport';
 import { exportRequestSchema } from '../../lib/exports/exportRequestSchema';
 import type { ExportDependencies } from '../../lib/exports/ports';
 import { reconcileExports } from '../../lib/exports/reconcileExports';
 import { startExport } from '../../lib/exports/startExport';
+import type { CreateTaskInput } from '../../lib/workflow/pollingWorkflowContract';
 import { type CrashPlacement, IoStepCrasher } from '../support/IoStepCrasher';
+import { FAR_DEADLINE } from '../support/startAndCreate';
 import { abortViaApi, deliverSchedule, scheduleEvent, startViaApi, windowRequest } from './callers';
 import { reconcileNow } from './driveToEnd';
 import { FaultScenario } from './FaultScenario';
@@ -69,9 +72,26 @@ const apiCommand = {
   idempotencyKey: `api:${API_KEY}`,
 };
 
+/** A start through the API whose workflow's create task has run once (the export exists upstream). */
 async function startedExport(scenario: FaultScenario): Promise<CrashSubject> {
   const answer = await startViaApi(scenario, SPOT, API_WINDOW, { key: API_KEY });
+  await stepWorkflows(scenario);
   return { spotId: SPOT, ...(answer.exportId !== undefined && { exportId: answer.exportId }) };
+}
+
+/** A start through the API whose workflow has not run its create task yet. */
+async function requestedExport(scenario: FaultScenario): Promise<CrashSubject> {
+  const answer = await startViaApi(scenario, SPOT, API_WINDOW, { key: API_KEY });
+  return { spotId: SPOT, ...(answer.exportId !== undefined && { exportId: answer.exportId }) };
+}
+
+function createTaskOf(subject: CrashSubject): CreateTaskInput {
+  return {
+    action: 'create',
+    spotId: subject.spotId,
+    exportId: subject.exportId ?? '',
+    deadline: FAR_DEADLINE,
+  };
 }
 
 function upstreamIdOf(scenario: FaultScenario, subject: CrashSubject): Promise<string | undefined> {
@@ -96,6 +116,29 @@ export const CRASH_TARGETS: readonly CrashTarget[] = [
     prepare: async () => ({ spotId: SPOT }),
     call: (deps) => startExport(deps, scheduledStartCommand(scheduleEvent(SPOT, SCHEDULE_WINDOW))),
     retry: (scenario) => deliverSchedule(scenario, SPOT, SCHEDULE_WINDOW),
+  },
+  {
+    name: 'create task',
+    // The workflow's first step: claim, authenticate, create, record; each step meets every recovery.
+    reduced: 'every recovery',
+    prepare: requestedExport,
+    call: (deps, subject) => createUpstreamExport(deps, createTaskOf(subject)),
+    retry: (scenario) => stepWorkflows(scenario),
+  },
+  {
+    name: 'create task after a throttled attempt',
+    reduced: 'recoveries in turn',
+    prepare: async (scenario) => {
+      scenario.harness.simulator.setFaults({
+        script: [{ endpoint: 'create', kind: 'rateLimit', retryAfterSeconds: null, times: 1 }],
+      });
+      const subject = await requestedExport(scenario);
+      await stepWorkflows(scenario);
+      scenario.harness.simulator.setFaults({});
+      return subject;
+    },
+    call: (deps, subject) => createUpstreamExport(deps, createTaskOf(subject)),
+    retry: (scenario) => stepWorkflows(scenario),
   },
   {
     name: 'check that sees completion',

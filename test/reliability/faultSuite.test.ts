@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crashSweeps, MAX_CRASH_STEPS } from './crashSweeps';
 import { ReliabilityReport } from './ReliabilityReport';
 import type { ReliabilityScenario } from './ReliabilityScenario';
@@ -18,6 +18,8 @@ const STATE_MACHINE_LOAD_TIMEOUT_MS = 120_000;
 
 const seeds = reliabilitySeeds();
 const report = new ReliabilityReport();
+/** Under transient upstream faults only, this share of exports must complete (the rest aborted by the scenario). */
+const MIN_GOODPUT_UNDER_UPSTREAM_FAULTS = 0.99;
 
 function scenarioTests(scenarios: ReliabilityScenario[]): void {
   for (const scenario of scenarios) {
@@ -36,6 +38,15 @@ function scenarioTests(scenarios: ReliabilityScenario[]): void {
 }
 
 describe('the system under faults, checked against its invariants', () => {
+  // A summary of whatever ran, also when a filter ran one scenario: a hook, not a test that could pass on nothing.
+  afterAll(() => {
+    console.log(report.format(`Reliability summary (${seeds.length} seed(s) per seeded scenario)`));
+    expect(report.violations).toEqual([]);
+    for (const [group, goodput] of report.goodputs('upstream: ')) {
+      expect(goodput, `goodput of ${group}`).toBeGreaterThanOrEqual(MIN_GOODPUT_UNDER_UPSTREAM_FAULTS);
+    }
+  });
+
   describe('upstream faults', () => scenarioTests(upstreamFaultScenarios(seeds)));
 
   describe('process crashes between I/O steps', () => {
@@ -67,11 +78,5 @@ describe('the system under faults, checked against its invariants', () => {
     }, STATE_MACHINE_LOAD_TIMEOUT_MS);
 
     scenarioTests(workflowScenarios(seeds));
-  });
-
-  it('has no invariant violation in any scenario', () => {
-    // Assess
-    console.log(report.format(`Reliability summary (${seeds.length} seed(s) per seeded scenario)`));
-    expect(report.violations).toEqual([]);
   });
 });

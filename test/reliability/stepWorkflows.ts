@@ -1,39 +1,49 @@
 import { HandlerNames } from '../../lib/http/routeTable';
-import type { PollTaskInput, TimeoutAbortTaskInput } from '../../lib/workflow/pollingWorkflowContract';
+import type {
+  CreateTaskInput,
+  PollTaskInput,
+  TimeoutAbortTaskInput,
+} from '../../lib/workflow/pollingWorkflowContract';
 import { PollingWorkflowErrors } from '../../lib/workflow/pollingWorkflowContract';
 import type { FaultScenario } from './FaultScenario';
 
-/** The state machine's transient retrier gives up after this many attempts (infra/PollingWorkflow.ts). */
-const TRANSIENT_RETRY_MAX_ATTEMPTS = 6;
+/** Executions whose create task has succeeded, per scenario: they are in the poll loop. */
+const createdExecutions = new WeakMap<FaultScenario, Set<string>>();
 
-const transientFailures = new WeakMap<FaultScenario, Map<string, number>>();
+/** What the create task's and the poll task's retriers repeat (infra/PollingWorkflow.ts). */
+const RETRIED_CREATE_ERRORS: ReadonlySet<string> = new Set([PollingWorkflowErrors.CREATE_DEFERRED]);
+const RETRIED_POLL_ERRORS: ReadonlySet<string> = new Set([
+  PollingWorkflowErrors.STILL_PROCESSING,
+  PollingWorkflowErrors.UPSTREAM_UNAVAILABLE,
+]);
 
 /**
- * One poll of every running stepped workflow, as the state machine would run it: the
- * check-status task; "still processing" and transient errors keep the execution alive
- * (its Retry), a timeout goes to the abort task (its Catch), anything else ends it failed.
+ * One step of every running stepped workflow, as the state machine would run it: first the
+ * create task (retried while deferred, a refusal ends the execution), then one poll of the
+ * check-status task; "still processing" and transient errors keep the execution alive (its
+ * Retry, bounded by the deadline), a timeout goes to the abort task (its Catch), anything
+ * else ends it failed.
  */
 export async function stepWorkflows(scenario: FaultScenario): Promise<void> {
-  const failures = transientFailures.get(scenario) ?? new Map<string, number>();
-  transientFailures.set(scenario, failures);
+  const created = createdExecutions.get(scenario) ?? new Set<string>();
+  createdExecutions.set(scenario, created);
   for (const [executionName, input] of [...scenario.runningExecutions]) {
-    const pollInput: PollTaskInput = {
-      action: 'poll',
-      spotId: input.spotId,
-      exportId: input.exportId,
-      deadline: input.deadline,
-    };
+    const task = { spotId: input.spotId, exportId: input.exportId, deadline: input.deadline };
+    const isCreated = created.has(executionName);
     try {
+      if (!isCreated) {
+        const createInput: CreateTaskInput = { action: 'create', ...task };
+        await scenario.main.invoke(HandlerNames.CHECK_STATUS, createInput);
+        created.add(executionName);
+        continue;
+      }
+      const pollInput: PollTaskInput = { action: 'poll', ...task };
       await scenario.main.invoke(HandlerNames.CHECK_STATUS, pollInput);
       await scenario.workflows.stop(executionName, 'succeeded');
     } catch (error) {
       const name = error instanceof Error ? error.name : '';
-      if (name === PollingWorkflowErrors.STILL_PROCESSING) continue;
-      if (name === PollingWorkflowErrors.UPSTREAM_UNAVAILABLE) {
-        const attempts = (failures.get(executionName) ?? 0) + 1;
-        failures.set(executionName, attempts);
-        if (attempts < TRANSIENT_RETRY_MAX_ATTEMPTS) continue;
-      } else if (name === PollingWorkflowErrors.POLLING_TIMED_OUT) {
+      if ((isCreated ? RETRIED_POLL_ERRORS : RETRIED_CREATE_ERRORS).has(name)) continue;
+      if (name === PollingWorkflowErrors.POLLING_TIMED_OUT || (!isCreated && name === '')) {
         const abortInput: TimeoutAbortTaskInput = {
           action: 'abortOnTimeout',
           spotId: input.spotId,

@@ -78,6 +78,7 @@ describe('input hardening: refusals happen before any I/O', () => {
     const dependencies: ExportDependencies = {
       store: recordingPort('store', io),
       upstream: recordingPort('upstream', io),
+      credentials: recordingPort('credentials', io),
       workflows: recordingPort('workflows', io),
       events: recordingPort('events', io),
       metrics: { count: () => {} },

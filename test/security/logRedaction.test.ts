@@ -12,6 +12,7 @@ import { createAwsExportDependencies } from '../../lib/runtime/createAwsExportDe
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import { DEMO_SPOTS } from '../../local/openweb-simulator';
 import {
+  createTaskEvent,
   DATE_RANGE,
   type MockedAwsRuntime,
   OTHER_SPOT,
@@ -55,6 +56,7 @@ describe('logs at DEBUG level', () => {
   const sentBearerTokens = new Set<string>();
   const downloadLinks: string[] = [];
   const answers: Record<string, number> = {};
+  const taskErrors: string[] = [];
 
   /** The upstream seen from the client's side: every token it issued and every bearer token sent to it. */
   const recordingFetch: typeof fetch = async (input, init) => {
@@ -122,6 +124,11 @@ describe('logs at DEBUG level', () => {
         answers[`${label} ${response.statusCode}`] = (answers[`${label} ${response.statusCode}`] ?? 0) + 1;
         return response;
       };
+      // The workflow's create task, as the state machine runs it after each start.
+      const createTask = (spotId: string, exportId: unknown) =>
+        check(createTaskEvent(spotId, String(exportId)), lambdaContext()).catch(
+          (error: unknown) => void taskErrors.push((error as Error).name),
+        );
       const withCallerToken = (event: APIGatewayProxyEventV2): APIGatewayProxyEventV2 => ({
         ...event,
         headers: { ...event.headers, authorization: `Bearer ${CALLER_JWT}` },
@@ -131,6 +138,7 @@ describe('logs at DEBUG level', () => {
       // spot, a refused key, and the reconciler.
       const started = await answer('start', withCallerToken(apiRequests.start(SPOT, DATE_RANGE)));
       const exportId = String(started.body.exportId);
+      await createTask(SPOT, exportId);
       await answer('check', withCallerToken(apiRequests.check(SPOT, exportId)));
       aws.simulator.setFaults({ script: [{ endpoint: 'status', kind: 'error', status: 503 }] });
       await check(
@@ -142,10 +150,13 @@ describe('logs at DEBUG level', () => {
       downloadLinks.push(...(completed.body.links as string[]));
       await answer('list', withCallerToken(apiRequests.list(SPOT)));
       const second = await answer('start', withCallerToken(apiRequests.start(SPOT, DATE_RANGE)));
+      await createTask(SPOT, second.body.exportId);
       await answer('abort', withCallerToken(apiRequests.abort(SPOT, String(second.body.exportId))));
-      await answer('start', withCallerToken(apiRequests.start(THIRD_SPOT, DATE_RANGE)));
+      const third = await answer('start', withCallerToken(apiRequests.start(THIRD_SPOT, DATE_RANGE)));
+      await createTask(THIRD_SPOT, third.body.exportId);
       await answer('list', withCallerToken(apiRequests.list(THIRD_SPOT)));
-      await answer('start', withCallerToken(apiRequests.start(OTHER_SPOT, DATE_RANGE)));
+      const refused = await answer('start', withCallerToken(apiRequests.start(OTHER_SPOT, DATE_RANGE)));
+      await createTask(OTHER_SPOT, refused.body.exportId);
       await check({ source: 'reconciler' }, lambdaContext());
     } finally {
       for (const spy of spies) spy.mockRestore();
@@ -164,13 +175,13 @@ describe('logs at DEBUG level', () => {
   it('ran every flow, the refused key included, with debug logging on', () => {
     // Assess
     expect(answers).toMatchObject({
-      'start 202': 3,
+      'start 202': 4,
       'check 200': 2,
       'list 200': 2,
       'abort 202': 1,
-      // The wrong key is refused upstream and reported as such.
-      'start 502': 1,
     });
+    // The wrong key is refused upstream: the workflow's create task ends the export FAILED.
+    expect(taskErrors).toEqual(['ExportCreateRejected']);
     expect(downloadLinks.length).toBeGreaterThan(0);
     const records = lines().map((line) => JSON.parse(line) as { level: string; message: string });
     // Every upstream request is a DEBUG line: the capture saw all of them.
@@ -180,7 +191,7 @@ describe('logs at DEBUG level', () => {
     expect(upstreamRequestLines.length).toBeGreaterThan(0);
     expect(upstreamRequestLines).toHaveLength(aws.simulator.requestLog.length);
     expect(records.map((record) => record.message)).toEqual(
-      expect.arrayContaining(['Upstream request', 'Upstream client event', 'Request failed upstream']),
+      expect.arrayContaining(['Upstream request', 'Upstream client event', 'Upstream refused the export']),
     );
   });
 

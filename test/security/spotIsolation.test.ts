@@ -8,6 +8,7 @@ import { makeStartHandler } from '../../functions/start';
 import { EXPORT_STATUSES } from '../../lib/exports/ExportStatus';
 import type { ExportHandler } from '../../lib/runtime/createExportHandler';
 import {
+  createTaskEvent,
   DATE_RANGE,
   type MockedAwsRuntime,
   OTHER_SPOT,
@@ -38,8 +39,12 @@ describe('spot isolation through the API', () => {
     return parseResponse(await handler(event, lambdaContext()));
   }
 
+  /** A start, then the workflow's create task, as a deployment runs it right away. */
   async function startExport(spotId: string, headers: Record<string, string> = {}): Promise<ParsedResponse> {
-    return call(handlers.start, apiRequests.start(spotId, DATE_RANGE, headers));
+    const started = await call(handlers.start, apiRequests.start(spotId, DATE_RANGE, headers));
+    if (started.statusCode === 202 && started.body.status === 'REQUESTED')
+      await handlers.check(createTaskEvent(spotId, String(started.body.exportId)), lambdaContext());
+    return started;
   }
 
   /** Every export id of a spot's listing, page by page, optionally filtered by status. */

@@ -6,6 +6,7 @@ import { UpstreamProtocolError } from '../../lib/openweb/errors';
 import { createAwsExportDependencies } from '../../lib/runtime/createAwsExportDependencies';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import {
+  createTaskEvent,
   DATE_RANGE,
   type MockedAwsRuntime,
   SPOT,
@@ -166,6 +167,7 @@ describe('download links through check-status, the table and the bus', () => {
     const { start, check, dependencies } = handlers();
     const started = parseResponse(await start(apiRequests.start(SPOT, DATE_RANGE), lambdaContext()));
     const exportId = String(started.body.exportId);
+    await check(createTaskEvent(SPOT, exportId), lambdaContext());
     replacementLinks = (own) => [...BAD_LINKS, ...own, 'https://evil.example.com/again.csv.zip'];
     aws.clock.advance(EXPORT_FINISH_MS);
 
@@ -189,6 +191,7 @@ describe('download links through check-status, the table and the bus', () => {
     const exportId = String(
       parseResponse(await start(apiRequests.start(SPOT, DATE_RANGE), lambdaContext())).body.exportId,
     );
+    await check(createTaskEvent(SPOT, exportId), lambdaContext());
     replacementLinks = () => BAD_LINKS;
     aws.clock.advance(EXPORT_FINISH_MS);
 

@@ -108,6 +108,7 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
   const settings = { ...DEFAULT_EXPORT_SETTINGS, ...options.settings };
   const newContainer = (): ExportDependencies => ({
     store,
+    credentials: new DemoCredentials(),
     upstream: new OpenWebClient({
       authBaseUrl: simulator.authBaseUrl,
       exportBaseUrl: simulator.exportBaseUrl,

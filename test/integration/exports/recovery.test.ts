@@ -9,6 +9,7 @@ import { startExport } from '../../../lib/exports/startExport';
 import { crashingStore } from '../../support/crashingStore';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { SimulatedCrash } from '../../support/SimulatedCrash';
+import { runCreateTask, startAndCreate } from '../../support/startAndCreate';
 
 const SPOT = 'sp_demo';
 const DAY: ExportRequest = { kind: 'dateRange', from: '2026-10-30T00:00:00Z', until: '2026-10-31T00:00:00Z' };
@@ -18,7 +19,7 @@ function createdUpstreamExports(h: ExportHarness): number {
   return h.simulator.listExports(SPOT).length;
 }
 
-describe('start convergence after crashes and ambiguous creates', () => {
+describe('create convergence after crashes and ambiguous creates', () => {
   let h: ExportHarness;
 
   afterEach(async () => {
@@ -33,26 +34,24 @@ describe('start convergence after crashes and ambiguous creates', () => {
       store: crashingStore(h.store, ExportStatus.PROCESSING),
     };
     const command = { spotId: SPOT, request: DAY, source: 'api' as const, idempotencyKey: 'retry-me' };
-    await expect(startExport(crashing, command)).rejects.toThrow(SimulatedCrash);
+    const { record } = await startExport(h.deps, command);
+    await expect(runCreateTask(crashing, SPOT, record.exportId)).rejects.toThrow(SimulatedCrash);
     h.clock.advance(31_000);
 
-    // Act
-    const retried = await startExport(h.deps, command);
+    // Act: the workflow's Retry runs the create task again; a 409 proves ours runs upstream.
+    await runCreateTask(h.deps, SPOT, record.exportId);
+    const retried = await h.store.getExport(SPOT, record.exportId);
     h.clock.advance(2 * HOUR_MS);
-    const polled = await checkExport(h.deps, {
-      spotId: SPOT,
-      exportId: retried.record.exportId,
-      mode: 'workflow',
-    });
+    const polled = await checkExport(h.deps, { spotId: SPOT, exportId: record.exportId, mode: 'workflow' });
 
     // Assess
-    expect(retried.replayed).toBe(true);
-    expect(retried.record.status).toBe(ExportStatus.REQUESTED);
+    expect(retried?.status).toBe(ExportStatus.REQUESTED);
+    expect(h.simulator.requestsTo('create').map((request) => request.status)).toEqual([200, 409]);
     expect(createdUpstreamExports(h)).toBe(1);
     expect(polled.status).toBe(ExportStatus.COMPLETED);
     expect(polled.upstreamExportId).toBe(h.simulator.listExports(SPOT)[0]?.id);
     expect(polled.links.length).toBeGreaterThan(0);
-    expect(h.workflows.started.has(retried.record.exportId)).toBe(true);
+    expect(h.workflows.started.has(record.exportId)).toBe(true);
     expect(h.metrics).toContain('ExportsRecovered');
   });
 
@@ -63,7 +62,7 @@ describe('start convergence after crashes and ambiguous creates', () => {
     });
 
     // Act
-    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
     h.clock.advance(2 * HOUR_MS);
     const polled = await checkExport(h.deps, { spotId: SPOT, exportId: record.exportId, mode: 'workflow' });
 
@@ -82,7 +81,7 @@ describe('start convergence after crashes and ambiguous creates', () => {
     });
 
     // Act
-    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
 
     // Assess
     expect(record.status).toBe(ExportStatus.PROCESSING);
@@ -90,29 +89,45 @@ describe('start convergence after crashes and ambiguous creates', () => {
     expect(record.upstreamExportId).toBe(h.simulator.listExports(SPOT)[0]?.id);
   });
 
-  it('fails a start that died before sending anything once its claim window is over, and frees the spot', async () => {
+  it('sends the create once when the task died before sending anything', async () => {
     // Prepare
     h = await startExportHarness({ settings: { createClaimTimeoutSeconds: 30 } });
     const crashing: ExportDependencies = { ...h.deps, store: crashingStore(h.store, ExportStatus.REQUESTED) };
-    await expect(startExport(crashing, { spotId: SPOT, request: DAY, source: 'api' })).rejects.toThrow(
-      SimulatedCrash,
-    );
-    h.clock.advance(h.deps.settings.reconcileStaleAfterSeconds * 1000 + 1);
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    await expect(runCreateTask(crashing, SPOT, record.exportId)).rejects.toThrow(SimulatedCrash);
 
     // Act
-    const summary = await reconcileExports(h.deps);
+    await runCreateTask(h.deps, SPOT, record.exportId);
+
+    // Assess
+    expect(h.simulator.requestsTo('create')).toHaveLength(1);
+    expect((await h.store.getExport(SPOT, record.exportId))?.status).toBe(ExportStatus.PROCESSING);
+  });
+
+  it('frees a spot whose start died before recording anything once the short start lease lapses', async () => {
+    // Prepare: the start took the spot, then its process died before the record was written.
+    h = await startExportHarness();
+    await h.store.acquireSpotLock(SPOT, 'ex_01jdeadstart0000000000000', {
+      leaseSeconds: h.deps.settings.startLockLeaseSeconds,
+    });
+    const whileHeld = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' }).catch(
+      (error: unknown) => error,
+    );
+    h.clock.advance(h.deps.settings.startLockLeaseSeconds * 1000 + 1);
+
+    // Act
     const next = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
 
     // Assess
-    expect(summary).toMatchObject({ examined: 1, finished: 1, failures: 0 });
-    expect(h.simulator.requestsTo('create')).toHaveLength(1);
-    expect(next.record.status).toBe(ExportStatus.PROCESSING);
+    expect((whileHeld as Error).name).toBe('SpotBusyError');
+    expect(next.record.status).toBe(ExportStatus.REQUESTED);
+    expect(h.simulator.requestsTo('create')).toHaveLength(0);
   });
 
   it('restarts the polling workflow of an export whose workflow is gone', async () => {
     // Prepare
     h = await startExportHarness();
-    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
     h.workflows.running.clear();
     h.clock.advance(h.deps.settings.reconcileStaleAfterSeconds * 1000 + 1);
 
@@ -132,7 +147,7 @@ describe('start convergence after crashes and ambiguous creates', () => {
     h = await startExportHarness({
       simulator: { faults: { script: [{ endpoint: 'abort', kind: 'error', status: 503, times: 10 }] } },
     });
-    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
     await expect(
       abortExport(h.deps, { spotId: SPOT, exportId: record.exportId, reason: 'requested' }),
     ).rejects.toThrow();
@@ -151,7 +166,7 @@ describe('start convergence after crashes and ambiguous creates', () => {
   it('shares one upstream token between 50 cold containers', async () => {
     // Prepare
     h = await startExportHarness();
-    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
     h.simulator.clearRequestLog();
     const containers = Array.from({ length: 50 }, () => h.newContainer());
     await h.table.documentClient.send(
@@ -193,7 +208,7 @@ describe('start convergence after crashes and ambiguous creates', () => {
     const summary = await reconcileExports(h.deps);
 
     // Assess
-    expect(record.status).toBe(ExportStatus.PROCESSING);
+    expect(record.status).toBe(ExportStatus.REQUESTED);
     expect(record.workflowExecutionName).toBeUndefined();
     expect(h.metrics).toContain('WorkflowStartsFailed');
     expect(summary).toMatchObject({ examined: 1, workflowsRestarted: 1 });
@@ -208,7 +223,7 @@ describe('start convergence after crashes and ambiguous creates', () => {
         faults: { script: [{ endpoint: 'create', kind: 'resetAfterProcessing' }] },
       },
     });
-    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
     h.clock.advance(h.deps.settings.exportDeadlineSeconds * 1000 + 1);
     const pastDeadline = await checkExport(h.deps, {
       spotId: SPOT,

@@ -3,17 +3,14 @@ import { abortExport } from '../../../lib/exports/abortExport';
 import { checkExport } from '../../../lib/exports/checkExport';
 import type { ExportRequest } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
-import {
-  ExportAlreadyFinishedError,
-  ExportStartDeferredError,
-  ExportStartRejectedError,
-} from '../../../lib/exports/errors';
+import { ExportAlreadyFinishedError } from '../../../lib/exports/errors';
 import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
 import { startExport } from '../../../lib/exports/startExport';
 import { ExportNotFoundError, IdempotencyKeyReusedError, SpotBusyError } from '../../../lib/store/errors';
 import { PollingWorkflowErrors } from '../../../lib/workflow/pollingWorkflowContract';
 import { captureError } from '../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
+import { runCreateTask, startAndCreate } from '../../support/startAndCreate';
 
 const SPOT = 'sp_demo';
 const DAY: ExportRequest = { kind: 'dateRange', from: '2026-10-30T00:00:00Z', until: '2026-10-31T00:00:00Z' };
@@ -32,7 +29,7 @@ describe('export use cases against dynalite and the simulator', () => {
 
   it('starts an export, polls it while processing and records the links when it completes', async () => {
     // Act
-    const { record: started } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record: started } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
     const pollInput = {
       action: 'poll' as const,
       spotId: SPOT,
@@ -61,7 +58,7 @@ describe('export use cases against dynalite and the simulator', () => {
 
   it('throws ExportPollingTimedOut past the deadline while the export still runs', async () => {
     // Prepare
-    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
 
     // Act
     const error = await captureError(
@@ -79,10 +76,10 @@ describe('export use cases against dynalite and the simulator', () => {
 
   it('answers a second start for a busy spot with SpotBusyError naming the active export', async () => {
     // Prepare
-    const { record: first } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record: first } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
 
     // Act
-    const error = await captureError(startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' }));
+    const error = await captureError(startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' }));
 
     // Assess
     expect(error).toBeInstanceOf(SpotBusyError);
@@ -90,7 +87,7 @@ describe('export use cases against dynalite and the simulator', () => {
     expect(h.simulator.requestsTo('create')).toHaveLength(1);
   });
 
-  it('frees the spot when the upstream rejects the create, and records why', async () => {
+  it('fails the export with the upstream’s reason when it rejects the create, and frees the spot', async () => {
     // Prepare
     const tooLong: ExportRequest = {
       kind: 'dateRange',
@@ -99,19 +96,22 @@ describe('export use cases against dynalite and the simulator', () => {
     };
 
     // Act
-    const error = await captureError(startExport(h.deps, { spotId: SPOT, request: tooLong, source: 'api' }));
-    const next = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: tooLong, source: 'api' });
+    const error = await captureError(runCreateTask(h.deps, SPOT, record.exportId));
+    const next = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
 
     // Assess
-    expect(error).toBeInstanceOf(ExportStartRejectedError);
-    expect((error as ExportStartRejectedError).record.status).toBe(ExportStatus.FAILED);
-    expect((error as ExportStartRejectedError).record.failureReason).toContain('InvalidExportRequestError');
+    expect(error.name).toBe(PollingWorkflowErrors.CREATE_REJECTED);
+    const failed = await h.store.getExport(SPOT, record.exportId);
+    expect(failed?.status).toBe(ExportStatus.FAILED);
+    expect(failed?.failureReason).toContain('InvalidExportRequestError');
+    expect(h.published.map((published) => published.status)).toEqual([ExportStatus.FAILED]);
     expect(next.record.status).toBe(ExportStatus.PROCESSING);
   });
 
   it('serves API checks from the record within the freshness window', async () => {
     // Prepare
-    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
     const check = () => checkExport(h.deps, { spotId: SPOT, exportId: record.exportId, mode: 'api' });
     await check();
     const statusCallsAfterFirst = h.simulator.requestsTo('status').length;
@@ -128,7 +128,7 @@ describe('export use cases against dynalite and the simulator', () => {
 
   it('hides another spot’s export as not found', async () => {
     // Prepare
-    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
 
     // Act
     const error = await captureError(
@@ -141,7 +141,7 @@ describe('export use cases against dynalite and the simulator', () => {
 
   it('aborts upstream, frees the spot, stops the workflow, and answers a repeated abort the same', async () => {
     // Prepare
-    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
 
     // Act
     const aborted = await abortExport(h.deps, {
@@ -162,7 +162,7 @@ describe('export use cases against dynalite and the simulator', () => {
 
   it('refuses to abort a completed export', async () => {
     // Prepare
-    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
     h.clock.advance(2 * HOUR_MS);
     await checkExport(h.deps, { spotId: SPOT, exportId: record.exportId, mode: 'workflow' });
 
@@ -178,7 +178,7 @@ describe('export use cases against dynalite and the simulator', () => {
 
   it('lets completion win when the upstream finished before the abort reached it', async () => {
     // Prepare
-    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
     h.clock.advance(2 * HOUR_MS);
 
     // Act
@@ -193,32 +193,52 @@ describe('export use cases against dynalite and the simulator', () => {
     expect(stored?.links.length).toBeGreaterThan(0);
   });
 
-  it('gives 20 concurrent starts with one idempotency key one upstream export and identical answers', async () => {
+  it('gives 20 concurrent starts with one idempotency key one export, one workflow and identical answers', async () => {
     // Act
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
         startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api', idempotencyKey: 'key-1' }),
       ),
     );
+    await runCreateTask(h.deps, SPOT, results[0]?.record.exportId ?? '');
+
+    // Assess
+    const ids = new Set(results.map((result) => result.record.exportId));
+    expect(ids.size).toBe(1);
+    expect(new Set(results.map((result) => result.record.status))).toEqual(new Set([ExportStatus.REQUESTED]));
+    expect(results.filter((result) => !result.replayed)).toHaveLength(1);
+    expect([...h.workflows.started.keys()]).toEqual([...ids]);
+    expect(h.simulator.requestsTo('create')).toHaveLength(1);
+  });
+
+  it('sends one create when two workflows run the create task of one export at once', async () => {
+    // Prepare
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+
+    // Act
+    const outcomes = await Promise.allSettled([
+      runCreateTask(h.deps, SPOT, record.exportId),
+      runCreateTask(h.newContainer(), SPOT, record.exportId),
+    ]);
 
     // Assess
     expect(h.simulator.requestsTo('create')).toHaveLength(1);
-    const ids = new Set(results.map((result) => result.record.exportId));
-    expect(ids.size).toBe(1);
-    const answers = new Set(
-      results.map((result) => `${result.record.status}/${result.record.upstreamExportId}`),
-    );
-    expect([...answers]).toEqual([`PROCESSING/${h.simulator.listExports(SPOT)[0]?.id}`]);
-    expect(results.filter((result) => !result.replayed)).toHaveLength(1);
+    const rejected = outcomes.filter((outcome) => outcome.status === 'rejected');
+    // The loser waits for the winner (ExportCreateDeferred) and, retried, finds the export created.
+    for (const outcome of rejected)
+      expect((outcome.reason as Error).name).toBe(PollingWorkflowErrors.CREATE_DEFERRED);
+    await runCreateTask(h.deps, SPOT, record.exportId);
+    expect(h.simulator.requestsTo('create')).toHaveLength(1);
+    expect((await h.store.getExport(SPOT, record.exportId))?.status).toBe(ExportStatus.PROCESSING);
   });
 
   it('refuses an idempotency key reused for another request', async () => {
     // Prepare
-    await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api', idempotencyKey: 'key-2' });
+    await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api', idempotencyKey: 'key-2' });
 
     // Act
     const error = await captureError(
-      startExport(h.deps, {
+      startAndCreate(h.deps, {
         spotId: SPOT,
         request: { ...DAY, from: '2026-10-29T00:00:00Z' },
         source: 'api',
@@ -230,7 +250,7 @@ describe('export use cases against dynalite and the simulator', () => {
     expect(error).toBeInstanceOf(IdempotencyKeyReusedError);
   });
 
-  it('defers a start the upstream rate-limited before accepting it, and lets the same key try again', async () => {
+  it('answers a start at once while the upstream throttles, and creates the export once it lets up', async () => {
     // Prepare
     h.simulator.setFaults({
       script: [{ endpoint: 'create', kind: 'rateLimit', retryAfterSeconds: 7, times: 1 }],
@@ -243,14 +263,23 @@ describe('export use cases against dynalite and the simulator', () => {
     };
 
     // Act
-    const error = await captureError(startExport(h.deps, command));
-    const retried = await startExport(h.deps, command);
+    const { record } = await startExport(h.deps, command);
+    const deferred = await captureError(runCreateTask(h.deps, SPOT, record.exportId));
+    const waiting = await h.store.getExport(SPOT, record.exportId);
+    h.clock.advance(7_000);
+    await runCreateTask(h.deps, SPOT, record.exportId);
 
     // Assess
-    expect(error).toBeInstanceOf(ExportStartDeferredError);
-    expect((error as ExportStartDeferredError).retryAfterSeconds).toBe(7);
-    expect(retried.replayed).toBe(false);
-    expect(retried.record.status).toBe(ExportStatus.PROCESSING);
+    expect(record.status).toBe(ExportStatus.REQUESTED);
+    expect(deferred.name).toBe(PollingWorkflowErrors.CREATE_DEFERRED);
+    expect(waiting).toMatchObject({
+      status: ExportStatus.REQUESTED,
+      lastUpstreamWait: { kind: 'throttled' },
+      nextCreateAttemptAt: new Date(Date.parse(waiting?.lastUpstreamWait?.at ?? '') + 7_000).toISOString(),
+    });
+    const created = await h.store.getExport(SPOT, record.exportId);
+    expect(created).toMatchObject({ status: ExportStatus.PROCESSING, createAttempts: 2 });
     expect(h.simulator.listExports(SPOT)).toHaveLength(1);
+    expect(h.published).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import {
   stateMachineDefinitionFromTemplate,
 } from '../../../infra/stateMachineDefinition';
 import { synthesizeStackTemplate } from '../../../infra/synthesizeStackTemplate';
+import { abortExport } from '../../../lib/exports/abortExport';
 import type { ExportRequest } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { startExport } from '../../../lib/exports/startExport';
@@ -55,6 +56,10 @@ describe('the synthesized polling workflow run locally against the real handlers
     return { started: record, final: await h.store.getExport(SPOT, record.exportId) };
   }
 
+  function createRequestStatuses(): (number | string)[] {
+    return h.simulator.requestsTo('create').map((request) => request.status);
+  }
+
   it('polls an export until it completes and records its links', async () => {
     // Prepare: a day's export lasts 30 s + 24 min upstream; at this scale about 0.3 s.
     await startHarness({ simulator: { timeScale: 0.0002 } });
@@ -63,8 +68,9 @@ describe('the synthesized polling workflow run locally against the real handlers
     const { started, final } = await runToEnd();
 
     // Assess
-    expect(started.status).toBe(ExportStatus.PROCESSING);
+    expect(started.status).toBe(ExportStatus.REQUESTED);
     expect(final?.status).toBe(ExportStatus.COMPLETED);
+    expect(final?.createAttempts).toBe(1);
     expect(final?.links.length).toBeGreaterThan(0);
     expect(outcomes.get(started.exportId)).toBe('succeeded');
     expect(h.simulator.requestsTo('status').length).toBeGreaterThanOrEqual(1);
@@ -96,7 +102,96 @@ describe('the synthesized polling workflow run locally against the real handlers
     // Assess
     expect(final?.status).toBe(ExportStatus.ABORTED);
     expect(final?.failureReason).toBe('polling deadline passed');
-    expect(h.simulator.getExport(started.upstreamExportId as string)?.state).toBe('aborted');
+    expect(h.simulator.getExport(final?.upstreamExportId as string)?.state).toBe('aborted');
+    expect(outcomes.get(started.exportId)).toBe('failed');
+    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+  });
+
+  it('keeps retrying a throttled create across simulated minutes, then completes', async () => {
+    // Prepare: the upstream answers the first eight creates 429, without Retry-After.
+    await startHarness({
+      simulator: {
+        timeScale: 0.0002,
+        faults: { script: [{ endpoint: 'create', kind: 'rateLimit', retryAfterSeconds: null, times: 8 }] },
+      },
+    });
+
+    // Act
+    const { started, final } = await runToEnd();
+
+    // Assess
+    expect(final?.status).toBe(ExportStatus.COMPLETED);
+    expect(createRequestStatuses().filter((status) => status === 429)).toHaveLength(8);
+    expect(h.simulator.listExports(SPOT)).toHaveLength(1);
+    expect(final?.createAttempts).toBeGreaterThanOrEqual(2);
+    expect(outcomes.get(started.exportId)).toBe('succeeded');
+  });
+
+  it('fails the export with the upstream’s reason when it rejects the create, and fails the execution', async () => {
+    // Prepare
+    await startHarness({
+      simulator: {
+        timeScale: 0.0002,
+        faults: { script: [{ endpoint: 'create', kind: 'error', status: 400 }] },
+      },
+    });
+
+    // Act
+    const { started, final } = await runToEnd();
+
+    // Assess
+    expect(final?.status).toBe(ExportStatus.FAILED);
+    expect(final?.failureReason).toContain('InvalidExportRequestError');
+    expect(h.simulator.listExports(SPOT)).toHaveLength(0);
+    expect(outcomes.get(started.exportId)).toBe('failed');
+    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+  });
+
+  it('aborts an export still waiting for the upstream without calling it, and stops its workflow', async () => {
+    // Prepare: every create is throttled.
+    await startHarness({
+      simulator: { timeScale: 0.0002, faults: { endpoints: { create: { rateLimitRate: 1 } } } },
+    });
+    const { record } = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    // Act
+    const aborted = await abortExport(h.deps, {
+      spotId: SPOT,
+      exportId: record.exportId,
+      reason: 'requested',
+    });
+    await workflows.whenFinished(record.exportId);
+
+    // Assess: between attempts the abort ends it at once and stops the workflow; during an
+    // attempt it is ABORTING until that attempt learns nothing was sent, which ends it ABORTED.
+    expect([ExportStatus.ABORTED, ExportStatus.ABORTING]).toContain(aborted.status);
+    expect((await h.store.getExport(SPOT, record.exportId))?.status).toBe(ExportStatus.ABORTED);
+    expect(h.simulator.listExports(SPOT)).toHaveLength(0);
+    expect(h.simulator.requestsTo('abort')).toHaveLength(0);
+    expect(outcomes.get(record.exportId)).toBe(
+      aborted.status === ExportStatus.ABORTED ? 'aborted' : 'succeeded',
+    );
+    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+  });
+
+  it('ends ABORTED with the reason and nothing upstream when the deadline passes while still throttled', async () => {
+    // Prepare
+    await startHarness({
+      simulator: { timeScale: 0.0002, faults: { endpoints: { create: { rateLimitRate: 1 } } } },
+      settings: { exportDeadlineSeconds: 1 },
+    });
+
+    // Act
+    const { started, final } = await runToEnd();
+
+    // Assess
+    expect(final?.status).toBe(ExportStatus.ABORTED);
+    expect(final?.failureReason).toBe(
+      'deadline passed before the upstream accepted the create; nothing was sent',
+    );
+    expect(final?.lastUpstreamWait?.kind).toBe('throttled');
+    expect(h.simulator.listExports(SPOT)).toHaveLength(0);
     expect(outcomes.get(started.exportId)).toBe('failed');
     expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
   });

@@ -81,6 +81,35 @@ describe('watch command', () => {
     expect(io.stdoutText()).not.toContain('\r');
   });
 
+  it('says why an export still waits for the upstream while its create is put off', async () => {
+    // Prepare
+    const waiting = (attempts: number) =>
+      ok({
+        status: 'REQUESTED',
+        pollCount: 0,
+        upstreamStatus: undefined,
+        upstreamExportId: undefined,
+        upstreamWait: {
+          attempts,
+          lastErrorKind: 'throttled',
+          lastErrorAt: '2026-05-01T12:00:00Z',
+          nextAttemptAt: '2026-05-01T12:00:20Z',
+        },
+      });
+    const server = await serveSequence([waiting(1), waiting(2), ok({ status: 'COMPLETED', pollCount: 1 })]);
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(watchArgs(server.url), io);
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    const lines = io.stdoutText().trimEnd().split('\n');
+    expect(lines[0]).toContain('REQUESTED');
+    expect(lines[0]).toContain('waiting for upstream: throttled, next try in 20 s (1 attempt)');
+    expect(lines[1]).toContain('waiting for upstream: throttled, next try in 18 s (2 attempts)');
+  });
+
   it('polls at the requested interval', async () => {
     // Prepare
     const server = await serveSequence([ok({ status: 'PROCESSING' }), ok({ status: 'COMPLETED' })]);
@@ -173,73 +202,6 @@ describe('watch command', () => {
     expect(progress).toContain(`${EXPORT_ID}  PROCESSING  6s  2 polls  upstream processing`);
     expect(progress.endsWith(`\r\x1b[2K${EXPORT_ID} COMPLETED after 1m 30s (3 polls, 2 links)`)).toBe(true);
     expect(after.slice(0, 2)).toEqual(COMPLETED_LINKS);
-  });
-
-  describe('while the upstream create is retried', () => {
-    const waitingProgression = [
-      ok({
-        status: 'REQUESTED',
-        upstreamStatus: undefined,
-        upstreamExportId: undefined,
-        upstreamWait: {
-          attempts: 1,
-          lastErrorKind: 'throttled',
-          lastErrorAt: '2026-05-01T12:00:00Z',
-          nextAttemptAt: '2026-05-01T12:00:20Z',
-        },
-      }),
-      ok({
-        status: 'REQUESTED',
-        upstreamStatus: undefined,
-        upstreamExportId: undefined,
-        upstreamWait: {
-          attempts: 2,
-          lastErrorKind: 'auth-paced',
-          lastErrorAt: '2026-05-01T12:00:02Z',
-          nextAttemptAt: '2026-05-01T12:00:10Z',
-        },
-      }),
-      ok({ status: 'PROCESSING', pollCount: 1 }),
-      ok({ status: 'COMPLETED', pollCount: 2, upstreamStatus: 'completed', links: COMPLETED_LINKS }),
-    ];
-
-    it('shows on the status line why the export waits and when it tries next', async () => {
-      // Prepare
-      const server = await serveSequence(waitingProgression);
-      const io = createTestIo({ isTTY: true });
-
-      // Act
-      const code = await runCli(watchArgs(server.url), io);
-
-      // Assess
-      expect(code).toBe(ExitCode.SUCCESS);
-      const progress = io.stdoutText().split('\n')[0] ?? '';
-      expect(progress).toContain(
-        `${EXPORT_ID}  REQUESTED  0s  0 polls  upstream -  waiting for upstream: throttled, next try in 20s (1 attempt)`,
-      );
-      expect(progress).toContain('waiting for upstream: auth paced, next try in 8s (2 attempts)');
-      expect(progress).not.toMatch(/PROCESSING[^\r]*waiting for upstream/);
-    });
-
-    it('prints a line per new attempt in plain output', async () => {
-      // Prepare
-      const server = await serveSequence(waitingProgression);
-      const io = createTestIo();
-
-      // Act
-      await runCli(watchArgs(server.url), io);
-
-      // Assess
-      const lines = io.stdoutText().trimEnd().split('\n');
-      expect(lines[0]).toBe(
-        `2026-05-01T12:00:00Z  ${EXPORT_ID}  REQUESTED  polls=0  upstream=-  elapsed=0s` +
-          '  waiting=throttled  attempts=1  nextTry=2026-05-01T12:00:20Z',
-      );
-      expect(lines[1]).toContain(
-        'REQUESTED  polls=0  upstream=-  elapsed=2s  waiting=auth-paced  attempts=2',
-      );
-      expect(lines[2]).not.toContain('waiting=');
-    });
   });
 
   it('keeps the redrawn line within the terminal width', async () => {

@@ -6,6 +6,7 @@ import { makeStartHandler } from '../../../functions/start';
 import { UnrecognisedEventError } from '../../../lib/runtime/errors';
 import { apiRequests, lambdaContext, parseResponse } from '../http/support/apiGatewayEvents';
 import {
+  createTaskEvent,
   DATE_RANGE,
   EXECUTION_ARN_PREFIX,
   type MockedAwsRuntime,
@@ -24,6 +25,7 @@ describe('abort handler', () => {
     handler = makeAbortHandler(aws.runtime);
     const started = await makeStartHandler(aws.runtime)(apiRequests.start(SPOT, DATE_RANGE), lambdaContext());
     exportId = parseResponse(started).body.exportId as string;
+    await makeCheckStatusHandler(aws.runtime)(createTaskEvent(SPOT, exportId), lambdaContext());
   });
 
   afterEach(async () => {
@@ -31,6 +33,30 @@ describe('abort handler', () => {
   });
 
   describe('from the API (POST /exports/{exportId}/abort)', () => {
+    it('aborts an export whose create was never sent without calling the upstream, and stops its workflow', async () => {
+      // Prepare
+      const started = await makeStartHandler(aws.runtime)(
+        apiRequests.start(OTHER_SPOT, DATE_RANGE),
+        lambdaContext(),
+      );
+      const waiting = parseResponse(started).body.exportId as string;
+
+      // Act
+      const response = parseResponse(await handler(apiRequests.abort(OTHER_SPOT, waiting), lambdaContext()));
+
+      // Assess
+      expect(response.statusCode).toBe(202);
+      expect(response.body).toMatchObject({ exportId: waiting, status: 'ABORTED' });
+      expect(aws.simulator.requestsTo('abort')).toHaveLength(0);
+      expect(aws.simulator.listExports(OTHER_SPOT)).toHaveLength(0);
+      expect(aws.stepFunctions).toHaveReceivedCommandWith(StopExecutionCommand, {
+        executionArn: `${EXECUTION_ARN_PREFIX}${waiting}`,
+      });
+      // The workflow's create task, should it still run, finds the export finished and sends nothing.
+      await makeCheckStatusHandler(aws.runtime)(createTaskEvent(OTHER_SPOT, waiting), lambdaContext());
+      expect(aws.simulator.listExports(OTHER_SPOT)).toHaveLength(0);
+    });
+
     it('aborts upstream, answers 202 ABORTED, stops the workflow and announces it', async () => {
       // Act
       const response = parseResponse(await handler(apiRequests.abort(SPOT, exportId), lambdaContext()));

@@ -3,8 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeCheckStatusHandler } from '../../../functions/check-status';
 import { makeStartHandler } from '../../../functions/start';
 import { InvalidTaskInputError, UnrecognisedEventError } from '../../../lib/runtime/errors';
+import { PollingWorkflowErrors } from '../../../lib/workflow/pollingWorkflowContract';
 import { apiRequests, lambdaContext, parseResponse } from '../http/support/apiGatewayEvents';
 import {
+  createTaskEvent,
   DATE_RANGE,
   EVENT_BUS_NAME,
   type MockedAwsRuntime,
@@ -26,6 +28,8 @@ describe('check-status handler', () => {
     handler = makeCheckStatusHandler(aws.runtime);
     const started = await makeStartHandler(aws.runtime)(apiRequests.start(SPOT, DATE_RANGE), lambdaContext());
     exportId = parseResponse(started).body.exportId as string;
+    // The workflow's first step: the upstream create.
+    await handler(createTaskEvent(SPOT, exportId), lambdaContext());
   });
 
   afterEach(async () => {
@@ -36,6 +40,90 @@ describe('check-status handler', () => {
     const upstreamId = aws.simulator.listExports(SPOT)[0]?.id ?? '';
     aws.simulator.finishExport(upstreamId, outcome);
   }
+
+  describe('as the workflow create task', () => {
+    let fresh: string;
+
+    beforeEach(async () => {
+      // A second spot's export that has not been created upstream yet.
+      const started = await makeStartHandler(aws.runtime)(
+        apiRequests.start(OTHER_SPOT, DATE_RANGE),
+        lambdaContext(),
+      );
+      fresh = parseResponse(started).body.exportId as string;
+    });
+
+    it('creates the export upstream and answers the state the poll loop reads', async () => {
+      // Act
+      const output = await handler(createTaskEvent(OTHER_SPOT, fresh), lambdaContext());
+
+      // Assess
+      expect(output).toEqual({
+        spotId: OTHER_SPOT,
+        exportId: fresh,
+        deadline: '2026-11-02T12:00:00.000Z',
+        firstPollDelaySeconds: expect.any(Number),
+      });
+      const stored = await aws.dependencies.store.getExport(OTHER_SPOT, fresh);
+      expect(stored).toMatchObject({ status: 'PROCESSING', createAttempts: 1 });
+      expect(stored?.upstreamExportId).toBe(aws.simulator.listExports(OTHER_SPOT)[0]?.id);
+      expect(aws.metrics.published.get('ExportsStarted')).toBe(2);
+    });
+
+    it('throws ExportCreateDeferred while the upstream throttles, records why, and sends nothing twice', async () => {
+      // Prepare
+      aws.simulator.setFaults({
+        script: [{ endpoint: 'create', kind: 'rateLimit', times: 5, retryAfterSeconds: 30 }],
+      });
+
+      // Act
+      const error = await handler(createTaskEvent(OTHER_SPOT, fresh), lambdaContext()).catch(
+        (e: unknown) => e,
+      );
+
+      // Assess
+      expect((error as Error).name).toBe(PollingWorkflowErrors.CREATE_DEFERRED);
+      const stored = await aws.dependencies.store.getExport(OTHER_SPOT, fresh);
+      expect(stored).toMatchObject({
+        status: 'REQUESTED',
+        createAttempts: 1,
+        lastUpstreamWait: { kind: 'throttled' },
+        nextCreateAttemptAt: expect.any(String),
+      });
+      // The claim was given back: nothing reached the upstream, so the next attempt may send.
+      expect(stored?.upstreamCreateAttemptedAt).toBeUndefined();
+      expect(aws.simulator.listExports(OTHER_SPOT)).toHaveLength(0);
+    });
+
+    it('marks the export FAILED with the reason and throws ExportCreateRejected when the upstream refuses', async () => {
+      // Prepare
+      aws.simulator.setFaults({ script: [{ endpoint: 'create', kind: 'error', status: 400 }] });
+
+      // Act
+      const error = await handler(createTaskEvent(OTHER_SPOT, fresh), lambdaContext()).catch(
+        (e: unknown) => e,
+      );
+
+      // Assess
+      expect((error as Error).name).toBe(PollingWorkflowErrors.CREATE_REJECTED);
+      const stored = await aws.dependencies.store.getExport(OTHER_SPOT, fresh);
+      expect(stored?.status).toBe('FAILED');
+      expect(stored?.failureReason).toContain('InvalidExportRequest');
+      expect(aws.publishedEvents().map((event) => event.detailType)).toEqual(['Export Failed']);
+    });
+
+    it('throws ExportPollingTimedOut past the deadline without calling the upstream', async () => {
+      // Act
+      const error = await handler(
+        createTaskEvent(OTHER_SPOT, fresh, '2026-11-01T11:00:00.000Z'),
+        lambdaContext(),
+      ).catch((e: unknown) => e);
+
+      // Assess
+      expect((error as Error).name).toBe(PollingWorkflowErrors.POLLING_TIMED_OUT);
+      expect(aws.simulator.requestsTo('create')).toHaveLength(1);
+    });
+  });
 
   describe('from the API (GET /exports/{exportId})', () => {
     it('answers 200 with the export while it runs', async () => {

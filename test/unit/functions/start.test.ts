@@ -30,7 +30,7 @@ describe('start handler', () => {
   });
 
   describe('from the API (POST /exports)', () => {
-    it('answers 202 with the export, records it and starts its polling workflow named after it', async () => {
+    it('answers 202 with the REQUESTED export, records it and starts its workflow, without calling the upstream', async () => {
       // Act
       const response = parseResponse(await handler(apiRequests.start(SPOT, DATE_RANGE), lambdaContext()));
 
@@ -40,12 +40,13 @@ describe('start handler', () => {
       expect(response.headers.location).toBe(`/exports/${exportId}`);
       expect(response.body).toMatchObject({
         spotId: SPOT,
-        status: 'PROCESSING',
+        status: 'REQUESTED',
         source: 'api',
         request: { kind: 'dateRange', ...DATE_RANGE },
       });
       expect(response.body).not.toHaveProperty('version');
       expect(response.body).not.toHaveProperty('idempotencyKey');
+      expect(response.body).not.toHaveProperty('upstreamExportId');
       expect(aws.dynamoDb).toHaveReceivedCommandWith(PutCommand, { TableName: aws.tableName });
       expect(aws.secretsManager).toHaveReceivedCommandWith(GetSecretValueCommand, {
         SecretId: `${SECRET_NAME_PREFIX}${SPOT}`,
@@ -58,8 +59,9 @@ describe('start handler', () => {
         aws.stepFunctions.commandCalls(StartExecutionCommand)[0]?.args[0].input.input ?? '',
       );
       expect(input).toMatchObject({ spotId: SPOT, exportId });
-      expect(aws.simulator.requestsTo('create')).toHaveLength(1);
-      expect(aws.metrics.published.get('ExportsStarted')).toBe(1);
+      // The workflow's create task authenticates and creates; the request path does neither.
+      expect(aws.simulator.requestsTo('auth')).toHaveLength(0);
+      expect(aws.simulator.requestsTo('create')).toHaveLength(0);
     });
 
     it('answers a repeated Idempotency-Key with the same export and creates nothing more upstream', async () => {
@@ -79,7 +81,7 @@ describe('start handler', () => {
       expect(second.body.exportId).toBe(first.body.exportId);
       expect(second.headers.location).toBe(first.headers.location);
       expect(second.headers['idempotent-replayed']).toBe('true');
-      expect(aws.simulator.requestsTo('create')).toHaveLength(1);
+      expect(aws.stepFunctions.commandCalls(StartExecutionCommand)).toHaveLength(1);
     });
 
     it('refuses an invalid body with 400 listing the fields, before touching DynamoDB', async () => {
@@ -99,7 +101,7 @@ describe('start handler', () => {
       expect(aws.dynamoDb.calls()).toHaveLength(0);
     });
 
-    it('answers 422 for a spot with no credentials and announces the failed export', async () => {
+    it('answers 422 for a spot with no credentials and records nothing', async () => {
       // Act
       const response = parseResponse(
         await handler(apiRequests.start(UNCONFIGURED_SPOT, DATE_RANGE), lambdaContext()),
@@ -107,17 +109,11 @@ describe('start handler', () => {
 
       // Assess
       expect(response.statusCode).toBe(422);
-      expect(response.body).toMatchObject({
-        type: '/problems/spot-not-configured',
-        exportId: expect.any(String),
-      });
+      expect(response.body).toMatchObject({ type: '/problems/spot-not-configured' });
       expect(JSON.stringify(response.body)).not.toContain(SECRET_NAME_PREFIX);
-      expect(aws.publishedEvents()).toEqual([
-        {
-          detailType: 'Export Failed',
-          detail: expect.objectContaining({ spotId: UNCONFIGURED_SPOT, status: 'FAILED' }),
-        },
-      ]);
+      expect(aws.dynamoDb).not.toHaveReceivedCommand(PutCommand);
+      expect(aws.stepFunctions).not.toHaveReceivedCommand(StartExecutionCommand);
+      expect(aws.publishedEvents()).toEqual([]);
       expect(aws.simulator.requestsTo('create')).toHaveLength(0);
     });
 
@@ -163,10 +159,14 @@ describe('start handler', () => {
       const result = (await handler(scheduled, lambdaContext())) as { exportId: string; status: string };
 
       // Assess
-      expect(result).toEqual({ exportId: expect.stringMatching(/^ex_/), status: 'PROCESSING' });
-      expect(aws.simulator.listExports(SPOT).map((created) => created.request)).toEqual([
-        { from: '2026-10-31T06:00:00Z', until: '2026-11-01T06:00:00Z' },
-      ]);
+      expect(result).toEqual({ exportId: expect.stringMatching(/^ex_/), status: 'REQUESTED' });
+      const stored = await aws.dependencies.store.getExport(SPOT, result.exportId);
+      expect(stored?.request).toEqual({
+        kind: 'dateRange',
+        from: '2026-10-31T06:00:00Z',
+        until: '2026-11-01T06:00:00Z',
+      });
+      expect(stored?.source).toBe('schedule');
       expect(aws.stepFunctions).toHaveReceivedCommandWith(StartExecutionCommand, { name: result.exportId });
     });
 
@@ -179,7 +179,7 @@ describe('start handler', () => {
 
       // Assess
       expect(again.exportId).toBe(first.exportId);
-      expect(aws.simulator.requestsTo('create')).toHaveLength(1);
+      expect(aws.stepFunctions.commandCalls(StartExecutionCommand)).toHaveLength(1);
     });
 
     it('throws a named error for an event it cannot turn into an export', async () => {

@@ -51,4 +51,28 @@ describe('exportView', () => {
     );
     expect(exportLocation(view.exportId)).toBe(`/exports/${view.exportId}`);
   });
+
+  it('says why a REQUESTED export still waits for the upstream, and stops saying it once created', () => {
+    // Prepare
+    const waiting = exportRecordFixture({
+      status: 'REQUESTED',
+      createAttempts: 3,
+      lastUpstreamWait: { kind: 'throttled', at: '2025-01-01T00:01:00.000Z', message: 'HTTP 429' },
+      nextCreateAttemptAt: '2025-01-01T00:01:20.000Z',
+    });
+
+    // Act
+    const view = exportView(waiting);
+    const created = exportView({ ...waiting, status: 'PROCESSING', upstreamExportId: 'up_1' });
+
+    // Assess
+    expect(view.upstreamWait).toEqual({
+      attempts: 3,
+      lastErrorKind: 'throttled',
+      lastErrorAt: '2025-01-01T00:01:00.000Z',
+      nextAttemptAt: '2025-01-01T00:01:20.000Z',
+    });
+    expect(JSON.stringify(view)).not.toContain('HTTP 429');
+    expect(created).not.toHaveProperty('upstreamWait');
+  });
 });

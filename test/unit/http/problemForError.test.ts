@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ExportAlreadyFinishedError,
-  ExportStartDeferredError,
-  ExportStartInProgressError,
-  ExportStartRejectedError,
-  IllegalTransitionError,
-} from '../../../lib/exports/errors';
+import { ExportAlreadyFinishedError, IllegalTransitionError } from '../../../lib/exports/errors';
 import { ProblemError } from '../../../lib/http/ProblemError';
 import { problemForError } from '../../../lib/http/problemForError';
 import {
@@ -53,7 +47,6 @@ describe('problemForError', () => {
     ['an unknown export', new ExportNotFoundError(SPOT, 'ex_x'), 404, 'export-not-found'],
     ['a busy spot', new SpotBusyError(SPOT, undefined), 409, 'spot-busy'],
     ['an abort after completion', new ExportAlreadyFinishedError(completed), 409, 'export-already-finished'],
-    ['a start still in progress', new ExportStartInProgressError('ex_x'), 409, 'start-in-progress'],
     [
       'an upstream export not ours',
       new ExportConflictError(SPOT, undefined),
@@ -158,50 +151,9 @@ describe('problemForError', () => {
     expect(problem?.extensions).toEqual({ exportId: completed.exportId, exportStatus: 'COMPLETED' });
   });
 
-  it('maps a rejected start by its cause and names the failed export', () => {
-    // Act
-    const problem = problemForError(
-      new ExportStartRejectedError(failed, { cause: new CredentialsNotFoundError(SPOT, 'secret s') }),
-    );
-
-    // Assess
-    expect(problem).toMatchObject({
-      status: 422,
-      type: 'spot-not-configured',
-      extensions: { exportId: failed.exportId },
-    });
-  });
-
-  it('leaves a start rejected by an unknown cause to the generic 500', () => {
-    // Act / Assess
-    expect(problemForError(new ExportStartRejectedError(failed, { cause: new Error('SFN throttled') }))).toBe(
-      undefined,
-    );
-  });
-
-  it('tells a deferred start to come back, with Retry-After when the upstream said when', () => {
-    // Act
-    const rateLimited = problemForError(
-      new ExportStartDeferredError('later', 3, { cause: new UpstreamRateLimitedError(2500) }),
-    );
-    const unreachable = problemForError(
-      new ExportStartDeferredError('later', undefined, { cause: new UpstreamUnavailableError('down') }),
-    );
-
-    // Assess
-    expect(rateLimited).toMatchObject({
-      status: 503,
-      type: 'upstream-rate-limited',
-      headers: { 'retry-after': '3' },
-    });
-    expect(unreachable).toMatchObject({ status: 503, type: 'upstream-unavailable' });
-    expect(unreachable?.headers).toBeUndefined();
-  });
-
-  it('gives Retry-After in whole seconds for a rate-limited call and a start in progress', () => {
+  it('gives Retry-After in whole seconds for a rate-limited call', () => {
     // Act / Assess
     expect(problemForError(new UpstreamRateLimitedError(1200))?.headers).toEqual({ 'retry-after': '2' });
-    expect(problemForError(new ExportStartInProgressError('ex_x'))?.headers).toEqual({ 'retry-after': '2' });
   });
 
   it('passes the upstream explanation of an invalid request on', () => {

@@ -119,8 +119,8 @@ export async function startMockedAwsRuntime(): Promise<MockedAwsRuntime> {
     OPENWEB_AUTH_BASE_URL: simulator.authBaseUrl,
     OPENWEB_EXPORT_BASE_URL: simulator.exportBaseUrl,
     UPSTREAM_RETRY_BUDGET_MS: '100',
-    // The simulator runs without an auth limit and the clock is manual: pacing would only stall.
-    UPSTREAM_AUTH_REQUESTS_PER_SECOND: '100',
+    // The simulator here has no auth limit and the test clock stands still: pacing would only defer.
+    UPSTREAM_AUTH_REQUESTS_PER_SECOND: '1000',
   });
   const metrics = new InMemoryExportMetrics();
   const clients: AwsClients = {
@@ -162,3 +162,8 @@ export async function startMockedAwsRuntime(): Promise<MockedAwsRuntime> {
 }
 
 export const DATE_RANGE = { from: '2026-10-31T00:00:00Z', until: '2026-11-01T00:00:00Z' };
+
+/** The workflow's create task event for an export, with a deadline far ahead of the test clock. */
+export function createTaskEvent(spotId: string, exportId: string, deadline = '2026-11-02T12:00:00.000Z') {
+  return { action: 'create', spotId, exportId, deadline };
+}

@@ -1,0 +1,53 @@
+import {
+  TokenUnavailableError,
+  UpstreamProtocolError,
+  UpstreamRateLimitedError,
+  UpstreamUnavailableError,
+} from '../openweb/errors';
+import { CredentialsUnavailableError } from '../secrets/errors';
+
+/** Network failures Node reports by code, from any client (the upstream's or AWS's). */
+const TRANSIENT_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * Whether a failure of a workflow task is passing trouble worth trying again on the
+ * task's own schedule: the upstream's throttling, outages and garbled answers, and
+ * AWS service faults, throttling and network failures (DynamoDB unreachable is an
+ * outage, not a bug). AWS client faults such as AccessDenied are not: they need a fix.
+ */
+export function isTransientFailure(error: unknown): boolean {
+  if (
+    error instanceof UpstreamUnavailableError ||
+    error instanceof UpstreamRateLimitedError ||
+    error instanceof UpstreamProtocolError ||
+    error instanceof TokenUnavailableError ||
+    error instanceof CredentialsUnavailableError
+  ) {
+    return true;
+  }
+  return isTransientAwsOrNetworkFailure(error);
+}
+
+function isTransientAwsOrNetworkFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const sdk = error as Error & {
+    $fault?: unknown;
+    $retryable?: unknown;
+    code?: unknown;
+    cause?: unknown;
+  };
+  if (sdk.$fault === 'server' || sdk.$retryable !== undefined) return true;
+  if (sdk.name === 'TimeoutError' || sdk.name === 'AbortError') return true;
+  if (typeof sdk.code === 'string' && TRANSIENT_NETWORK_CODES.has(sdk.code)) return true;
+  const causeCode = (sdk.cause as { code?: unknown } | undefined)?.code;
+  return typeof causeCode === 'string' && TRANSIENT_NETWORK_CODES.has(causeCode);
+}
