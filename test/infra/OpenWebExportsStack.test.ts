@@ -355,23 +355,6 @@ describe('OpenWebExportsStack', () => {
       }
     });
 
-    it('spreads the runs of a schedule with a flexible window over it, and runs the others on time', () => {
-      // Act
-      const windows = Object.fromEntries(
-        resourcesOfType(scheduled.template, 'AWS::Scheduler::Schedule').map(([, resource]) => [
-          resource.Properties.ScheduleExpression,
-          resource.Properties.FlexibleTimeWindow,
-        ]),
-      );
-
-      // Assess
-      expect(windows).toEqual({
-        'rate(12 hours)': { Mode: 'FLEXIBLE', MaximumWindowInMinutes: 30 },
-        'cron(0 2 * * ? *)': { Mode: 'OFF' },
-        'rate(5 minutes)': { Mode: 'OFF' },
-      });
-    });
-
     it('gives every function the fleet-wide auth rate', () => {
       // Act / Assess
       for (const handler of Object.values(HandlerNames)) {
