@@ -13,7 +13,7 @@ import {
   retryAtMsOf,
   upstreamWaitKindOf,
 } from './createFailureKind';
-import type { ExportRecord } from './ExportRecord';
+import type { ExportRecord, UpstreamWait } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import {
   firstPollDelaySecondsFor,
@@ -85,6 +85,16 @@ async function claimAndSend(deps: ExportDependencies, record: ExportRecord): Pro
       error,
     );
   }
+  try {
+    // Authenticate first: a create the auth limit puts off then costs no claim, and the wait is told.
+    await deps.upstream.ensureAuthenticated(record.spotId);
+  } catch (error) {
+    const kind = createFailureKind(error);
+    if (kind === 'refused')
+      return refuse(deps, record, `${CREATE_REFUSED_REASON_PREFIX}${describeCreateFailure(error)}`, error);
+    if (kind === 'deferred') return deferBeforeClaim(deps, record, error);
+    throw error;
+  }
   const claim = await transitionOrCurrent(deps, record, ExportStatus.REQUESTED, {
     upstreamCreateAttemptedAt: isoAt(deps.now()),
     createAttempts: (record.createAttempts ?? 0) + 1,
@@ -151,16 +161,39 @@ async function resolveEarlierClaim(
   }
 }
 
+/** The auth could not be had yet: count the attempt, say why the export waits, let the workflow retry. */
+async function deferBeforeClaim(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  error: unknown,
+): Promise<never> {
+  const nowMs = deps.now();
+  const retryAtMs = retryAtMsOf(error, nowMs);
+  // Lost to a concurrent writer: its write says as much as ours would.
+  await transitionOrCurrent(
+    deps,
+    record,
+    ExportStatus.REQUESTED,
+    {
+      createAttempts: (record.createAttempts ?? 0) + 1,
+      lastUpstreamWait: waitOf(error, nowMs),
+      ...(retryAtMs !== undefined && { nextCreateAttemptAt: isoAt(retryAtMs) }),
+    },
+    retryAtMs === undefined ? { remove: ['nextCreateAttemptAt'] } : {},
+  );
+  throw new ExportCreateDeferredError(`Export ${record.exportId} waits for the upstream`, { cause: error });
+}
+
+function waitOf(error: unknown, nowMs: number): UpstreamWait {
+  return { kind: upstreamWaitKindOf(error), at: isoAt(nowMs), message: describeCreateFailure(error) };
+}
+
 /** Nothing reached the upstream: give the claim back, say why the export waits, let the workflow retry. */
 async function defer(deps: ExportDependencies, claimed: ExportRecord, error: unknown): Promise<ExportRecord> {
   const nowMs = deps.now();
   const retryAtMs = retryAtMsOf(error, nowMs);
   const released = await releaseClaim(deps, claimed, {
-    lastUpstreamWait: {
-      kind: upstreamWaitKindOf(error),
-      at: isoAt(nowMs),
-      message: describeCreateFailure(error),
-    },
+    lastUpstreamWait: waitOf(error, nowMs),
     ...(retryAtMs !== undefined && { nextCreateAttemptAt: isoAt(retryAtMs) }),
   });
   // Aborted meanwhile: finished, nothing to retry.

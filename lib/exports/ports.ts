@@ -9,6 +9,11 @@ import type { ExportSettings } from './ExportSettings';
 
 /** The upstream as the use cases need it; `OpenWebClient` satisfies it. */
 export interface UpstreamExports {
+  /**
+   * Makes sure a token for the spot is at hand, authenticating if no process has one; a
+   * create can then be tried without the auth in its way. Sends nothing but the auth.
+   */
+  ensureAuthenticated(spotId: string): Promise<void>;
   createExport(spotId: string, request: CreateExportRequest): Promise<CreatedExport>;
   getExportStatus(spotId: string, exportId: string): Promise<ExportStatusReport>;
   abortExport(spotId: string, exportId: string): Promise<void>;

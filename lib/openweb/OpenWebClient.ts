@@ -269,6 +269,12 @@ export class OpenWebClient {
     });
   }
 
+  /** A token for the spot, from this process, the shared store, or one auth through the pacer. */
+  async ensureAuthenticated(spotId: string): Promise<void> {
+    assertSendableSpotId(spotId);
+    await this.tokens.getToken(spotId);
+  }
+
   /** Start an export. See the class comment for when a failed create is resent. */
   async createExport(spotId: string, request: CreateExportRequest): Promise<CreatedExport> {
     return this.callExportApi({
