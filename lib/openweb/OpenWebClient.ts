@@ -231,6 +231,8 @@ export class OpenWebClient {
     let credentials: SpotCredentials = await this.credentials.getCredentials(spotId);
     let credentialsRefreshed = false;
     return this.withRetries(operation, spotId, async (attempt) => {
+      // Throws UpstreamAuthPaced, nothing sent, when the fleet has no slot free soon.
+      await this.authPacer?.acquire(spotId);
       const exchange = await this.exchange({
         operation,
         spotId,
@@ -490,17 +492,10 @@ export class OpenWebClient {
     };
   }
 
-  /** One HTTP request, once the governor lets it go (and, for auth, the fleet pacer); never throws for transport failures. */
+  /** One HTTP request, once the governor lets it go; never throws for transport failures. */
   private exchange(request: HttpRequest): Promise<Exchange> {
     const queuedAt = this.now();
-    return this.governor.run(async () => {
-      const queuedMs = this.now() - queuedAt;
-      // Paced once the governor lets it go, right before sending: a slot taken before a
-      // governor queue could be sent late and arrive within a second of the next one.
-      // Throws UpstreamAuthPaced, nothing sent, when the fleet has no slot free soon.
-      if (request.operation === OpenWebOperation.AUTHENTICATE) await this.authPacer?.acquire(request.spotId);
-      return this.send(request, queuedMs);
-    });
+    return this.governor.run(() => this.send(request, this.now() - queuedAt));
   }
 
   /** The request with the per-attempt timeout, which starts only now: a queued create was not sent. */
