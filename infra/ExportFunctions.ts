@@ -48,6 +48,7 @@ export class ExportFunctions extends Construct {
       SECRETS_CACHE_MAX_AGE_SECONDS: String(SECRETS_CACHE_MAX_AGE_SECONDS),
       OPENWEB_AUTH_BASE_URL: config.openWebAuthBaseUrl,
       OPENWEB_EXPORT_BASE_URL: config.openWebExportBaseUrl,
+      UPSTREAM_AUTH_REQUESTS_PER_SECOND: String(config.upstreamAuthRequestsPerSecond),
       POWERTOOLS_SERVICE_NAME,
       POWERTOOLS_LOG_LEVEL: config.logLevel,
       POWERTOOLS_METRICS_NAMESPACE,

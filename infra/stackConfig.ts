@@ -5,6 +5,7 @@ import {
   DEFAULT_OPENWEB_AUTH_BASE_URL,
   DEFAULT_OPENWEB_EXPORT_BASE_URL,
   DEFAULT_SECRET_NAME_PREFIX,
+  DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND,
   loadConfig,
 } from '../lib/config';
 import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
@@ -203,6 +204,11 @@ const stackConfigSchema = z
       )
       .min(1, 'must list at least one host')
       .optional(),
+    // Auth requests per second for the whole deployment (every function container shares it).
+    upstreamAuthRequestsPerSecond: z
+      .number({ error: 'must be a number' })
+      .positive('must be greater than 0')
+      .default(DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND),
     polling: pollingSchema.prefault({}),
     api: apiSchema.prefault({}),
     logRetentionDays: z
@@ -248,6 +254,7 @@ const ENVIRONMENT_SOURCES: Record<
   OPENWEB_AUTH_BASE_URL: ['openWebAuthBaseUrl'],
   OPENWEB_EXPORT_BASE_URL: ['openWebExportBaseUrl'],
   SECRET_NAME_PREFIX: ['secretNamePrefix'],
+  UPSTREAM_AUTH_REQUESTS_PER_SECOND: ['upstreamAuthRequestsPerSecond'],
   EXPORT_DEADLINE_SECONDS: ['polling', 'exportDeadlineSeconds'],
   DEFAULT_FIRST_POLL_DELAY_SECONDS: ['polling', 'defaultFirstPollDelaySeconds'],
   STATUS_FRESHNESS_SECONDS: ['polling', 'statusFreshnessSeconds'],

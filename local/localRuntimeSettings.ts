@@ -33,6 +33,8 @@ export type LocalUpstream =
       port: number;
       /** 0 = unlimited. */
       authRequestsPerSecond: number;
+      /** Whether the simulator's auth 429s carry `Retry-After`. */
+      authRateLimitRetryAfter: boolean;
       /** Undefined = unlimited. */
       exportRequestsPerSecond: number | undefined;
       exportRateLimitScope: ExportRateLimitScope;
@@ -93,6 +95,10 @@ const environmentSchema = z.object({
   SIMULATOR_AUTH_REQUESTS_PER_SECOND: requestsPerSecond(0).default(
     DEFAULT_SIMULATOR_AUTH_REQUESTS_PER_SECOND,
   ),
+  SIMULATOR_AUTH_RETRY_AFTER: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('true')
+    .transform((value) => value === 'true'),
   SIMULATOR_EXPORT_REQUESTS_PER_SECOND: requestsPerSecond(1).optional(),
   SIMULATOR_EXPORT_RATE_LIMIT_SCOPE: z
     .enum(EXPORT_RATE_LIMIT_SCOPES, { error: `must be one of ${EXPORT_RATE_LIMIT_SCOPES.join(', ')}` })
@@ -148,6 +154,7 @@ export function parseLocalRuntimeSettings(
           kind: 'simulator',
           port: e.SIMULATOR_PORT,
           authRequestsPerSecond: e.SIMULATOR_AUTH_REQUESTS_PER_SECOND,
+          authRateLimitRetryAfter: e.SIMULATOR_AUTH_RETRY_AFTER,
           exportRequestsPerSecond: e.SIMULATOR_EXPORT_REQUESTS_PER_SECOND,
           exportRateLimitScope: e.SIMULATOR_EXPORT_RATE_LIMIT_SCOPE,
         }

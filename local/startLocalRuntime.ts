@@ -104,6 +104,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
             // The same keys the handlers send, so every spot of the file can export.
             spots: await spotKeys(credentials, spots),
             authRequestsPerSecond: settings.upstream.authRequestsPerSecond,
+            authRateLimitRetryAfter: settings.upstream.authRateLimitRetryAfter,
             exportRequestsPerSecond: settings.upstream.exportRequestsPerSecond ?? 0,
             exportRateLimitScope: settings.upstream.exportRateLimitScope,
             timeScale: settings.timeScale,
@@ -284,6 +285,8 @@ function handlerEnvironment(
     DEFAULT_FIRST_POLL_DELAY_SECONDS: String(polling.defaultFirstPollDelaySeconds),
     STATUS_FRESHNESS_SECONDS: String(polling.statusFreshnessSeconds),
     RECONCILE_STALE_AFTER_SECONDS: String(polling.reconcileStaleAfterSeconds),
+    UPSTREAM_AUTH_REQUESTS_PER_SECOND:
+      env.UPSTREAM_AUTH_REQUESTS_PER_SECOND ?? String(settings.stackConfig.upstreamAuthRequestsPerSecond),
     OPENWEB_AUTH_BASE_URL: upstream?.authBaseUrl,
     OPENWEB_EXPORT_BASE_URL: upstream?.exportBaseUrl,
     LOCAL_SECRETS_FILE: settings.secretsFile,

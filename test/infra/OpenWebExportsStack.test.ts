@@ -355,6 +355,13 @@ describe('OpenWebExportsStack', () => {
       }
     });
 
+    it('gives every function the fleet-wide auth rate', () => {
+      // Act / Assess
+      for (const handler of Object.values(HandlerNames)) {
+        expect(environmentOf(plain, handler).UPSTREAM_AUTH_REQUESTS_PER_SECOND).toBe('1');
+      }
+    });
+
     it('starts a spot export with the schedule input the start handler reads', () => {
       // Prepare
       const startFunctionId = functionOf(scheduled.template, HandlerNames.START)[0];

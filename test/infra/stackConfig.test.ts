@@ -159,6 +159,22 @@ describe('parseStackConfig', () => {
     ]);
   });
 
+  it('takes the fleet-wide auth rate, 1 by default, and refuses one that is not > 0', () => {
+    // Act
+    const defaults = parseStackConfig(undefined);
+    const faster = parseStackConfig({ upstreamAuthRequestsPerSecond: 2 });
+    const problems = problemsOf({ upstreamAuthRequestsPerSecond: 0 });
+
+    // Assess
+    expect(defaults.upstreamAuthRequestsPerSecond).toBe(1);
+    expect(faster.upstreamAuthRequestsPerSecond).toBe(2);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/upstreamAuthRequestsPerSecond: must be greater than 0/),
+      ]),
+    );
+  });
+
   it('rejects unknown keys, so a typo is not silently ignored', () => {
     // Act
     const problems = problemsOf({ spot: [] });

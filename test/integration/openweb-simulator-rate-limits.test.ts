@@ -1,4 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { UpstreamAuthPacedError } from '../../lib/openweb/errors';
+import { InMemoryAuthPacer } from '../../lib/openweb/InMemoryAuthPacer';
+import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
+import type { CredentialsProvider } from '../../lib/secrets/CredentialsProvider';
 import {
   type OpenWebSimulator,
   type OpenWebSimulatorOptions,
@@ -6,7 +10,13 @@ import {
 } from '../../local/openweb-simulator/index';
 
 const START_MS = Date.parse('2024-05-01T00:00:00Z');
-const SPOTS = { sp_one: { apiKey: 'key-one' }, sp_two: { apiKey: 'key-two' } };
+const SPOTS = {
+  sp_one: { apiKey: 'key-one' },
+  sp_two: { apiKey: 'key-two' },
+  sp_three: { apiKey: 'key-three' },
+  sp_four: { apiKey: 'key-four' },
+};
+const SPOT_IDS = Object.keys(SPOTS) as (keyof typeof SPOTS)[];
 
 let simulator: OpenWebSimulator | undefined;
 
@@ -136,6 +146,116 @@ describe('OpenWeb simulator rate limits', () => {
     expect(refusedAuth.status).toBe(429);
     expect(report.status).toBe(200);
     expect(await report.json()).toEqual({ auth: 1, exportCalls: 0 });
+  });
+
+  it('shares the auth limit of one client address among all its spots, and admits again a second later', async () => {
+    // Prepare
+    const clock = createClock();
+    const sim = await start({ now: clock.now, authRequestsPerSecond: 1 });
+
+    // Act
+    const atOnce = await statuses(SPOT_IDS.map((spotId) => postAuth(sim, spotId)));
+    clock.advance(1_000);
+    const aSecondLater = await statuses([postAuth(sim, 'sp_two'), postAuth(sim, 'sp_three')]);
+
+    // Assess
+    expect(atOnce.sort()).toEqual([200, 429, 429, 429]);
+    expect(aSecondLater.sort()).toEqual([200, 429]);
+    expect(sim.rateLimitRefusals.auth).toBe(4);
+  });
+
+  it('answers auth 429s with Retry-After by default and without it when told to', async () => {
+    // Prepare
+    const withHeader = await startOpenWebSimulator({
+      now: createClock().now,
+      authRequestsPerSecond: 1,
+      spots: SPOTS,
+    });
+    const sim = await start({
+      now: createClock().now,
+      authRequestsPerSecond: 1,
+      authRateLimitRetryAfter: false,
+    });
+
+    try {
+      // Act
+      await tokenFor(withHeader, 'sp_one');
+      await tokenFor(sim, 'sp_one');
+      const refusedWithHeader = await postAuth(withHeader, 'sp_two');
+      const refusedBare = await postAuth(sim, 'sp_two');
+
+      // Assess
+      expect(refusedWithHeader.status).toBe(429);
+      expect(refusedWithHeader.headers.get('retry-after')).toBe('1');
+      expect(refusedBare.status).toBe(429);
+      expect(refusedBare.headers.get('retry-after')).toBeNull();
+    } finally {
+      await withHeader.close();
+    }
+  });
+
+  describe('clients of four spots starting at once, auth 429s without Retry-After', () => {
+    const credentials: CredentialsProvider = {
+      getCredentials: async (spotId) => ({ spotId, apiKey: SPOTS[spotId as keyof typeof SPOTS].apiKey }),
+    };
+
+    function clientFor(sim: OpenWebSimulator, pacer?: InMemoryAuthPacer): OpenWebClient {
+      return new OpenWebClient({
+        authBaseUrl: sim.authBaseUrl,
+        exportBaseUrl: sim.exportBaseUrl,
+        credentials,
+        retry: { maxAttempts: 6, totalBudgetMs: 10_000 },
+        ...(pacer !== undefined && { authPacer: pacer }),
+      });
+    }
+
+    it('all authenticate, waiting a pacing interval after each 429 instead of 100 ms', async () => {
+      // Prepare
+      const sim = await start({ authRequestsPerSecond: 1, authRateLimitRetryAfter: false });
+      const clients = SPOT_IDS.map(() => clientFor(sim));
+
+      // Act
+      const results = await Promise.allSettled(
+        clients.map((client, index) => client.authenticate(SPOT_IDS[index] as string)),
+      );
+
+      // Assess
+      expect(results.map((result) => result.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+      ]);
+      const authCalls = sim.requestLog.filter((entry) => entry.endpoint === 'auth').map((entry) => entry.at);
+      authCalls.sort((x, y) => x - y);
+      // The four first attempts arrive together; every retry waits at least the 1 s pacing interval.
+      expect(authCalls.length).toBeGreaterThan(4);
+      expect((authCalls[4] as number) - (authCalls[0] as number)).toBeGreaterThanOrEqual(1_000);
+    });
+
+    it('are never refused when they share one auth pacer; the one whose slot is too far off is told when to retry', async () => {
+      // Prepare
+      const sim = await start({ authRequestsPerSecond: 1, authRateLimitRetryAfter: false });
+      const pacer = new InMemoryAuthPacer({ requestsPerSecond: 1 });
+      const clients = SPOT_IDS.map(() => clientFor(sim, pacer));
+
+      // Act
+      const results = await Promise.allSettled(
+        clients.map((client, index) => client.authenticate(SPOT_IDS[index] as string)),
+      );
+
+      // Assess: slots now and +1.1 s are within the 2 s wait; +2.2 s is not, and is not reserved.
+      const fulfilled = results.filter((result) => result.status === 'fulfilled');
+      const rejected = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+      expect(fulfilled).toHaveLength(2);
+      expect(rejected).toHaveLength(2);
+      for (const paced of rejected) {
+        expect(paced).toBeInstanceOf(UpstreamAuthPacedError);
+        expect(paced.retryAfterMs).toBeGreaterThanOrEqual(2 * pacer.intervalMs - 50);
+      }
+      expect(sim.requestLog.filter((entry) => entry.endpoint === 'auth')).toHaveLength(2);
+      expect(sim.rateLimitRefusals.auth).toBe(0);
+    });
   });
 
   it.each([

@@ -131,6 +131,7 @@ describe('parseLocalRuntimeSettings', () => {
         SIMULATOR_AUTH_REQUESTS_PER_SECOND: '0',
         SIMULATOR_EXPORT_REQUESTS_PER_SECOND: '20',
         SIMULATOR_EXPORT_RATE_LIMIT_SCOPE: 'spot',
+        SIMULATOR_AUTH_RETRY_AFTER: 'false',
       },
       context,
     );
@@ -140,11 +141,13 @@ describe('parseLocalRuntimeSettings', () => {
       kind: 'simulator',
       port: 4010,
       authRequestsPerSecond: 1,
+      authRateLimitRetryAfter: true,
       exportRequestsPerSecond: undefined,
       exportRateLimitScope: 'clientAddress',
     });
     expect(configured.upstream).toMatchObject({
       authRequestsPerSecond: 0,
+      authRateLimitRetryAfter: false,
       exportRequestsPerSecond: 20,
       exportRateLimitScope: 'spot',
     });

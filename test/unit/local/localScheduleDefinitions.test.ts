@@ -9,6 +9,27 @@ import {
 } from '../../../local/schedules/localScheduleDefinitions';
 
 describe('localScheduleDefinitions', () => {
+  it('carries the flexible window of a schedule in milliseconds, and none for the others', () => {
+    // Prepare
+    const config = parseStackConfig({
+      spots: [
+        {
+          spotId: 'sp_other',
+          schedules: [
+            { expression: 'cron(0 2 * * ? *)', window: 'P1D', flexibleWindowMinutes: 15 },
+            { expression: 'rate(1 day)', window: 'P1D' },
+          ],
+        },
+      ],
+    });
+
+    // Act
+    const windows = localScheduleDefinitions(config).map((definition) => definition.flexibleWindowMs);
+
+    // Assess
+    expect(windows).toEqual([15 * 60_000, undefined, undefined]);
+  });
+
   it('has one schedule per configured spot schedule and the reconciler, named as in the stack', () => {
     // Prepare
     const config = parseStackConfig({
