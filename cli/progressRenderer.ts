@@ -152,7 +152,8 @@ function finalSummary(view: ExportView, nowMs: number): string {
   const after = elapsedMs === undefined ? '' : ` after ${formatElapsed(elapsedMs)}`;
   const reason = view.failureReason ? `: ${view.failureReason}` : '';
   const links = view.links.length === 1 ? '1 link' : `${view.links.length} links`;
-  return `${view.exportId} ${view.status}${after} (${view.pollCount} polls, ${links})${reason}`;
+  const polls = view.pollCount === 1 ? '1 poll' : `${view.pollCount} polls`;
+  return `${view.exportId} ${view.status}${after} (${polls}, ${links})${reason}`;
 }
 
 function writeLinks(io: CliIo, view: ExportView): void {

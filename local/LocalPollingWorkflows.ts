@@ -65,15 +65,22 @@ export class LocalPollingWorkflows implements PollingWorkflows {
   async start(executionName: string, input: PollingWorkflowInput): Promise<void> {
     if (this.#known.has(executionName)) return;
     this.#known.add(executionName);
+    // Read by the runner when it reaches each Wait: a task's output (the create task's learned
+    // first wait) updates it, as the deployed Wait reads the state's input at that moment.
+    const waits = this.#scaledWaits(input);
     const execution = this.#machine.run(input as unknown as Record<string, never>, {
       overrides: {
         taskResourceLocalHandlers: Object.fromEntries(
           Object.entries(this.#taskHandlers).map(([stateName, handler]) => [
             stateName,
-            (taskInput: unknown) => this.#invokeTracked(handler, taskInput) as Promise<never>,
+            async (taskInput: unknown) => {
+              const output = await this.#invokeTracked(handler, taskInput);
+              Object.assign(waits, this.#scaledWaits(output));
+              return output as never;
+            },
           ]),
         ),
-        waitTimeOverrides: this.#scaledWaits(input),
+        waitTimeOverrides: waits,
       },
       noThrowOnAbort: true,
     });
@@ -116,13 +123,17 @@ export class LocalPollingWorkflows implements PollingWorkflows {
     await this.#running.get(executionName)?.done;
   }
 
-  #scaledWaits(input: PollingWorkflowInput): Record<string, number> {
-    const values = input as unknown as Record<string, unknown>;
+  /** The scaled waits a state (execution input or task output) names; fields it lacks are left out. */
+  #scaledWaits(state: unknown): Record<string, number> {
+    if (typeof state !== 'object' || state === null) return {};
+    const values = state as Record<string, unknown>;
     return Object.fromEntries(
-      Object.entries(this.#waitFields).map(([stateName, field]) => [
-        stateName,
-        Math.max(0, Number(values[field]) || 0) * MS_PER_SECOND * this.#timeScale,
-      ]),
+      Object.entries(this.#waitFields)
+        .filter(([, field]) => typeof values[field] === 'number')
+        .map(([stateName, field]) => [
+          stateName,
+          Math.max(0, Number(values[field]) || 0) * MS_PER_SECOND * this.#timeScale,
+        ]),
     );
   }
 

@@ -10,7 +10,10 @@ export interface ExportSettings {
   reconcileStaleAfterSeconds: number;
   /** How long an idempotency key keeps answering with the same export. */
   idempotencyTtlSeconds: number;
-  /** Lease on the spot lock while the create is under way; renewed to the deadline once PROCESSING. */
+  /**
+   * How long a start may take between taking the spot and recording its export: a lock with no
+   * export record older than this belongs to a start that died, and the next start takes it over.
+   */
   startLockLeaseSeconds: number;
   /** A concurrent start's claim on the upstream create older than this is treated as a crash. */
   createClaimTimeoutSeconds: number;

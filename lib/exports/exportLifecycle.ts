@@ -94,7 +94,8 @@ export async function ensurePollingWorkflow(
     await deps.workflows.start(executionName, {
       spotId: record.spotId,
       exportId: record.exportId,
-      firstPollDelaySeconds: await firstPollDelaySecondsFor(deps, record.spotId),
+      // The create task learns the real first wait from the spot's history; the start stays table-light.
+      firstPollDelaySeconds: deps.settings.defaultFirstPollDelaySeconds,
       deadline: isoAt(exportDeadlineMs(deps, record)),
     });
   } catch (error) {

@@ -44,12 +44,14 @@ export async function startExport(
     return { record: await ensurePollingWorkflow(deps, record), replayed };
   }
   // Re-entrant for a replay: renews our own lease, or fails if another export took the spot meanwhile.
-  await takeSpotLock(deps, spotId, exportId, deps.settings.startLockLeaseSeconds);
+  // It lasts as long as the export may, so no second export starts while the upstream is slow.
+  await takeSpotLock(
+    deps,
+    spotId,
+    exportId,
+    deps.settings.exportDeadlineSeconds + SPOT_LOCK_DEADLINE_MARGIN_SECONDS,
+  );
   record ??= await createRequestedRecord(deps, command, exportId);
-  // Recorded: the lock now lasts as long as the export may, so no second export starts while the upstream is slow.
-  await deps.store.acquireSpotLock(spotId, exportId, {
-    leaseSeconds: deps.settings.exportDeadlineSeconds + SPOT_LOCK_DEADLINE_MARGIN_SECONDS,
-  });
   return { record: await ensurePollingWorkflow(deps, record), replayed };
 }
 
@@ -74,7 +76,11 @@ async function bindIdempotencyKey(
   }
 }
 
-/** Takes the spot for this export; a holder that already finished but lost its release to a crash is freed first. */
+/**
+ * Takes the spot for this export. A holder that is not running any more is freed first: one that
+ * finished but lost its release to a crash, or a start that died between taking the lock and
+ * recording its export (no record once the start lease is over).
+ */
 export async function takeSpotLock(
   deps: ExportDependencies,
   spotId: string,
@@ -84,10 +90,13 @@ export async function takeSpotLock(
   try {
     await deps.store.acquireSpotLock(spotId, exportId, { leaseSeconds });
   } catch (error) {
-    if (!(error instanceof SpotBusyError) || error.activeExportId === undefined) throw error;
-    const holder = await deps.store.getExport(spotId, error.activeExportId);
-    if (holder === undefined || !isTerminal(holder.status)) throw error;
-    await deps.store.releaseSpotLock(spotId, holder.exportId);
+    if (!(error instanceof SpotBusyError) || error.lock === undefined) throw error;
+    const holder = await deps.store.getExport(spotId, error.lock.exportId);
+    const acquiredMs = Date.parse(error.lock.acquiredAt);
+    const startAbandoned =
+      holder === undefined && deps.now() > acquiredMs + deps.settings.startLockLeaseSeconds * MS_PER_SECOND;
+    if (!startAbandoned && (holder === undefined || !isTerminal(holder.status))) throw error;
+    await deps.store.releaseSpotLock(spotId, error.lock.exportId);
     await deps.store.acquireSpotLock(spotId, exportId, { leaseSeconds });
   }
 }

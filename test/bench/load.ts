@@ -50,6 +50,8 @@ const COLD_TIME_SCALE = 0.1;
 const DOCUMENTED_AUTH_REQUESTS_PER_SECOND = 1;
 const COLD_WALL_TIME_FACTOR = 1.25;
 const MAX_AUTH_REFUSED_SHARE = 0.02;
+/** (a)–(c): the simulator limits no auth, so neither does the fleet's pacing. */
+const UNPACED_AUTH_REQUESTS_PER_SECOND = 10_000;
 /** Starts answer from the table now, as reads do: at most this many times a read's p50. */
 const POST_TO_GET_MAX_RATIO = 2;
 const EVENTS_POLL_INTERVAL_MS = 100;
@@ -452,15 +454,17 @@ async function onFreshRuntime<T>(
 
 async function runOnce(secretsFile: string): Promise<RunFigures> {
   const problems: string[] = [];
-  // Auth unlimited in (a)–(c): cold, 200 spots would need 200 s of auth at the documented 1/s (see (e)).
+  // Auth unlimited in (a)–(c), upstream and pacing alike: cold, 200 spots would need 200 s of auth
+  // at the documented 1/s, which is (e)'s subject.
   const unlimitedAuth = { SIMULATOR_AUTH_REQUESTS_PER_SECOND: '0' };
-  const a = await onFreshRuntime(secretsFile, unlimitedAuth, {}, startEverySpot, problems);
+  const unpacedAuth = { UPSTREAM_AUTH_REQUESTS_PER_SECOND: String(UNPACED_AUTH_REQUESTS_PER_SECOND) };
+  const a = await onFreshRuntime(secretsFile, unlimitedAuth, unpacedAuth, startEverySpot, problems);
   // Real time: the workflow's first poll (30 s without history) comes after the burst, so every
   // status call during the burst is the API's.
   const b = await onFreshRuntime(
     secretsFile,
     { ...unlimitedAuth, LOCAL_TIME_SCALE: '1' },
-    {},
+    unpacedAuth,
     (runtime) => burstStatusReads(runtime, spotIds[0] as string),
     problems,
   );
@@ -468,15 +472,16 @@ async function runOnce(secretsFile: string): Promise<RunFigures> {
     ...unlimitedAuth,
     SIMULATOR_EXPORT_REQUESTS_PER_SECOND: String(SIMULATED_UPSTREAM_LIMIT_PER_SECOND),
   };
-  // Its refused starts are the point of it, not problems.
-  const cUngoverned = await onFreshRuntime(secretsFile, upstreamLimit, {}, startEverySpot, []);
+  // Its refused creates are the point of it, not problems.
+  const cUngoverned = await onFreshRuntime(secretsFile, upstreamLimit, unpacedAuth, startEverySpot, []);
   const c = await onFreshRuntime(
     secretsFile,
     upstreamLimit,
-    { UPSTREAM_MAX_REQUESTS_PER_SECOND: String(GOVERNED_REQUESTS_PER_SECOND) },
+    { ...unpacedAuth, UPSTREAM_MAX_REQUESTS_PER_SECOND: String(GOVERNED_REQUESTS_PER_SECOND) },
     startEverySpot,
     problems,
   );
+  // The documented limit, paced at the deployed default.
   const e = await onFreshRuntime(
     secretsFile,
     { LOCAL_TIME_SCALE: String(COLD_TIME_SCALE) },

@@ -184,6 +184,18 @@ describe('watch command', () => {
     expect(views.at(-1)).toMatchObject({ exportId: EXPORT_ID, links: COMPLETED_LINKS });
   });
 
+  it('counts one poll in the singular on the final line', async () => {
+    // Prepare
+    const server = await serveSequence([ok({ status: 'COMPLETED', pollCount: 1, links: COMPLETED_LINKS })]);
+    const io = createTestIo({ isTTY: true });
+
+    // Act
+    await runCli(watchArgs(server.url), io);
+
+    // Assess
+    expect(io.stdoutText()).toContain('(1 poll, 2 links)');
+  });
+
   it('redraws a single status line with carriage returns on a terminal, then prints the links', async () => {
     // Prepare
     const server = await serveSequence(completedProgression);
