@@ -65,10 +65,43 @@ export class LocalPollingWorkflows implements PollingWorkflows {
   async start(executionName: string, input: PollingWorkflowInput): Promise<void> {
     if (this.#known.has(executionName)) return;
     this.#known.add(executionName);
+    // Like StartExecution, starting returns at once: the execution begins on a later turn of the
+    // event loop, so a caller (an API start) does not wait for the run's setup or its first task.
+    let abortRequested = false;
+    let abortRun: (() => void) | undefined;
+    let settle: () => void = () => {};
+    const done = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    this.#running.set(executionName, {
+      abort: () => {
+        abortRequested = true;
+        abortRun?.();
+      },
+      done,
+    });
+    setImmediate(() => {
+      if (abortRequested || this.#stopping) {
+        this.#end(executionName, 'aborted');
+        settle();
+        return;
+      }
+      const execution = this.#run(input);
+      abortRun = execution.abort;
+      execution.result
+        .then(
+          (result) => this.#end(executionName, result === null ? 'aborted' : 'succeeded'),
+          (error: unknown) => this.#end(executionName, 'failed', error),
+        )
+        .finally(settle);
+    });
+  }
+
+  #run(input: PollingWorkflowInput) {
     // Read by the runner when it reaches each Wait: a task's output (the create task's learned
     // first wait) updates it, as the deployed Wait reads the state's input at that moment.
     const waits = this.#scaledWaits(input);
-    const execution = this.#machine.run(input as unknown as Record<string, never>, {
+    return this.#machine.run(input as unknown as Record<string, never>, {
       overrides: {
         taskResourceLocalHandlers: Object.fromEntries(
           Object.entries(this.#taskHandlers).map(([stateName, handler]) => [
@@ -84,11 +117,6 @@ export class LocalPollingWorkflows implements PollingWorkflows {
       },
       noThrowOnAbort: true,
     });
-    const done = execution.result.then(
-      (result) => this.#end(executionName, result === null ? 'aborted' : 'succeeded'),
-      (error: unknown) => this.#end(executionName, 'failed', error),
-    );
-    this.#running.set(executionName, { abort: execution.abort, done });
   }
 
   async stop(executionName: string): Promise<void> {

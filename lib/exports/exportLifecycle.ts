@@ -90,21 +90,7 @@ export async function ensurePollingWorkflow(
   if (isTerminal(record.status) || (attempt === 0 && record.workflowExecutionName !== undefined))
     return record;
   const executionName = pollingExecutionName(record.exportId, attempt);
-  try {
-    await deps.workflows.start(executionName, {
-      spotId: record.spotId,
-      exportId: record.exportId,
-      // The create task learns the real first wait from the spot's history; the start stays table-light.
-      firstPollDelaySeconds: deps.settings.defaultFirstPollDelaySeconds,
-      deadline: isoAt(exportDeadlineMs(deps, record)),
-    });
-  } catch (error) {
-    // A missing grant or a wrong ARN never passes: fail where it can be seen instead of hoping.
-    if (!isTransientFailure(error)) throw error;
-    // The export is recorded and active: the reconciler gives it a workflow on its next run.
-    deps.metrics.count('WorkflowStartsFailed');
-    return record;
-  }
+  if (!(await startWorkflowExecution(deps, record, executionName))) return record;
   // Not version-guarded: a poll may have written meanwhile, and the name must still land.
   const { record: tracked } = await transitionOrCurrent(
     deps,
@@ -114,6 +100,33 @@ export async function ensurePollingWorkflow(
     { guardVersion: false },
   );
   return tracked;
+}
+
+/**
+ * Starts the named execution for an active export; starting one that exists already is not an
+ * error. False when a passing failure (throttling, an outage) left it to the reconciler.
+ */
+export async function startWorkflowExecution(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  executionName: string,
+): Promise<boolean> {
+  try {
+    await deps.workflows.start(executionName, {
+      spotId: record.spotId,
+      exportId: record.exportId,
+      // The create task learns the real first wait from the spot's history; the start stays table-light.
+      firstPollDelaySeconds: deps.settings.defaultFirstPollDelaySeconds,
+      deadline: isoAt(exportDeadlineMs(deps, record)),
+    });
+    return true;
+  } catch (error) {
+    // A missing grant or a wrong ARN never passes: fail where it can be seen instead of hoping.
+    if (!isTransientFailure(error)) throw error;
+    // The export is recorded and active: the reconciler gives it a workflow on its next run.
+    deps.metrics.count('WorkflowStartsFailed');
+    return false;
+  }
 }
 
 /** The first poll waits as long as this spot's recent exports took (the default without history). */

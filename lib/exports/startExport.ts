@@ -1,8 +1,14 @@
 import { ExportAlreadyExistsError, IdempotencyConflictError, SpotBusyError } from '../store/errors';
+import { pollingExecutionName } from '../workflow/pollingWorkflowContract';
 import type { ExportRecord, ExportRequest, ExportSource } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { newExportId } from './exportId';
-import { ensurePollingWorkflow, isoAt, SPOT_LOCK_DEADLINE_MARGIN_SECONDS } from './exportLifecycle';
+import {
+  ensurePollingWorkflow,
+  isoAt,
+  SPOT_LOCK_DEADLINE_MARGIN_SECONDS,
+  startWorkflowExecution,
+} from './exportLifecycle';
 import type { ExportDependencies } from './ports';
 import { requestFingerprint } from './requestFingerprint';
 
@@ -52,7 +58,13 @@ export async function startExport(
     deps.settings.exportDeadlineSeconds + SPOT_LOCK_DEADLINE_MARGIN_SECONDS,
   );
   record ??= await createRequestedRecord(deps, command, exportId);
-  return { record: await ensurePollingWorkflow(deps, record), replayed };
+  // The execution's name is recorded with the export, so the start costs no write after it; if the
+  // start fails on a passing error, the reconciler finds the named execution missing and starts it.
+  if (record.workflowExecutionName === undefined)
+    return { record: await ensurePollingWorkflow(deps, record), replayed };
+  // A replay does not start it again: the first call did, or the reconciler will.
+  if (!replayed) await startWorkflowExecution(deps, record, record.workflowExecutionName);
+  return { record, replayed };
 }
 
 async function bindIdempotencyKey(
@@ -116,6 +128,7 @@ async function createRequestedRecord(
       requestedAt: isoAt(deps.now()),
       pollCount: 0,
       source: command.source,
+      workflowExecutionName: pollingExecutionName(exportId),
       ...(command.idempotencyKey !== undefined && { idempotencyKey: command.idempotencyKey }),
     });
   } catch (error) {

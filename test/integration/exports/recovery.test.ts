@@ -212,10 +212,12 @@ describe('create convergence after crashes and ambiguous creates', () => {
 
     // Assess
     expect(record.status).toBe(ExportStatus.REQUESTED);
-    expect(record.workflowExecutionName).toBeUndefined();
+    // Named with the export from the start, so the start writes nothing after it; the reconciler
+    // finds that execution missing and starts the next attempt.
+    expect(record.workflowExecutionName).toBe(record.exportId);
     expect(h.metrics).toContain('WorkflowStartsFailed');
     expect(summary).toMatchObject({ examined: 1, workflowsRestarted: 1 });
-    expect(h.workflows.started.has(record.exportId)).toBe(true);
+    expect(h.workflows.started.has(`${record.exportId}-r1`)).toBe(true);
   });
 
   it('keeps looking for an export whose create answer was lost even past the polling deadline, and records its outcome', async () => {
