@@ -79,6 +79,8 @@ export class ReliabilityReport {
   readonly violations: string[] = [];
   /** Documented departures that block nothing (e.g. a stale lock a crash left to its lease). */
   readonly tolerated: string[] = [];
+  /** Why each export that counts against goodput FAILED. */
+  readonly otherFailures: string[] = [];
   readonly #groups = new Map<string, GroupTally>();
   readonly #faults = new Map<string, number>();
 
@@ -95,7 +97,12 @@ export class ReliabilityReport {
       tally.started += 1;
       if (record.status === ExportStatus.COMPLETED) tally.completed += 1;
       else if (record.status === ExportStatus.ABORTED) tally.aborted += 1;
-      else if (record.status === ExportStatus.FAILED) tally[failureKind(record)] += 1;
+      else if (record.status === ExportStatus.FAILED) {
+        const kind = failureKind(record);
+        tally[kind] += 1;
+        if (kind === 'failedOther')
+          this.otherFailures.push(`${scenarioName}: ${record.failureReason ?? '(no reason)'}`);
+      }
     }
     tally.violations += violations.length;
     this.violations.push(...violations.map((violation) => `${scenarioName}: ${violation}`));
@@ -103,14 +110,15 @@ export class ReliabilityReport {
     this.#groups.set(group, tally);
   }
 
-  /** Goodput per group whose name starts with `prefix` (groups without a counted export are left out). */
-  goodputs(prefix: string): Map<string, number> {
-    const goodputs = new Map<string, number>();
+  /** Goodput of all groups whose name starts with `prefix`, taken together; undefined when none counted. */
+  goodputOfGroups(prefix: string): number | undefined {
+    const together = { ...EMPTY_TALLY };
     for (const [group, tally] of this.#groups) {
-      const goodput = goodputOf(tally);
-      if (group.startsWith(prefix) && goodput !== undefined) goodputs.set(group, goodput);
+      if (!group.startsWith(prefix)) continue;
+      together.completed += tally.completed;
+      together.failedOther += tally.failedOther;
     }
-    return goodputs;
+    return goodputOf(together);
   }
 
   /** Every group's tally added up. */
@@ -172,6 +180,7 @@ export class ReliabilityReport {
       ...this.tolerated.slice(0, MAX_LISTED_FINDINGS).map((finding) => `  - ${finding}`),
       '',
       'goodput: completed ÷ (completed + failed: other); aborted exports and the upstream’s own verdicts are left out',
+      ...this.otherFailures.map((failure) => `  failed: other — ${failure}`),
       `invariant violations: ${total.violations}`,
       ...this.violations.map((violation) => `  - ${violation}`),
     ].join('\n');
