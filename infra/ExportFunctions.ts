@@ -122,13 +122,11 @@ export class ExportFunctions extends Construct {
       resources: [eventBus.eventBusArn],
     });
 
+    // A start records the export and starts its workflow; it neither reads history nor ends an export.
     this.start.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
-      // The spot's history (recent completed exports) comes from the status index.
-      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn, statusIndexArn] }),
       readSpotSecrets,
       new iam.PolicyStatement({ actions: ['states:StartExecution'], resources: [props.stateMachineArn] }),
-      publishExportEvents,
     );
     this.checkStatus.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
@@ -141,6 +139,9 @@ export class ExportFunctions extends Construct {
       // The reconciler restarts a workflow that died, after checking it is no longer running.
       new iam.PolicyStatement({ actions: ['states:StartExecution'], resources: [props.stateMachineArn] }),
       new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [props.executionsArn] }),
+      // The reconciler finishes interrupted aborts, and an abort that met a create in flight is
+      // sent by the create task: both stop the aborted export's workflow.
+      new iam.PolicyStatement({ actions: ['states:StopExecution'], resources: [props.executionsArn] }),
       publishExportEvents,
     );
     this.abort.addToPolicy(

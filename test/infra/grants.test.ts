@@ -50,19 +50,17 @@ describe('function grants', () => {
     expect(actions.filter((action) => action.includes('*'))).toEqual([]);
   });
 
-  it('lets start record exports, read secrets, start workflows, publish events and dead-letter failed schedules', () => {
+  it('lets start record exports, read secrets, start workflows and dead-letter failed schedules, nothing more', () => {
     // Act
     const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.START));
 
-    // Assess
+    // Assess: no history query and no event: a start neither reads the spot's history nor ends an export.
     expect(actions).toEqual(
       [
         ...FUNCTION_BASICS,
         ...RECORD_ACTIONS,
-        'dynamodb:Query',
         'secretsmanager:GetSecretValue',
         'states:StartExecution',
-        'events:PutEvents',
         'sqs:GetQueueAttributes',
         'sqs:GetQueueUrl',
         'sqs:SendMessage',
@@ -70,7 +68,7 @@ describe('function grants', () => {
     );
   });
 
-  it('lets check-status poll, reconcile (describe and restart workflows) and publish events', () => {
+  it('lets check-status create and poll, reconcile (describe, restart and stop workflows) and publish events', () => {
     // Act
     const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.CHECK_STATUS));
 
@@ -83,6 +81,7 @@ describe('function grants', () => {
         'secretsmanager:GetSecretValue',
         'states:DescribeExecution',
         'states:StartExecution',
+        'states:StopExecution',
         'events:PutEvents',
         'sqs:GetQueueAttributes',
         'sqs:GetQueueUrl',
@@ -144,6 +143,7 @@ describe('function grants', () => {
     expect(started).toEqual([expect.stringMatching(/:stateMachine:OpenWebExports-ExportPolling"\]\]\}$/)]);
     expect(described).toEqual([expect.stringMatching(/:execution:OpenWebExports-ExportPolling:\*"\]\]\}$/)]);
     expect(stopped).toEqual(described);
+    expect(resourcesGranting(checkStatus, 'states:StopExecution')).toEqual(described);
   });
 
   it('names the indexes each function queries instead of granting index/*', () => {
@@ -169,11 +169,11 @@ describe('function grants', () => {
     const [busId] = Object.keys(stack.template.findResources('AWS::Events::EventBus'));
 
     // Act
-    const busResources = [HandlerNames.START, HandlerNames.CHECK_STATUS, HandlerNames.ABORT].flatMap(
-      (handler) => resourcesGranting(statementsOfFunction(stack.template, handler), 'events:PutEvents'),
+    const busResources = [HandlerNames.CHECK_STATUS, HandlerNames.ABORT].flatMap((handler) =>
+      resourcesGranting(statementsOfFunction(stack.template, handler), 'events:PutEvents'),
     );
 
-    // Assess
-    expect(busResources).toEqual(Array(3).fill(JSON.stringify({ 'Fn::GetAtt': [busId, 'Arn'] })));
+    // Assess: the functions that end exports publish; start never ends one.
+    expect(busResources).toEqual(Array(2).fill(JSON.stringify({ 'Fn::GetAtt': [busId, 'Arn'] })));
   });
 });
