@@ -4,6 +4,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -14,6 +15,14 @@ import type { ExportFunction } from './ExportFunction';
 /** Alarms look at five-minute windows: quick enough for an export that takes minutes to hours. */
 export const ALARM_PERIOD_MINUTES = 5;
 const DASHBOARD_WIDGET_WIDTH = 12;
+export const UNEXPECTED_ERRORS_NAMESPACE = 'OpenWebExports';
+export const UNEXPECTED_ERRORS_METRIC = 'UnexpectedErrors';
+/** What the Lambda runtime writes when a handler dies: timed out, crashed, or failed to load. */
+export const LAMBDA_RUNTIME_FAILURE_TERMS = [
+  'Task timed out',
+  'Runtime.ExitError',
+  'Runtime.ImportModuleError',
+];
 
 export interface ExportsMonitoringProps {
   dashboardName: string;
@@ -64,10 +73,13 @@ export class ExportsMonitoring extends Construct {
       );
     }
     for (const fn of props.functions) {
+      // Not Lambda's Errors metric: the workflow tasks end every unfinished poll, and every create
+      // the upstream puts off, with a named error by design. Unexpected failures are what the
+      // handlers log at ERROR, and what the Lambda runtime reports when a handler dies.
       this.alarmWhenAny(
-        `${fn.node.id}Errors`,
-        fn.function.metricErrors({ period, statistic: 'Sum' }),
-        `${fn.handlerName} function errors`,
+        `${fn.node.id}UnexpectedErrors`,
+        this.unexpectedErrors(fn).metric({ period, statistic: 'Sum' }),
+        `${fn.handlerName} failed unexpectedly (ERROR log lines, timeouts, crashes)`,
       );
       this.alarmWhenAny(
         `${fn.node.id}Throttles`,
@@ -154,6 +166,25 @@ export class ExportsMonitoring extends Construct {
           }),
         ],
       ],
+    });
+  }
+
+  /** One metric per function counting its unexpected failures, from its log group. */
+  private unexpectedErrors(fn: ExportFunction): logs.MetricFilter {
+    const metric = {
+      metricNamespace: UNEXPECTED_ERRORS_NAMESPACE,
+      metricName: `${fn.handlerName}-${UNEXPECTED_ERRORS_METRIC}`,
+      metricValue: '1',
+    };
+    new logs.MetricFilter(this, `${fn.node.id}RuntimeFailures`, {
+      logGroup: fn.logGroup,
+      filterPattern: logs.FilterPattern.anyTerm(...LAMBDA_RUNTIME_FAILURE_TERMS),
+      ...metric,
+    });
+    return new logs.MetricFilter(this, `${fn.node.id}ErrorLines`, {
+      logGroup: fn.logGroup,
+      filterPattern: logs.FilterPattern.stringValue('$.level', '=', 'ERROR'),
+      ...metric,
     });
   }
 

@@ -449,16 +449,40 @@ describe('OpenWebExportsStack', () => {
           'ExecutionsTimedOut',
           'ApproximateNumberOfMessagesVisible',
           'ApproximateNumberOfMessagesVisible',
-          ...Array(4).fill('Errors'),
+          ...['start', 'check-status', 'abort', 'list'].map((handler) => `${handler}-UnexpectedErrors`),
           ...Array(4).fill('Throttles'),
         ].sort(),
       );
+      // Lambda's own Errors metric counts the workflow tasks' named control errors: no alarm on it.
+      expect(metricNames).not.toContain('Errors');
       for (const alarm of alarms) {
         expect(alarm).toMatchObject({
           ComparisonOperator: 'GreaterThanThreshold',
           Threshold: 0,
           TreatMissingData: 'notBreaching',
         });
+      }
+    });
+
+    it('counts unexpected failures from each function’s ERROR log lines and the runtime’s failure lines', () => {
+      // Act
+      const filters = resourcesOfType(scheduled.template, 'AWS::Logs::MetricFilter').map(
+        ([, filter]) => filter.Properties,
+      );
+
+      // Assess
+      expect(filters).toHaveLength(8);
+      const patterns = new Set(filters.map((filter) => filter.FilterPattern));
+      expect(patterns).toEqual(
+        new Set([
+          '{ $.level = "ERROR" }',
+          '?"Task timed out" ?"Runtime.ExitError" ?"Runtime.ImportModuleError"',
+        ]),
+      );
+      for (const filter of filters) {
+        expect(filter.MetricTransformations).toEqual([
+          expect.objectContaining({ MetricNamespace: 'OpenWebExports', MetricValue: '1' }),
+        ]);
       }
     });
 
