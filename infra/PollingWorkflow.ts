@@ -1,4 +1,4 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -200,7 +200,12 @@ export class PollingWorkflow extends Construct {
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       // The vended-logs prefix keeps CloudWatch Logs' resource policy from growing per state machine.
-      logGroupName: `/aws/vendedlogs/states/${props.stateMachineName}`,
+      // The stack id's UUID makes the name new for every stack instance: the group is retained
+      // with its logs, and a fixed name would make creating the stack again fail ("already exists").
+      logGroupName: Fn.join('', [
+        `/aws/vendedlogs/states/${props.stateMachineName}-`,
+        Fn.select(2, Fn.split('/', Stack.of(this).stackId)),
+      ]),
       retention: props.logRetention,
     });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {

@@ -308,9 +308,16 @@ describe('OpenWebExportsStack', () => {
         plain.template.findResources('AWS::Logs::LogGroup')[
           logicalIdOfGetAtt(destination?.CloudWatchLogsLogGroup.LogGroupArn)
         ];
-      expect(logGroup?.Properties).toMatchObject({
-        LogGroupName: '/aws/vendedlogs/states/OpenWebExports-ExportPolling',
-        RetentionInDays: 90,
+      expect(logGroup?.Properties).toMatchObject({ RetentionInDays: 90 });
+      // Not a fixed name: the retained group of a deleted stack must not block creating it again.
+      expect(logGroup?.Properties.LogGroupName).toEqual({
+        'Fn::Join': [
+          '',
+          [
+            '/aws/vendedlogs/states/OpenWebExports-ExportPolling-',
+            { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] },
+          ],
+        ],
       });
     });
   });
