@@ -5,16 +5,13 @@ import {
   InvalidSpotIdError,
   SpotForbiddenError,
   TokenUnavailableError,
+  UpstreamAuthPacedError,
   UpstreamRateLimitedError,
   UpstreamRequestRejectedError,
   UpstreamUnavailableError,
 } from '../openweb/errors';
 import { CredentialsError, CredentialsUnavailableError } from '../secrets/errors';
 import { UpstreamWaitKind } from './ExportRecord';
-
-/** Name of the error the auth pacer throws when no auth slot is free soon. */
-const AUTH_PACED_ERROR_NAME = 'UpstreamAuthPaced';
-const MS_PER_SECOND = 1000;
 
 /**
  * What a failed create attempt means for the export:
@@ -37,7 +34,7 @@ function isDeferred(error: unknown): boolean {
     error instanceof UpstreamRateLimitedError ||
     error instanceof TokenUnavailableError ||
     error instanceof CredentialsUnavailableError ||
-    (error instanceof Error && error.name === AUTH_PACED_ERROR_NAME)
+    error instanceof UpstreamAuthPacedError
   );
 }
 
@@ -56,7 +53,7 @@ function isRefusal(error: unknown): boolean {
 
 /** Why a deferred create waits, in the words a caller is shown. */
 export function upstreamWaitKindOf(error: unknown): UpstreamWaitKind {
-  if (error instanceof Error && error.name === AUTH_PACED_ERROR_NAME) return UpstreamWaitKind.AUTH_PACED;
+  if (error instanceof UpstreamAuthPacedError) return UpstreamWaitKind.AUTH_PACED;
   if (error instanceof UpstreamRateLimitedError) return UpstreamWaitKind.THROTTLED;
   if (error instanceof UpstreamUnavailableError && error.statusCode === undefined) {
     const causeName = (error.cause as { name?: unknown } | undefined)?.name;
@@ -69,13 +66,9 @@ export function upstreamWaitKindOf(error: unknown): UpstreamWaitKind {
 
 /** When the upstream (or the pacer) said the next attempt may go, in epoch ms; undefined when it did not say. */
 export function retryAtMsOf(error: unknown, nowMs: number): number | undefined {
-  if (error instanceof UpstreamRateLimitedError && error.retryAfterMs !== undefined)
-    return nowMs + error.retryAfterMs;
-  const hint = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
-  if (typeof hint === 'number' && Number.isFinite(hint)) return nowMs + hint;
-  const retryAfterSeconds = (error as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
-  if (typeof retryAfterSeconds === 'number' && Number.isFinite(retryAfterSeconds))
-    return nowMs + retryAfterSeconds * MS_PER_SECOND;
+  if (error instanceof UpstreamRateLimitedError || error instanceof UpstreamAuthPacedError) {
+    return error.retryAfterMs === undefined ? undefined : nowMs + error.retryAfterMs;
+  }
   return undefined;
 }
 
