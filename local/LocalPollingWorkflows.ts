@@ -18,6 +18,11 @@ export interface LocalPollingWorkflowsOptions {
   /** Real seconds per deployed second for waits and retry intervals; 1 = as deployed. */
   timeScale?: number;
   onExecutionEnd?: (executionName: string, outcome: ExecutionOutcome, error?: unknown) => void;
+  /**
+   * Awaited before an execution begins and before each task: the local runtime lets API requests
+   * in flight go first, as in AWS, where the workflow's tasks run on compute of their own.
+   */
+  beforeWork?: () => Promise<void>;
 }
 
 interface Execution {
@@ -80,7 +85,8 @@ export class LocalPollingWorkflows implements PollingWorkflows {
       },
       done,
     });
-    setImmediate(() => {
+    setImmediate(async () => {
+      await this.#options.beforeWork?.();
       if (abortRequested || this.#stopping) {
         this.#end(executionName, 'aborted');
         settle();
@@ -139,7 +145,15 @@ export class LocalPollingWorkflows implements PollingWorkflows {
 
   #invokeTracked(handler: HandlerName, taskInput: unknown): Promise<unknown> {
     if (this.#stopping) return Promise.reject(new LocalRuntimeStoppingError());
-    const task = this.#options.invoke(handler, taskInput);
+    const beforeWork = this.#options.beforeWork;
+    const task =
+      beforeWork === undefined
+        ? this.#options.invoke(handler, taskInput)
+        : beforeWork().then(() =>
+            this.#stopping
+              ? Promise.reject(new LocalRuntimeStoppingError())
+              : this.#options.invoke(handler, taskInput),
+          );
     this.#tasksInFlight.add(task);
     const forget = () => this.#tasksInFlight.delete(task);
     task.then(forget, forget);

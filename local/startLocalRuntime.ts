@@ -23,6 +23,7 @@ import { DynamoDbExportStore } from '../lib/store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../lib/store/DynamoDbTokenStore';
 import { loadStateMachine } from './cachedStateMachine';
 import { LocalRuntimeConfigError, LocalRuntimeError, LocalRuntimeStoppingError } from './errors';
+import { ForegroundActivity } from './ForegroundActivity';
 import { startLocalHttpApi } from './http/LocalHttpApi';
 import { LocalExportEvents } from './LocalExportEvents';
 import { LocalPollingWorkflows } from './LocalPollingWorkflows';
@@ -38,6 +39,11 @@ import { localScheduleDefinitions, RECONCILER_SCHEDULE_NAME } from './schedules/
 
 /** The table's name on this machine. */
 export const LOCAL_TABLE_NAME = 'openweb-exports';
+/**
+ * The longest a workflow task waits for the API requests in flight to be answered first: one
+ * process plays API Gateway, Lambda and Step Functions here, and a task may not starve.
+ */
+const BACKGROUND_MAX_DEFER_MS = 1_000;
 /** How long stop() lets handler invocations in progress finish before closing the table under them. */
 export const STOP_INVOCATIONS_GRACE_MS = 10_000;
 /** However small the time scale, an export gets at least this long before its deadline. */
@@ -140,10 +146,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       return track(invokeLocalHandler(handlers, handler, event));
     };
 
+    const foreground = new ForegroundActivity({ maxDeferMs: BACKGROUND_MAX_DEFER_MS });
     const workflows = new LocalPollingWorkflows({
       stateMachine,
       invoke,
       timeScale: settings.timeScale,
+      beforeWork: () => foreground.whenIdle(),
       onExecutionEnd: (name, outcome, error) => {
         if (outcome === 'failed') say(`workflow ${name} failed: ${describeError(error)}`);
       },
@@ -197,6 +205,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       port: settings.apiPort,
       routes: ROUTES,
       invoke,
+      activity: foreground,
       localRoutes: localOnlyRoutes({ schedules, events, metrics }),
       logger,
     });

@@ -40,6 +40,8 @@ export interface LocalHttpApiOptions {
   localRoutes?: readonly LocalRoute[];
   maxBodyBytes?: number;
   logger?: Logger;
+  /** Counts the requests in flight, so background work can let them go first. */
+  activity?: { begin(): () => void };
 }
 
 export interface LocalHttpApi {
@@ -59,6 +61,11 @@ export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<L
   let accepting = true;
 
   const server = createServer((request, response) => {
+    const end = options.activity?.begin();
+    if (end !== undefined) {
+      response.once('close', end);
+      response.once('finish', end);
+    }
     void serve(request, response).catch((error: unknown) => {
       options.logger?.error('Local API request failed', { error });
       send(response, localProblem(INTERNAL_ERROR_PROBLEM));
