@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CfnResource, Duration, Validations } from 'aws-cdk-lib';
+import { type CfnResource, Duration, Size, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -25,6 +25,8 @@ export interface ExportFunctionProps {
   timeoutSeconds: number;
   environment: Record<string, string>;
   logRetention: logs.RetentionDays;
+  /** /tmp size; Lambda's default is 512 MB. */
+  ephemeralStorageMb?: number;
 }
 
 /**
@@ -58,6 +60,9 @@ export class ExportFunction extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySizeMb,
       timeout: Duration.seconds(props.timeoutSeconds),
+      ...(props.ephemeralStorageMb !== undefined && {
+        ephemeralStorageSize: Size.mebibytes(props.ephemeralStorageMb),
+      }),
       role: this.role,
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,

@@ -3,8 +3,10 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { ARCHIVE_KEY_PREFIX } from '../lib/archive/archiveKeys';
 import { type HandlerName, HandlerNames } from '../lib/http/routeTable';
 import { ExportTableIndex } from '../lib/store/tableDefinition';
+import type { ExportArchiveBucket } from './ExportArchiveBucket';
 import { ExportFunction } from './ExportFunction';
 import type { ExportTable } from './ExportTable';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
@@ -17,6 +19,11 @@ export const CHECK_STATUS_TIMEOUT_SECONDS = 60;
 export const API_FUNCTION_MEMORY_MB = 256;
 export const CHECK_STATUS_MEMORY_MB = 512;
 export const SECRETS_CACHE_MAX_AGE_SECONDS = 300;
+/** The archive task streams files of up to a few hundred MB: Lambda's longest timeout, memory for the network. */
+export const ARCHIVE_TIMEOUT_SECONDS = 15 * 60;
+export const ARCHIVE_MEMORY_MB = 1024;
+/** Each link's zip is kept in /tmp while its CSVs are stored. */
+export const ARCHIVE_EPHEMERAL_STORAGE_MB = 4096;
 export const POWERTOOLS_SERVICE_NAME = 'openweb-exports';
 export const POWERTOOLS_METRICS_NAMESPACE = 'OpenWebExports';
 
@@ -29,14 +36,17 @@ export interface ExportFunctionsProps {
   /** `arn:...:execution:<state machine name>:*` */
   executionsArn: string;
   logRetention: logs.RetentionDays;
+  archive: ExportArchiveBucket;
 }
 
-/** The four handlers as Lambda functions, each with the environment it reads and only the grants it uses. */
+/** The handlers as Lambda functions, each with the environment it reads and only the grants it uses. */
 export class ExportFunctions extends Construct {
   readonly start: ExportFunction;
   readonly checkStatus: ExportFunction;
   readonly abort: ExportFunction;
   readonly list: ExportFunction;
+  readonly files: ExportFunction;
+  readonly archive: ExportFunction;
 
   constructor(scope: Construct, id: string, props: ExportFunctionsProps) {
     super(scope, id);
@@ -97,6 +107,37 @@ export class ExportFunctions extends Construct {
       environment,
     });
 
+    const archiveEnvironment: Record<string, string> = {
+      TABLE_NAME: table.table.tableName,
+      ARCHIVE_BUCKET_NAME: props.archive.bucket.bucketName,
+      ARCHIVE_URL_EXPIRY_SECONDS: String(config.archive.downloadUrlExpirySeconds),
+      EVENT_BUS_NAME: eventBus.eventBusName,
+      OPENWEB_EXPORT_BASE_URL: config.openWebExportBaseUrl,
+      POWERTOOLS_SERVICE_NAME,
+      POWERTOOLS_LOG_LEVEL: config.logLevel,
+      POWERTOOLS_METRICS_NAMESPACE,
+      ...(config.openWebDownloadHosts !== undefined && {
+        OPENWEB_DOWNLOAD_HOSTS: config.openWebDownloadHosts.join(','),
+      }),
+      ...(config.auth.mode === 'jwt' &&
+        config.auth.spotClaim !== undefined && { AUTH_SPOT_CLAIM: config.auth.spotClaim }),
+    };
+    this.files = new ExportFunction(this, 'Files', {
+      ...common,
+      handler: HandlerNames.FILES,
+      memorySizeMb: API_FUNCTION_MEMORY_MB,
+      timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
+      environment: archiveEnvironment,
+    });
+    this.archive = new ExportFunction(this, 'Archive', {
+      ...common,
+      handler: HandlerNames.ARCHIVE,
+      memorySizeMb: ARCHIVE_MEMORY_MB,
+      timeoutSeconds: ARCHIVE_TIMEOUT_SECONDS,
+      ephemeralStorageMb: ARCHIVE_EPHEMERAL_STORAGE_MB,
+      environment: archiveEnvironment,
+    });
+
     const tableArn = table.table.tableArn;
     const statusIndexArn = table.indexArn(ExportTableIndex.byStatus);
     const activeIndexArn = table.indexArn(ExportTableIndex.activeByLastPolled);
@@ -155,6 +196,37 @@ export class ExportFunctions extends Construct {
       new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn, statusIndexArn] }),
     );
 
+    // The archive writes objects under its prefix only (the multipart calls are covered by PutObject);
+    // the files function reads them, to presign GETs, and can write nothing.
+    const archiveObjects = props.archive.bucket.arnForObjects(`${ARCHIVE_KEY_PREFIX}*`);
+    this.archive.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        resources: [tableArn],
+      }),
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
+        resources: [archiveObjects],
+      }),
+      publishExportEvents,
+    );
+    this.files.addToPolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [tableArn] }),
+      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [archiveObjects] }),
+    );
+    const key = props.archive.encryptionKey;
+    if (key !== undefined) {
+      key.grantEncryptDecrypt(this.archive.role);
+      key.grantDecrypt(this.files.role);
+    }
+    for (const fn of [this.archive, this.files]) {
+      Validations.of(fn.role).acknowledge({
+        id: iamWildcardResourceFindingId(this, archiveObjects),
+        reason:
+          'Archived objects are keyed by spot, day and export at run time; the grant is limited to the archive prefix of this bucket.',
+      });
+    }
+
     for (const fn of [this.start, this.checkStatus, this.abort]) {
       Validations.of(fn.role).acknowledge({
         id: iamWildcardResourceFindingId(this, secretsArn),
@@ -172,7 +244,7 @@ export class ExportFunctions extends Construct {
   }
 
   all(): ExportFunction[] {
-    return [this.start, this.checkStatus, this.abort, this.list];
+    return [this.start, this.checkStatus, this.abort, this.list, this.files, this.archive];
   }
 
   byHandler(handler: HandlerName): ExportFunction {

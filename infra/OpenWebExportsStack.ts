@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { ExportArchiveBucket } from './ExportArchiveBucket';
 import { ExportFunctions } from './ExportFunctions';
 import { ExportSchedules } from './ExportSchedules';
 import { ExportsHttpApi } from './ExportsHttpApi';
@@ -19,11 +20,12 @@ export interface OpenWebExportsStackProps extends StackProps {
 }
 
 /**
- * Everything openweb-exports runs on in AWS: the table, the four functions, the HTTP API,
+ * Everything openweb-exports runs on in AWS: the table, the archive bucket, the functions, the HTTP API,
  * the polling workflow, the export event bus, the schedules, and alarms with a dashboard.
  */
 export class OpenWebExportsStack extends Stack {
   readonly table: ExportTable;
+  readonly archive: ExportArchiveBucket;
   readonly eventBus: events.EventBus;
   readonly functions: ExportFunctions;
   readonly workflow: PollingWorkflow;
@@ -42,9 +44,11 @@ export class OpenWebExportsStack extends Stack {
     // and the functions' PutEvents grant names this bus only.
     this.eventBus = new events.EventBus(this, 'ExportEvents', { eventBusName: `${this.stackName}-exports` });
 
+    this.archive = new ExportArchiveBucket(this, 'Archive', { config: config.archive });
     const workflowIdentity = pollingStateMachineIdentity(this);
     this.functions = new ExportFunctions(this, 'Functions', {
       config,
+      archive: this.archive,
       table: this.table,
       eventBus: this.eventBus,
       stateMachineArn: workflowIdentity.stateMachineArn,
@@ -55,6 +59,7 @@ export class OpenWebExportsStack extends Stack {
       stateMachineName: workflowIdentity.name,
       checkStatusFunction: this.functions.checkStatus.function,
       abortFunction: this.functions.abort.function,
+      archiveFunction: this.functions.archive.function,
       polling: config.polling,
       logRetention,
     });
@@ -83,6 +88,10 @@ export class OpenWebExportsStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
     new CfnOutput(this, 'StateMachineArn', { value: this.workflow.stateMachine.stateMachineArn });
+    new CfnOutput(this, 'ArchiveBucketName', {
+      value: this.archive.bucket.bucketName,
+      description: 'Where finished exports are archived (kept when the stack is deleted)',
+    });
     new CfnOutput(this, 'EventBusName', { value: this.eventBus.eventBusName });
     new CfnOutput(this, 'DashboardName', { value: this.stackName });
   }

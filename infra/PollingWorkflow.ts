@@ -5,6 +5,8 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import {
+  type ArchiveFailedTaskInput,
+  type ArchiveTaskInput,
   type CreateTaskInput,
   PollingWorkflowErrors,
   type PollTaskInput,
@@ -47,6 +49,15 @@ export const CREATE_RETRY_ERRORS = [PollingWorkflowErrors.CREATE_DEFERRED, ...LA
 export const TRANSIENT_RETRY_INTERVAL_SECONDS = 5;
 export const TRANSIENT_RETRY_MAX_DELAY_SECONDS = 120;
 export const TRANSIENT_RETRY_MAX_ATTEMPTS = 6;
+/** What the archive task's retrier repeats: a download or storage hiccup, and Lambda's own. */
+export const ARCHIVE_RETRY_ERRORS = [
+  PollingWorkflowErrors.ARCHIVE_RETRY,
+  ...LAMBDA_SERVICE_ERRORS,
+  'States.Timeout',
+] as const;
+export const ARCHIVE_RETRY_INTERVAL_SECONDS = 10;
+export const ARCHIVE_RETRY_MAX_DELAY_SECONDS = 300;
+export const ARCHIVE_RETRY_MAX_ATTEMPTS = 6;
 const TRANSIENT_RETRY_BACKOFF_RATE = 2;
 
 /**
@@ -60,12 +71,14 @@ export const PollingWorkflowOutcomes = {
   TIMED_OUT: PollingWorkflowErrors.POLLING_TIMED_OUT,
   REJECTED: PollingWorkflowErrors.CREATE_REJECTED,
   FAILED: 'PollingWorkflowFailed',
+  ARCHIVE_FAILED: 'ExportArchiveFailed',
 } as const;
 
 export interface PollingWorkflowProps {
   stateMachineName: string;
   checkStatusFunction: lambda.IFunction;
   abortFunction: lambda.IFunction;
+  archiveFunction: lambda.IFunction;
   polling: PollingConfig;
   logRetention: logs.RetentionDays;
 }
@@ -196,7 +209,52 @@ export class PollingWorkflow extends Construct {
     abortOnTimeout.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.abortError' });
     abortOnTimeout.next(exportTimedOut);
 
-    this.definition = createExport.next(waitForFirstPoll).next(pollStatus).next(exportFinished);
+    // The data outlives the upstream's links: a COMPLETED export's files go to the archive.
+    const archiveFiles = new tasks.LambdaInvoke(this, 'ArchiveFiles', {
+      lambdaFunction: props.archiveFunction,
+      payload: sfn.TaskInput.fromObject({
+        action: 'archive',
+        spotId: sfn.JsonPath.stringAt('$.spotId'),
+        exportId: sfn.JsonPath.stringAt('$.exportId'),
+      } satisfies Record<keyof ArchiveTaskInput, unknown>),
+      payloadResponseOnly: true,
+      retryOnServiceExceptions: false,
+    });
+    archiveFiles.addRetry({
+      errors: [...ARCHIVE_RETRY_ERRORS],
+      interval: Duration.seconds(ARCHIVE_RETRY_INTERVAL_SECONDS),
+      maxDelay: Duration.seconds(ARCHIVE_RETRY_MAX_DELAY_SECONDS),
+      backoffRate: TRANSIENT_RETRY_BACKOFF_RATE,
+      jitterStrategy: sfn.JitterType.FULL,
+      maxAttempts: ARCHIVE_RETRY_MAX_ATTEMPTS,
+    });
+    // Out of retries (or an unexpected error): the archive is recorded FAILED with the last error.
+    const recordArchiveFailure = new tasks.LambdaInvoke(this, 'RecordArchiveFailure', {
+      lambdaFunction: props.archiveFunction,
+      payload: sfn.TaskInput.fromObject({
+        action: 'archiveFailed',
+        spotId: sfn.JsonPath.stringAt('$.spotId'),
+        exportId: sfn.JsonPath.stringAt('$.exportId'),
+        error: sfn.JsonPath.objectAt('$.archiveError'),
+      } satisfies Record<keyof ArchiveFailedTaskInput, unknown>),
+      payloadResponseOnly: true,
+      retryOnServiceExceptions: false,
+    });
+    recordArchiveFailure.addRetry(transientRetry);
+    archiveFiles.addCatch(recordArchiveFailure, { errors: [sfn.Errors.ALL], resultPath: '$.archiveError' });
+    const archiveFailed = new sfn.Fail(this, 'ArchiveFailed', {
+      error: PollingWorkflowOutcomes.ARCHIVE_FAILED,
+      cause:
+        'The export COMPLETED but its files could not be archived; the archive is FAILED with its reason.',
+    });
+    recordArchiveFailure.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.archiveError' });
+    recordArchiveFailure.next(archiveFailed);
+    const archiveIfCompleted = new sfn.Choice(this, 'ArchiveIfCompleted')
+      .when(sfn.Condition.stringEquals('$.status', 'COMPLETED'), archiveFiles)
+      .otherwise(exportFinished);
+    archiveFiles.next(exportFinished);
+
+    this.definition = createExport.next(waitForFirstPoll).next(pollStatus).next(archiveIfCompleted);
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       // The vended-logs prefix keeps CloudWatch Logs' resource policy from growing per state machine.
@@ -228,7 +286,7 @@ export class PollingWorkflow extends Construct {
       reason:
         'Logging to CloudWatch Logs (logs:*LogDelivery, PutResourcePolicy, Describe*) and X-Ray tracing do not support resource-level permissions.',
     });
-    for (const fn of [props.checkStatusFunction, props.abortFunction]) {
+    for (const fn of [props.checkStatusFunction, props.abortFunction, props.archiveFunction]) {
       Validations.of(role).acknowledge({
         id: iamWildcardResourceFindingId(this, `${fn.functionArn}:*`),
         reason:

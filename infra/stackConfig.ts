@@ -179,6 +179,44 @@ const apiSchema = z.strictObject({
 
 const emailSchema = z.email({ error: 'must be an email address' });
 
+/** S3 moves objects to Standard-IA no sooner than 30 days after creation. */
+const MIN_INFREQUENT_ACCESS_DAYS = 30;
+const MAX_LIFECYCLE_DAYS = 36_500;
+export const DEFAULT_ARCHIVE_INFREQUENT_ACCESS_DAYS = 90;
+export const DEFAULT_ARCHIVE_NONCURRENT_VERSION_DAYS = 30;
+const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]{1,128}$/;
+
+const archiveSchema = z
+  .strictObject({
+    /** Days after which archived files move to Standard-IA; null keeps them in Standard. */
+    infrequentAccessAfterDays: integer(MIN_INFREQUENT_ACCESS_DAYS, MAX_LIFECYCLE_DAYS)
+      .nullable()
+      .default(DEFAULT_ARCHIVE_INFREQUENT_ACCESS_DAYS),
+    /** Days after which archived files are deleted; unset keeps them. */
+    expireAfterDays: integer(1, MAX_LIFECYCLE_DAYS).optional(),
+    /** Days an overwritten (re-archived) version is kept. */
+    noncurrentVersionExpireAfterDays: integer(1, MAX_LIFECYCLE_DAYS).default(
+      DEFAULT_ARCHIVE_NONCURRENT_VERSION_DAYS,
+    ),
+    /** A customer-managed KMS key for the bucket; unset: S3-managed keys (SSE-S3). */
+    kmsKeyArn: z
+      .string({ error: 'must be a string' })
+      .regex(KMS_KEY_ARN, 'must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)')
+      .optional(),
+    /** How long a `/files` download URL works. */
+    downloadUrlExpirySeconds: integer(60, 12 * SECONDS_PER_HOUR).default(15 * 60),
+  })
+  .superRefine((archive, context) => {
+    const ia = archive.infrequentAccessAfterDays;
+    if (archive.expireAfterDays !== undefined && ia !== null && archive.expireAfterDays <= ia) {
+      context.addIssue({
+        code: 'custom',
+        path: ['expireAfterDays'],
+        message: `must be more than infrequentAccessAfterDays (${ia}), or set infrequentAccessAfterDays to null`,
+      });
+    }
+  });
+
 const stackConfigSchema = z
   .strictObject({
     spots: z.array(spotSchema).default([]),
@@ -211,6 +249,7 @@ const stackConfigSchema = z
       .default(DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND),
     polling: pollingSchema.prefault({}),
     api: apiSchema.prefault({}),
+    archive: archiveSchema.prefault({}),
     logRetentionDays: z
       .number({ error: 'must be a number' })
       .refine(
@@ -244,6 +283,7 @@ export type SpotConfig = StackConfig['spots'][number];
 export type SpotScheduleConfig = SpotConfig['schedules'][number];
 export type AuthConfig = StackConfig['auth'];
 export type PollingConfig = StackConfig['polling'];
+export type ArchiveStackConfig = StackConfig['archive'];
 export type LogLevel = StackConfig['logLevel'];
 
 /** Which stack config value (by path) feeds which function environment variable. */

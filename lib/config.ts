@@ -9,6 +9,10 @@ export const DEFAULT_OPENWEB_AUTH_BASE_URL = 'https://api.openweb.com';
 export const DEFAULT_OPENWEB_EXPORT_BASE_URL = 'https://api-exporter.openweb.com';
 export const DEFAULT_SECRET_NAME_PREFIX = 'openweb-exports/spots/';
 export const DEFAULT_EVENT_BUS_NAME = 'default';
+/** A `/files` URL works this long: long enough to start a download, short enough to be harmless when leaked. */
+export const DEFAULT_ARCHIVE_URL_EXPIRY_SECONDS = 15 * 60;
+/** One link's download: an export file is at most a few hundred MB. */
+export const DEFAULT_ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS = 10 * 60;
 
 /**
  * API-fronted functions must answer within API Gateway's 29 s. One upstream call
@@ -117,6 +121,12 @@ const environmentSchema = z.object({
     60,
     SECONDS_PER_DAY,
   ),
+  ARCHIVE_BUCKET_NAME: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 of a-z, 0-9, . and -)')
+    .optional(),
+  ARCHIVE_URL_EXPIRY_SECONDS: integerInRange(DEFAULT_ARCHIVE_URL_EXPIRY_SECONDS, 60, 12 * SECONDS_PER_HOUR),
+  ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS: integerInRange(DEFAULT_ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS, 10, 15 * 60),
   IDEMPOTENCY_TTL_SECONDS: integerInRange(
     DEFAULT_EXPORT_SETTINGS.idempotencyTtlSeconds,
     60,
@@ -157,8 +167,19 @@ export interface AwsResourcesConfig {
   eventBusName: string;
 }
 
+/** Where finished exports' files are kept and how they are handed out. */
+export interface ArchiveConfig {
+  /** The archive bucket; undefined: nothing is archived (the functions that need it say so). */
+  bucketName: string | undefined;
+  /** How long a `/files` download URL works. */
+  urlExpirySeconds: number;
+  /** Bound of one link's download. */
+  downloadTimeoutSeconds: number;
+}
+
 export interface Config {
   openWeb: OpenWebConfig;
+  archive: ArchiveConfig;
   credentials: CredentialsConfig;
   resources: AwsResourcesConfig;
   exports: ExportSettings;
@@ -198,6 +219,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authRequestsPerSecond: e.UPSTREAM_AUTH_REQUESTS_PER_SECOND,
       downloadHosts: e.OPENWEB_DOWNLOAD_HOSTS ?? DEFAULT_DOWNLOAD_HOSTS,
     },
+    archive: {
+      bucketName: e.ARCHIVE_BUCKET_NAME,
+      urlExpirySeconds: e.ARCHIVE_URL_EXPIRY_SECONDS,
+      downloadTimeoutSeconds: e.ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS,
+    },
     credentials: e.LOCAL_SECRETS_FILE
       ? { source: 'file', path: e.LOCAL_SECRETS_FILE }
       : {
@@ -235,4 +261,21 @@ export function requireAwsResources(config: Config): {
   ];
   if (tableName === undefined || stateMachineArn === undefined) throw new ConfigError(problems);
   return { tableName, stateMachineArn, eventBusName };
+}
+
+/** The archive's resources. Throws ConfigError naming each missing variable. */
+export function requireArchiveResources(config: Config): {
+  tableName: string;
+  bucketName: string;
+  eventBusName: string;
+} {
+  const { tableName, eventBusName } = config.resources;
+  const { bucketName } = config.archive;
+  if (tableName === undefined || bucketName === undefined) {
+    throw new ConfigError([
+      ...(tableName === undefined ? ['TABLE_NAME is required'] : []),
+      ...(bucketName === undefined ? ['ARCHIVE_BUCKET_NAME is required'] : []),
+    ]);
+  }
+  return { tableName, bucketName, eventBusName };
 }

@@ -1,4 +1,7 @@
+import type { ArchiveEvents } from '../lib/archive/ports';
 import {
+  type ArchiveEventDetail,
+  archiveEventDetail,
   EXPORT_EVENT_SOURCE,
   type ExportEventDetail,
   ExportEventDetailType,
@@ -13,7 +16,7 @@ export interface LocalExportEvent {
   time: string;
   source: typeof EXPORT_EVENT_SOURCE;
   detailType: ExportEventDetailType;
-  detail: ExportEventDetail;
+  detail: ExportEventDetail | ArchiveEventDetail;
 }
 
 export interface LocalExportEventsOptions {
@@ -21,6 +24,8 @@ export interface LocalExportEventsOptions {
   say?: (line: string) => void;
   /** Epoch ms. */
   now?: () => number;
+  /** Named in `Export Archived` events. */
+  archiveBucketName?: string;
 }
 
 /** The newest events kept; older ones are dropped so a long run does not grow without bound. */
@@ -33,7 +38,7 @@ const DETAIL_TYPES: Partial<Record<ExportStatus, ExportEventDetailType>> = {
 };
 
 /** EventBridge on one machine: terminal exports are announced with one line each and kept in memory. */
-export class LocalExportEvents implements ExportEvents {
+export class LocalExportEvents implements ExportEvents, ArchiveEvents {
   readonly #events: LocalExportEvent[] = [];
   readonly #options: LocalExportEventsOptions;
 
@@ -49,6 +54,23 @@ export class LocalExportEvents implements ExportEvents {
     const detailType = DETAIL_TYPES[record.status];
     if (detailType === undefined) return;
     const detail = exportEventDetail(record);
+    this.#keep(detailType, detail);
+    // Links are bearer URLs: counted, never printed.
+    const files = detail.links.length > 0 ? `, ${detail.links.length} file(s)` : '';
+    const reason = detail.failureReason === undefined ? '' : ` (${detail.failureReason})`;
+    this.#options.say?.(`event   ${detailType}: ${detail.spotId} ${detail.exportId}${files}${reason}`);
+  }
+
+  async publishArchived(record: ExportRecord): Promise<void> {
+    const detail = archiveEventDetail(record, this.#options.archiveBucketName);
+    this.#keep(ExportEventDetailType.ARCHIVED, detail);
+    const rows = detail.files.reduce((sum, file) => sum + file.rows, 0);
+    this.#options.say?.(
+      `event   ${ExportEventDetailType.ARCHIVED}: ${detail.spotId} ${detail.exportId}, ${detail.files.length} file(s), ${rows} row(s)`,
+    );
+  }
+
+  #keep(detailType: ExportEventDetailType, detail: LocalExportEvent['detail']): void {
     this.#events.push({
       time: new Date((this.#options.now ?? Date.now)()).toISOString(),
       source: EXPORT_EVENT_SOURCE,
@@ -56,9 +78,5 @@ export class LocalExportEvents implements ExportEvents {
       detail,
     });
     if (this.#events.length > MAX_KEPT_EXPORT_EVENTS) this.#events.shift();
-    // Links are bearer URLs: counted, never printed.
-    const files = detail.links.length > 0 ? `, ${detail.links.length} file(s)` : '';
-    const reason = detail.failureReason === undefined ? '' : ` (${detail.failureReason})`;
-    this.#options.say?.(`event   ${detailType}: ${detail.spotId} ${detail.exportId}${files}${reason}`);
   }
 }

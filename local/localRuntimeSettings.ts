@@ -15,6 +15,8 @@ const MAX_SIMULATOR_REQUESTS_PER_SECOND = 100_000;
 /** A real upstream runs in real time, so polling must too. */
 export const DEFAULT_UPSTREAM_TIME_SCALE = 1;
 export const DEFAULT_LOCAL_DATA_DIR = '.local-data';
+/** Enough for several files of 100,000 records; the simulator builds each file in memory. */
+export const MAX_SIMULATED_RECORDS_PER_EXPORT = 1_000_000;
 /** `LOCAL_DATA_DIR=memory`: nothing is written to disk, a restart starts empty. */
 export const IN_MEMORY_DATA_DIR = 'memory';
 /** Simulator keys only (see the simulator's DEMO_SPOTS), never real credentials. */
@@ -35,6 +37,8 @@ export type LocalUpstream =
       authRequestsPerSecond: number;
       /** Whether the simulator's auth 429s carry `Retry-After`. */
       authRateLimitRetryAfter: boolean;
+      /** Comment records each export holds (split into files by `maxRecordsInFile`); the simulator's default when unset. */
+      recordsPerExport: number | undefined;
       /** Undefined = unlimited. */
       exportRequestsPerSecond: number | undefined;
       exportRateLimitScope: ExportRateLimitScope;
@@ -53,6 +57,8 @@ export interface LocalRuntimeSettings {
   /** Absolute; undefined keeps everything in memory. */
   dataDir: string | undefined;
   logLevel: LocalLogLevel;
+  /** Whether finished exports are archived (to the in-process S3 stand-in). */
+  archive: boolean;
   /** The deployment's configuration, validated, and as given (for synthesis). */
   stackConfig: StackConfig;
   rawStackConfig: unknown;
@@ -100,6 +106,16 @@ const environmentSchema = z.object({
     .default('true')
     .transform((value) => value === 'true'),
   SIMULATOR_EXPORT_REQUESTS_PER_SECOND: requestsPerSecond(1).optional(),
+  SIMULATOR_RECORDS_PER_EXPORT: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be an integer')
+    .min(0, 'must be at least 0')
+    .max(MAX_SIMULATED_RECORDS_PER_EXPORT, `must be at most ${MAX_SIMULATED_RECORDS_PER_EXPORT}`)
+    .optional(),
+  LOCAL_ARCHIVE: z
+    .enum(['on', 'off'], { error: 'must be on or off' })
+    .default('on')
+    .transform((value) => value === 'on'),
   SIMULATOR_EXPORT_RATE_LIMIT_SCOPE: z
     .enum(EXPORT_RATE_LIMIT_SCOPES, { error: `must be one of ${EXPORT_RATE_LIMIT_SCOPES.join(', ')}` })
     .default('clientAddress'),
@@ -155,6 +171,7 @@ export function parseLocalRuntimeSettings(
           port: e.SIMULATOR_PORT,
           authRequestsPerSecond: e.SIMULATOR_AUTH_REQUESTS_PER_SECOND,
           authRateLimitRetryAfter: e.SIMULATOR_AUTH_RETRY_AFTER,
+          recordsPerExport: e.SIMULATOR_RECORDS_PER_EXPORT,
           exportRequestsPerSecond: e.SIMULATOR_EXPORT_REQUESTS_PER_SECOND,
           exportRateLimitScope: e.SIMULATOR_EXPORT_RATE_LIMIT_SCOPE,
         }
@@ -168,6 +185,7 @@ export function parseLocalRuntimeSettings(
     dataDir: dataDir.toLowerCase() === IN_MEMORY_DATA_DIR ? undefined : resolve(context.cwd, dataDir),
     // Powertools' own precedence between the two names.
     logLevel: e.POWERTOOLS_LOG_LEVEL ?? e.LOG_LEVEL ?? DEFAULT_LOCAL_LOG_LEVEL,
+    archive: e.LOCAL_ARCHIVE,
     stackConfig,
     rawStackConfig,
   };

@@ -15,6 +15,7 @@ import { InMemoryExportMetrics } from '../lib/observability/InMemoryExportMetric
 import { OpenWebClient } from '../lib/openweb/OpenWebClient';
 import type { OpenWebClientEvent } from '../lib/openweb/OpenWebClientEvent';
 import { AWS_CONNECTION_TIMEOUT_MS, AWS_REQUEST_TIMEOUT_MS } from '../lib/runtime/AwsClients';
+import { createArchiveDependencies } from '../lib/runtime/archiveDependencies';
 import { handlerRuntimeFor } from '../lib/runtime/HandlerRuntime';
 import { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
 import { toDocumentClient } from '../lib/store/createDocumentClient';
@@ -31,6 +32,7 @@ import { ensureTable, startLocalDynamoDb } from './localDynamoDb';
 import { invokeLocalHandler, type LocalHandlers, localHandlers } from './localHandlers';
 import { localOnlyRoutes } from './localOnlyRoutes';
 import type { LocalRuntimeSettings } from './localRuntimeSettings';
+import { type LocalS3, startLocalS3 } from './localS3';
 import { startOpenWebSimulator } from './openweb-simulator';
 import { LOCAL_PROJECT_ROOT } from './projectRoot';
 import { resumeActiveExports } from './resumeActiveExports';
@@ -53,6 +55,8 @@ const MAX_SIMULATOR_SEED = 2 ** 31 - 1;
 export const SIMULATOR_STATE_FILE = 'openweb-simulator.json';
 /** The table lives in this folder of the data dir. */
 const DYNAMODB_DATA_FOLDER = 'dynamodb';
+/** The archive's objects, in the S3 stand-in's layout (bucket folder, then keys). */
+const S3_DATA_FOLDER = 's3';
 
 export interface LocalRuntimeOptions {
   settings: LocalRuntimeSettings;
@@ -113,6 +117,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
             authRateLimitRetryAfter: settings.upstream.authRateLimitRetryAfter,
             exportRequestsPerSecond: settings.upstream.exportRequestsPerSecond ?? 0,
             exportRateLimitScope: settings.upstream.exportRateLimitScope,
+            ...(settings.upstream.recordsPerExport !== undefined && {
+              recordsPerExport: settings.upstream.recordsPerExport,
+            }),
             timeScale: settings.timeScale,
             // Kept beside the table, so a restart finds its in-flight exports still running upstream.
             ...(settings.dataDir !== undefined && {
@@ -128,7 +135,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const config = loadConfig(handlerEnvironment(options.env ?? {}, settings, simulator));
     const logger = createLogger({ logLevel: settings.logLevel as ConstructorOptions['logLevel'] });
     const metrics = new InMemoryExportMetrics();
-    const events = new LocalExportEvents({ say });
+    const archiveStorage = settings.archive ? await openArchive(settings.dataDir, closers) : undefined;
+    const events = new LocalExportEvents({
+      say,
+      ...(archiveStorage !== undefined && { archiveBucketName: archiveStorage.bucketName }),
+    });
 
     // Handlers need the workflows (through their dependencies) and the workflows call the handlers.
     let handlers: LocalHandlers | undefined;
@@ -193,7 +204,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       settings: scaledExportSettings(config.exports, settings.timeScale),
       now: Date.now,
     };
-    handlers = localHandlers(handlerRuntimeFor(deps, { logger }));
+    const archive =
+      archiveStorage === undefined
+        ? undefined
+        : createArchiveDependencies(
+            loadConfig({
+              ...handlerEnvironment(options.env ?? {}, settings, simulator),
+              ARCHIVE_BUCKET_NAME: archiveStorage.bucketName,
+            }),
+            { clients: { documentClient, s3: archiveStorage.client }, events },
+          );
+    handlers = localHandlers(handlerRuntimeFor(deps, { logger }), archive);
 
     const schedules = new LocalSchedules({
       definitions: localScheduleDefinitions(settings.stackConfig),
@@ -278,6 +299,13 @@ async function openTable(dataDir: string | undefined, closers: (() => Promise<vo
     );
   }
   return toDocumentClient(client);
+}
+
+/** The archive bucket in the S3 stand-in, its objects beside the table (or in a temporary folder). */
+async function openArchive(dataDir: string | undefined, closers: (() => Promise<void>)[]): Promise<LocalS3> {
+  const s3 = await startLocalS3(dataDir === undefined ? {} : { directory: join(dataDir, S3_DATA_FOLDER) });
+  closers.push(() => s3.close());
+  return s3;
 }
 
 /** The environment the stack gives the functions, with this machine's upstream, credentials and table. */

@@ -1,4 +1,6 @@
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import type { ArchivedFile } from '../archive/ExportArchive';
+import type { ArchiveEvents } from '../archive/ports';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 import type { ExportEvents } from '../exports/ports';
@@ -12,6 +14,8 @@ export const ExportEventDetailType = {
   COMPLETED: 'Export Completed',
   FAILED: 'Export Failed',
   ABORTED: 'Export Aborted',
+  /** A second event for a COMPLETED export, once its files are in the archive. */
+  ARCHIVED: 'Export Archived',
 } as const;
 
 export type ExportEventDetailType = (typeof ExportEventDetailType)[keyof typeof ExportEventDetailType];
@@ -27,10 +31,23 @@ export interface ExportEventDetail {
   failureReason?: string;
 }
 
+/** The `detail` of `Export Archived`: where each file is, with its checksum and row count. */
+export interface ArchiveEventDetail {
+  spotId: string;
+  exportId: string;
+  status: ExportStatus;
+  /** The archive bucket, when known to the publisher. */
+  bucket?: string;
+  archivedAt?: string;
+  files: Omit<ArchivedFile, 'sourceLink'>[];
+}
+
 export interface EventBridgeExportEventsOptions {
   client: EventBridgeClient;
   /** Name or ARN of the bus. */
   eventBusName: string;
+  /** Named in `Export Archived` events. */
+  archiveBucketName?: string;
 }
 
 const DETAIL_TYPES: Partial<Record<ExportStatus, ExportEventDetailType>> = {
@@ -40,19 +57,33 @@ const DETAIL_TYPES: Partial<Record<ExportStatus, ExportEventDetailType>> = {
 };
 
 /** Announces terminal exports on EventBridge, so consumers react without polling. */
-export class EventBridgeExportEvents implements ExportEvents {
+export class EventBridgeExportEvents implements ExportEvents, ArchiveEvents {
   readonly #client: EventBridgeClient;
   readonly #eventBusName: string;
+  readonly #archiveBucketName: string | undefined;
 
   constructor(options: EventBridgeExportEventsOptions) {
     this.#client = options.client;
     this.#eventBusName = options.eventBusName;
+    this.#archiveBucketName = options.archiveBucketName;
   }
 
   async publishTerminal(record: ExportRecord): Promise<void> {
     const detailType = DETAIL_TYPES[record.status];
     // Only the end of an export is news; intermediate states are not announced.
     if (detailType === undefined) return;
+    await this.#put(record, detailType, exportEventDetail(record));
+  }
+
+  async publishArchived(record: ExportRecord): Promise<void> {
+    await this.#put(
+      record,
+      ExportEventDetailType.ARCHIVED,
+      archiveEventDetail(record, this.#archiveBucketName),
+    );
+  }
+
+  async #put(record: ExportRecord, detailType: ExportEventDetailType, detail: object): Promise<void> {
     const output = await this.#client.send(
       new PutEventsCommand({
         Entries: [
@@ -60,7 +91,7 @@ export class EventBridgeExportEvents implements ExportEvents {
             EventBusName: this.#eventBusName,
             Source: EXPORT_EVENT_SOURCE,
             DetailType: detailType,
-            Detail: JSON.stringify(exportEventDetail(record)),
+            Detail: JSON.stringify(detail),
           },
         ],
       }),
@@ -81,5 +112,22 @@ export function exportEventDetail(record: ExportRecord): ExportEventDetail {
     ...(record.upstreamExportId !== undefined && { upstreamExportId: record.upstreamExportId }),
     ...(record.completedAt !== undefined && { completedAt: record.completedAt }),
     ...(record.failureReason !== undefined && { failureReason: record.failureReason }),
+  };
+}
+
+export function archiveEventDetail(record: ExportRecord, bucket?: string): ArchiveEventDetail {
+  return {
+    spotId: record.spotId,
+    exportId: record.exportId,
+    status: record.status,
+    ...(bucket !== undefined && { bucket }),
+    ...(record.archive?.archivedAt !== undefined && { archivedAt: record.archive.archivedAt }),
+    files: (record.archive?.files ?? []).map(({ name, key, bytes, sha256, rows }) => ({
+      name,
+      key,
+      bytes,
+      sha256,
+      rows,
+    })),
   };
 }

@@ -1,3 +1,4 @@
+import type { ExportArchive } from '../archive/ExportArchive';
 import type { ExportStatus } from './ExportStatus';
 
 /** Optional CSV settings the upstream accepts with either kind of request. */
@@ -73,6 +74,8 @@ export interface ExportRecord {
   lastUpstreamWait?: UpstreamWait;
   /** Earliest time the next create attempt is expected, when the upstream said so. */
   nextCreateAttemptAt?: string;
+  /** The archive of a COMPLETED export's files; absent until the archive step claims it. */
+  archive?: ExportArchive;
   /** Incremented on every write; the guard of optimistic concurrency. */
   version: number;
 }

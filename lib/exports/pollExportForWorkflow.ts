@@ -31,7 +31,12 @@ export async function pollExportForWorkflow(
     throw new UpstreamUnavailableForWorkflowError('upstream unavailable', { cause: error });
   }
   if (isTerminal(record.status))
-    return { exportId: record.exportId, status: record.status, links: record.links };
+    return {
+      spotId: record.spotId,
+      exportId: record.exportId,
+      status: record.status,
+      fileCount: record.links.length,
+    };
   if (deps.now() > Date.parse(input.deadline))
     throw new ExportPollingTimedOutError(record.exportId, input.deadline);
   throw new ExportStillProcessingError(record.exportId);

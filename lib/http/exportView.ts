@@ -1,3 +1,4 @@
+import { type ArchiveView, archiveView } from '../archive/archivedFiles';
 import type { ExportRecord, ExportRequest, ExportSource } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 
@@ -19,6 +20,14 @@ export interface ExportView {
   failureReason?: string;
   /** While REQUESTED after a create attempt was put off: why the export still waits for the upstream. */
   upstreamWait?: UpstreamWaitView;
+  /** The archive of the export's files (`GET /exports/{id}/files` lists them with download URLs). */
+  archive: ArchiveSummaryView;
+}
+
+/** The archive's state and what it holds, without download URLs. */
+export interface ArchiveSummaryView extends ArchiveView {
+  files: number;
+  rows?: number;
 }
 
 export interface UpstreamWaitView {
@@ -48,6 +57,16 @@ export function exportView(record: ExportRecord): ExportView {
     source: record.source,
     ...(record.failureReason !== undefined && { failureReason: record.failureReason }),
     ...upstreamWaitOf(record),
+    archive: archiveSummary(record),
+  };
+}
+
+function archiveSummary(record: ExportRecord): ArchiveSummaryView {
+  const files = record.archive?.files ?? [];
+  return {
+    ...archiveView(record),
+    files: files.length,
+    ...(files.length > 0 && { rows: files.reduce((sum, file) => sum + file.rows, 0) }),
   };
 }
 

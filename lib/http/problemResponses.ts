@@ -66,5 +66,7 @@ function logTaskError(logger: Logger, error: unknown): void {
   if (WORKFLOW_CONTROL_ERRORS.has(name)) logger.info('Workflow task outcome', { outcome: name });
   else if (name === PollingWorkflowErrors.CREATE_REJECTED)
     logger.warn('Upstream refused the export', { error });
+  else if (name === PollingWorkflowErrors.ARCHIVE_RETRY)
+    logger.warn('Archive put off by a passing failure; the workflow retries', { error });
   else logger.error('Task failed with an unexpected error', { error });
 }

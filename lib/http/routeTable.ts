@@ -7,6 +7,10 @@ export const HandlerNames = {
   CHECK_STATUS: 'check-status',
   ABORT: 'abort',
   LIST: 'list',
+  /** `GET /exports/{exportId}/files`: the archived files with download URLs. */
+  FILES: 'files',
+  /** The workflow's archive task (no route). */
+  ARCHIVE: 'archive',
 } as const;
 
 export type HandlerName = (typeof HandlerNames)[keyof typeof HandlerNames];
@@ -23,6 +27,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/exports', handler: HandlerNames.LIST },
   { method: 'GET', path: '/exports/{exportId}', handler: HandlerNames.CHECK_STATUS },
   { method: 'POST', path: '/exports/{exportId}/abort', handler: HandlerNames.ABORT },
+  { method: 'GET', path: '/exports/{exportId}/files', handler: HandlerNames.FILES },
 ];
 
 /** Entry file of each handler, relative to the project root (`functions/<name>.ts`). */

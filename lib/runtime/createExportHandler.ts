@@ -21,10 +21,16 @@ export type ExportHandler = MiddyfiedHandler<unknown, unknown, Error, Context>;
  * as problem+json. Errors of other sources propagate.
  */
 export function createExportHandler(runtime: HandlerRuntime, route: EventRouter): ExportHandler {
+  return createHandler(runtime, (event) => route(event, runtime.dependencies()));
+}
+
+/** The same middleware around a router that builds its own dependencies (the archive and files functions). */
+export function createHandler(
+  runtime: Pick<HandlerRuntime, 'logger' | 'metrics' | 'spotClaim'>,
+  route: (event: unknown) => Promise<unknown>,
+): ExportHandler {
   const { logger } = runtime;
-  return middy<unknown, unknown, Error, Context>(async (event: unknown) =>
-    route(event, runtime.dependencies()),
-  )
+  return middy<unknown, unknown, Error, Context>(async (event: unknown) => route(event))
     .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
     .use(logCorrelationKeys(logger))
     .use(publishMetrics(runtime.metrics))

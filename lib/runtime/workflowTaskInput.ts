@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { isValidExportId } from '../exports/exportId';
 import { spotIdSchema } from '../secrets/spotCredentialsSchema';
 import type {
+  ArchiveFailedTaskInput,
+  ArchiveTaskInput,
   CreateTaskInput,
   PollTaskInput,
   TimeoutAbortTaskInput,
@@ -34,6 +36,19 @@ const timeoutAbortTaskInputSchema = z.object({
   exportId: exportIdSchema,
 });
 
+const archiveTaskInputSchema = z.object({
+  action: z.literal('archive'),
+  spotId: spotIdSchema,
+  exportId: exportIdSchema,
+});
+
+const archiveFailedTaskInputSchema = z.object({
+  action: z.literal('archiveFailed'),
+  spotId: spotIdSchema,
+  exportId: exportIdSchema,
+  error: z.optional(z.object({ Error: z.optional(z.string()), Cause: z.optional(z.string()) })),
+});
+
 /** True for an object naming this task action; whether it is well-formed is the parser's job. */
 export function isTaskAction(event: unknown, action: string): boolean {
   return typeof event === 'object' && event !== null && (event as { action?: unknown }).action === action;
@@ -52,6 +67,16 @@ export function parseCreateTaskInput(event: unknown): CreateTaskInput {
 /** @throws InvalidTaskInputError */
 export function parseTimeoutAbortTaskInput(event: unknown): TimeoutAbortTaskInput {
   return parse(timeoutAbortTaskInputSchema, event, 'abortOnTimeout');
+}
+
+/** @throws InvalidTaskInputError */
+export function parseArchiveTaskInput(event: unknown): ArchiveTaskInput {
+  return parse(archiveTaskInputSchema, event, 'archive');
+}
+
+/** @throws InvalidTaskInputError */
+export function parseArchiveFailedTaskInput(event: unknown): ArchiveFailedTaskInput {
+  return parse(archiveFailedTaskInputSchema, event, 'archiveFailed');
 }
 
 function parse<T>(schema: z.ZodType<T>, event: unknown, action: string): T {

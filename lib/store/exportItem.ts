@@ -1,3 +1,4 @@
+import type { ExportArchive } from '../archive/ExportArchive';
 import type { ExportRecord, ExportRequest } from '../exports/ExportRecord';
 import { isActive } from '../exports/ExportStatus';
 import type { StoredItem } from './conditionalCheckFailure';
@@ -34,6 +35,7 @@ export function exportRecordToItem(record: ExportRecord): StoredItem {
     createAttempts: record.createAttempts,
     lastUpstreamWait: record.lastUpstreamWait,
     nextCreateAttemptAt: record.nextCreateAttemptAt,
+    archive: record.archive,
     version: record.version,
   });
 }
@@ -61,6 +63,7 @@ export function itemToExportRecord(item: StoredItem): ExportRecord {
     createAttempts: typeof item.createAttempts === 'number' ? item.createAttempts : undefined,
     lastUpstreamWait: item.lastUpstreamWait,
     nextCreateAttemptAt: item.nextCreateAttemptAt,
+    archive: item.archive as ExportArchive | undefined,
     version: item.version,
   };
   return withoutUndefined(record) as ExportRecord;

@@ -13,6 +13,8 @@ export const PollingWorkflowErrors = {
   CREATE_DEFERRED: 'ExportCreateDeferred',
   /** Thrown by the create task after the upstream refused the create; the record is FAILED. */
   CREATE_REJECTED: 'ExportCreateRejected',
+  /** Thrown by the archive task for passing trouble (a 5xx from a link, storage unavailable): retried with backoff. */
+  ARCHIVE_RETRY: 'ExportArchiveRetry',
 } as const;
 
 export type PollingWorkflowError = (typeof PollingWorkflowErrors)[keyof typeof PollingWorkflowErrors];
@@ -54,11 +56,39 @@ export interface PollTaskInput {
   deadline: string;
 }
 
-/** Output of the check-status task once the export is terminal. */
+/**
+ * Output of the check-status task once the export is terminal. The links stay in the record:
+ * they may be many and long, and a state's payload is capped at 256 KB.
+ */
 export interface PollTaskOutput {
+  spotId: string;
   exportId: string;
   status: string;
-  links: string[];
+  fileCount: number;
+}
+
+/** Input of the archive task, after the poll saw the export COMPLETED. */
+export interface ArchiveTaskInput {
+  action: 'archive';
+  spotId: string;
+  exportId: string;
+}
+
+/** Input of the task that records a FAILED archive once the workflow stopped retrying. */
+export interface ArchiveFailedTaskInput {
+  action: 'archiveFailed';
+  spotId: string;
+  exportId: string;
+  /** The Catch's `{Error, Cause}` of the last attempt. */
+  error?: { Error?: string; Cause?: string };
+}
+
+/** Output of the archive task. */
+export interface ArchiveTaskOutput {
+  spotId: string;
+  exportId: string;
+  archiveStatus: string;
+  fileCount: number;
 }
 
 /** Input of the abort task on the timeout path. */

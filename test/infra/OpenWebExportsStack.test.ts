@@ -10,6 +10,11 @@ import {
 import { functionOf, resourcesOfType, type TemplateResource } from './templateQueries';
 
 const ALL_HANDLERS = Object.values(HandlerNames);
+/** The functions of the upstream's workflow and API; the archive and files functions read only the archive's settings. */
+const EXPORT_HANDLERS = ALL_HANDLERS.filter(
+  (handler) => handler !== HandlerNames.ARCHIVE && handler !== HandlerNames.FILES,
+);
+const ARCHIVE_HANDLERS = [HandlerNames.FILES, HandlerNames.ARCHIVE] as const;
 const COMMON_ENVIRONMENT = [
   'TABLE_NAME',
   'SECRET_NAME_PREFIX',
@@ -113,7 +118,7 @@ describe('OpenWebExportsStack', () => {
       const functions = ALL_HANDLERS.map((handler) => functionOf(plain.template, handler)[1]);
 
       // Assess
-      expect(resourcesOfType(plain.template, 'AWS::Lambda::Function')).toHaveLength(4);
+      expect(resourcesOfType(plain.template, 'AWS::Lambda::Function')).toHaveLength(6);
       for (const fn of functions) {
         expect(fn.Properties).toMatchObject({
           Runtime: 'nodejs24.x',
@@ -121,8 +126,12 @@ describe('OpenWebExportsStack', () => {
           TracingConfig: { Mode: 'Active' },
         });
         expect(fn.Properties.MemorySize as number).toBeGreaterThanOrEqual(256);
-        expect(fn.Properties.MemorySize as number).toBeLessThanOrEqual(512);
+        expect(fn.Properties.MemorySize as number).toBeLessThanOrEqual(1024);
       }
+      // The archive streams each zip through /tmp: room for a large export file.
+      expect(functionOf(plain.template, HandlerNames.ARCHIVE)[1].Properties.EphemeralStorage).toEqual({
+        Size: 4096,
+      });
     });
 
     it('logs each function to its own log group with the configured retention', () => {
@@ -133,7 +142,7 @@ describe('OpenWebExportsStack', () => {
       });
 
       // Assess
-      expect(new Set(logGroupIds).size).toBe(4);
+      expect(new Set(logGroupIds).size).toBe(6);
       const logGroups = plain.template.findResources('AWS::Logs::LogGroup');
       for (const id of logGroupIds) {
         expect(logGroups[id]?.Properties.RetentionInDays).toBe(90);
@@ -147,7 +156,15 @@ describe('OpenWebExportsStack', () => {
       );
 
       // Assess
-      expect(timeouts).toEqual({ start: 20, 'check-status': 60, abort: 20, list: 20 });
+      // The archive downloads and stores files of up to a few hundred MB: Lambda's longest timeout.
+      expect(timeouts).toEqual({
+        start: 20,
+        'check-status': 60,
+        abort: 20,
+        list: 20,
+        files: 20,
+        archive: 900,
+      });
     });
 
     it('gives every function the environment the shared handler runtime reads', () => {
@@ -157,7 +174,19 @@ describe('OpenWebExportsStack', () => {
       );
 
       // Assess
-      for (const handler of ALL_HANDLERS) {
+      for (const handler of ARCHIVE_HANDLERS) {
+        expect(environments[handler]).toMatchObject({
+          TABLE_NAME: expect.anything(),
+          ARCHIVE_BUCKET_NAME: { Ref: expect.stringMatching(/^ArchiveBucket/) },
+          ARCHIVE_URL_EXPIRY_SECONDS: '900',
+          EVENT_BUS_NAME: expect.anything(),
+          POWERTOOLS_SERVICE_NAME: 'openweb-exports',
+        });
+        // No upstream credentials, workflow or deadlines: it cannot reach what it does not use.
+        expect(Object.keys(environments[handler] ?? {})).not.toContain('STATE_MACHINE_ARN');
+        expect(Object.keys(environments[handler] ?? {})).not.toContain('SECRET_NAME_PREFIX');
+      }
+      for (const handler of EXPORT_HANDLERS) {
         expect(Object.keys(environments[handler] ?? {})).toEqual(expect.arrayContaining(COMMON_ENVIRONMENT));
         expect(environments[handler]).toMatchObject({
           POWERTOOLS_SERVICE_NAME: 'openweb-exports',
@@ -364,7 +393,7 @@ describe('OpenWebExportsStack', () => {
 
     it('gives every function the fleet-wide auth rate', () => {
       // Act / Assess
-      for (const handler of Object.values(HandlerNames)) {
+      for (const handler of EXPORT_HANDLERS) {
         expect(environmentOf(plain, handler).UPSTREAM_AUTH_REQUESTS_PER_SECOND).toBe('1');
       }
     });
@@ -456,8 +485,8 @@ describe('OpenWebExportsStack', () => {
           'ExecutionsTimedOut',
           'ApproximateNumberOfMessagesVisible',
           'ApproximateNumberOfMessagesVisible',
-          ...['start', 'check-status', 'abort', 'list'].map((handler) => `${handler}-UnexpectedErrors`),
-          ...Array(4).fill('Throttles'),
+          ...ALL_HANDLERS.map((handler) => `${handler}-UnexpectedErrors`),
+          ...Array(ALL_HANDLERS.length).fill('Throttles'),
         ].sort(),
       );
       // Lambda's own Errors metric counts the workflow tasks' named control errors: no alarm on it.
@@ -478,7 +507,7 @@ describe('OpenWebExportsStack', () => {
       );
 
       // Assess
-      expect(filters).toHaveLength(8);
+      expect(filters).toHaveLength(2 * ALL_HANDLERS.length);
       const patterns = new Set(filters.map((filter) => filter.FilterPattern));
       expect(patterns).toEqual(
         new Set([

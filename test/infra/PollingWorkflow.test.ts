@@ -1,6 +1,8 @@
 import aslValidator from 'asl-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ARCHIVE_RETRY_ERRORS,
+  ARCHIVE_RETRY_MAX_ATTEMPTS,
   CREATE_RETRY_ERRORS,
   POLL_RETRY_ERRORS,
   STATE_MACHINE_TIMEOUT_MARGIN_SECONDS,
@@ -153,8 +155,49 @@ describe('PollingWorkflow', () => {
       'deadline.$': '$.deadline',
     });
     expect(poll).not.toHaveProperty('ResultPath');
-    expect(poll.Next).toBe('ExportFinished');
+    expect(poll.Next).toBe('ArchiveIfCompleted');
     expect(stateOf(defaults, 'ExportFinished').Type).toBe('Succeed');
+  });
+
+  it('archives a COMPLETED export after the poll loop, and ends other outcomes at once', () => {
+    // Act
+    const choice = stateOf(defaults, 'ArchiveIfCompleted') as StateJson & {
+      Choices: { Variable: string; StringEquals: string; Next: string }[];
+      Default: string;
+    };
+    const archive = stateOf(defaults, 'ArchiveFiles');
+    const recordFailure = stateOf(defaults, 'RecordArchiveFailure');
+
+    // Assess
+    expect(choice.Type).toBe('Choice');
+    expect(choice.Choices).toEqual([
+      { Variable: '$.status', StringEquals: 'COMPLETED', Next: 'ArchiveFiles' },
+    ]);
+    expect(choice.Default).toBe('ExportFinished');
+    expect(defaults.taskHandlers[archive.Resource as string]).toBe(HandlerNames.ARCHIVE);
+    expect(archive.Parameters).toEqual({
+      action: 'archive',
+      'spotId.$': '$.spotId',
+      'exportId.$': '$.exportId',
+    });
+    expect(archive.Next).toBe('ExportFinished');
+    expect(archive.Retry?.[0]).toMatchObject({
+      ErrorEquals: [...ARCHIVE_RETRY_ERRORS],
+      JitterStrategy: 'FULL',
+      MaxAttempts: ARCHIVE_RETRY_MAX_ATTEMPTS,
+    });
+    // Out of retries, or an unexpected error: the archive is recorded FAILED with the error, and the run fails visibly.
+    expect(archive.Catch).toEqual([
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.archiveError', Next: 'RecordArchiveFailure' },
+    ]);
+    expect(recordFailure.Parameters).toEqual({
+      action: 'archiveFailed',
+      'spotId.$': '$.spotId',
+      'exportId.$': '$.exportId',
+      'error.$': '$.archiveError',
+    });
+    expect(recordFailure.Next).toBe('ArchiveFailed');
+    expect(stateOf(defaults, 'ArchiveFailed').Type).toBe('Fail');
   });
 
   it('loops by retrying "still processing" with capped exponential backoff and full jitter', () => {
@@ -250,8 +293,9 @@ describe('PollingWorkflow', () => {
       ([name, state]) => `${name}:${state.Type}`,
     );
 
-    // Assess
-    expect(types.filter((entry) => entry.endsWith(':Choice'))).toEqual([]);
+    // Assess: the one Choice comes after the loop, once per export.
+    expect(types.filter((entry) => entry.endsWith(':Choice'))).toEqual(['ArchiveIfCompleted:Choice']);
+    expect(stateOf(defaults, 'PollExportStatus').Next).toBe('ArchiveIfCompleted');
     expect(types.filter((entry) => entry.endsWith(':Wait'))).toEqual(['WaitForFirstPoll:Wait']);
   });
 

@@ -59,6 +59,9 @@ const REVIEWED_RESOURCE_TYPES = new Set([
   'AWS::Logs::LogGroup',
   // Counts ERROR lines of a function's own log group into a metric: no data leaves, no access is granted.
   'AWS::Logs::MetricFilter',
+  // The archive: public access blocked, encrypted, TLS-only policy (checked below).
+  'AWS::S3::Bucket',
+  'AWS::S3::BucketPolicy',
   'AWS::Scheduler::Schedule',
   'AWS::SNS::Subscription',
   'AWS::SNS::Topic',
@@ -127,9 +130,12 @@ function actionsOf(statement: Record<string, unknown>): string[] {
 }
 
 function isTlsOnlyGuard(statement: Record<string, unknown>): boolean {
+  const condition = JSON.stringify(statement.Condition);
   return (
     statement.Effect === 'Deny' &&
-    JSON.stringify(statement.Condition) === JSON.stringify({ Bool: { 'aws:SecureTransport': 'false' } })
+    (condition === JSON.stringify({ Bool: { 'aws:SecureTransport': 'false' } }) ||
+      // The archive bucket also refuses TLS older than 1.2.
+      condition === JSON.stringify({ NumericLessThan: { 's3:TlsVersion': 1.2 } }))
   );
 }
 
@@ -310,6 +316,39 @@ describe('stack security invariants', () => {
     });
 
     it.each(LABELS)(
+      'keeps the archive private, encrypted, versioned, TLS-only and past stack deletion (%s)',
+      (label) => {
+        // Prepare
+        const { template } = stackFor(label);
+
+        // Act
+        const buckets = resourcesOfType(template, 'AWS::S3::Bucket');
+        const policies = resourcesOfType(template, 'AWS::S3::BucketPolicy');
+
+        // Assess
+        expect(buckets).toHaveLength(1);
+        const [bucketId, bucket] = buckets[0] as (typeof buckets)[number];
+        expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        });
+        expect(bucket.Properties.BucketEncryption).toEqual({
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        });
+        expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+        expect((bucket as unknown as { DeletionPolicy: string }).DeletionPolicy).toBe('Retain');
+        const statements = (
+          policies[0]?.[1].Properties.PolicyDocument as { Statement: Record<string, unknown>[] }
+        ).Statement;
+        expect(JSON.stringify(policies[0]?.[1].Properties.Bucket)).toContain(bucketId);
+        expect(statements.length).toBeGreaterThan(0);
+        expect(statements.every(isTlsOnlyGuard)).toBe(true);
+      },
+    );
+
+    it.each(LABELS)(
       'keeps the logs free of request data: no execution data, no headers, no claims (%s)',
       (label) => {
         // Prepare
@@ -331,7 +370,7 @@ describe('stack security invariants', () => {
         expect(format).not.toMatch(/\$request\.|header|authorization|claims|querystring/i);
         // Encrypted at rest by CloudWatch Logs itself (the README's Security model explains the choice);
         // what must hold is that every group has a retention, so nothing is kept forever.
-        expect(logGroups).toHaveLength(6);
+        expect(logGroups).toHaveLength(8);
         for (const [groupId, group] of logGroups) {
           expect(group.Properties.RetentionInDays, groupId).toEqual(expect.any(Number));
         }

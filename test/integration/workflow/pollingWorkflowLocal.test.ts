@@ -4,13 +4,19 @@ import {
   stateMachineDefinitionFromTemplate,
 } from '../../../infra/stateMachineDefinition';
 import { synthesizeStackTemplate } from '../../../infra/synthesizeStackTemplate';
+import type { ArchiveDependencies } from '../../../lib/archive/archiveExport';
+import { ArchiveStatus } from '../../../lib/archive/ExportArchive';
 import { abortExport } from '../../../lib/exports/abortExport';
 import type { ExportRequest } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { startExport } from '../../../lib/exports/startExport';
+import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
+import { S3ArchiveStorage } from '../../../lib/s3/S3ArchiveStorage';
+import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
 import { type ExecutionOutcome, LocalPollingWorkflows } from '../../../local/LocalPollingWorkflows';
 import { invokeLocalHandler, type LocalHandlers, localHandlers } from '../../../local/localHandlers';
+import { type LocalS3, startLocalS3 } from '../../../local/localS3';
 import {
   type ExportHarness,
   type ExportHarnessOptions,
@@ -32,13 +38,31 @@ describe('the synthesized polling workflow run locally against the real handlers
     stateMachine = stateMachineDefinitionFromTemplate(synthesizeStackTemplate());
   }, 60_000);
 
+  let s3: LocalS3 | undefined;
+
   afterEach(async () => {
     await workflows.stopAll();
     await h.close();
+    await s3?.close();
+    s3 = undefined;
     outcomes.clear();
   });
 
-  async function startHarness(options: ExportHarnessOptions): Promise<void> {
+  /** The archive against the in-process S3 stand-in, as `npm start` wires it. */
+  async function archiveDependencies(): Promise<ArchiveDependencies> {
+    s3 = await startLocalS3();
+    return {
+      getExport: (spotId, exportId) => h.store.getExport(spotId, exportId),
+      archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
+      storage: new S3ArchiveStorage({ client: s3.client, bucketName: s3.bucketName }),
+      events: { publishArchived: async () => {} },
+      downloadPolicy: downloadLinkPolicy(h.simulator.exportBaseUrl, []),
+      settings: { claimLeaseSeconds: 1200, downloadTimeoutMs: 10_000, downloadUrlExpirySeconds: 900 },
+      now: Date.now,
+    };
+  }
+
+  async function startHarness(options: ExportHarnessOptions & { archive?: boolean }): Promise<void> {
     let handlers: LocalHandlers | undefined;
     workflows = new LocalPollingWorkflows({
       stateMachine,
@@ -47,7 +71,10 @@ describe('the synthesized polling workflow run locally against the real handlers
       onExecutionEnd: (name, outcome) => outcomes.set(name, outcome),
     });
     h = await startExportHarness({ ...options, realTime: true, workflows });
-    handlers = localHandlers(handlerRuntimeFor(h.deps));
+    handlers = localHandlers(
+      handlerRuntimeFor(h.deps),
+      options.archive ? await archiveDependencies() : undefined,
+    );
   }
 
   async function runToEnd() {
@@ -74,6 +101,62 @@ describe('the synthesized polling workflow run locally against the real handlers
     expect(final?.links.length).toBeGreaterThan(0);
     expect(outcomes.get(started.exportId)).toBe('succeeded');
     expect(h.simulator.requestsTo('status').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('archives a completed export’s files after the poll loop', async () => {
+    // Prepare
+    await startHarness({ simulator: { timeScale: 0.0002 }, archive: true });
+
+    // Act
+    const { started, final } = await runToEnd();
+
+    // Assess
+    expect(final?.status).toBe(ExportStatus.COMPLETED);
+    expect(final?.archive?.status).toBe(ArchiveStatus.ARCHIVED);
+    expect(final?.archive?.files).toHaveLength(final?.links.length as number);
+    expect(final?.archive?.files.every((file) => file.sha256.length === 64 && file.bytes > 0)).toBe(true);
+    expect(outcomes.get(started.exportId)).toBe('succeeded');
+  });
+
+  it('retries an archive download that meets a 503, with backoff, until it succeeds', async () => {
+    // Prepare
+    await startHarness({
+      simulator: {
+        timeScale: 0.0002,
+        faults: { script: [{ endpoint: 'download', kind: 'error', status: 503, times: 2 }] },
+      },
+      archive: true,
+    });
+
+    // Act
+    const { started, final } = await runToEnd();
+
+    // Assess
+    expect(final?.archive?.status).toBe(ArchiveStatus.ARCHIVED);
+    expect(
+      h.simulator
+        .requestsTo('download')
+        .map((request) => request.status)
+        .slice(0, 3),
+    ).toEqual([503, 503, 200]);
+    expect(outcomes.get(started.exportId)).toBe('succeeded');
+  });
+
+  it('records the archive FAILED for a corrupt download, and the export stays COMPLETED', async () => {
+    // Prepare
+    await startHarness({
+      simulator: { timeScale: 0.0002, faults: { script: [{ endpoint: 'download', kind: 'malformedBody' }] } },
+      archive: true,
+    });
+
+    // Act
+    const { started, final } = await runToEnd();
+
+    // Assess
+    expect(final?.status).toBe(ExportStatus.COMPLETED);
+    expect(final?.archive?.status).toBe(ArchiveStatus.FAILED);
+    expect(final?.archive?.reason).toMatch(/zip/);
+    expect(outcomes.get(started.exportId)).toBe('succeeded');
   });
 
   it('ends FAILED when the upstream export fails', async () => {

@@ -192,7 +192,7 @@ describe('check-status handler', () => {
       });
     });
 
-    it('returns the terminal status and links once finished', async () => {
+    it('returns the terminal status and the number of files once finished, the links staying in the record', async () => {
       // Prepare
       finishUpstream();
 
@@ -201,10 +201,13 @@ describe('check-status handler', () => {
 
       // Assess
       expect(output).toEqual({
+        spotId: expect.any(String),
         exportId,
         status: 'COMPLETED',
-        links: expect.arrayContaining([expect.any(String)]),
+        fileCount: expect.any(Number),
       });
+      expect((output as { fileCount: number }).fileCount).toBeGreaterThan(0);
+      expect(JSON.stringify(output)).not.toContain('http');
     });
 
     it('throws ExportPollingTimedOut past the deadline, for the Catch to abort', async () => {

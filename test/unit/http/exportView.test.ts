@@ -38,7 +38,43 @@ describe('exportView', () => {
       lastPolledAt: '2025-01-01T00:10:00.000Z',
       pollCount: 4,
       source: 'api',
+      // Completed, its archive not claimed yet.
+      archive: { status: 'PENDING', files: 0 },
     });
+  });
+
+  it('shows the archive: its status, files and rows, never the run that holds it', () => {
+    // Prepare
+    const archived = exportRecordFixture({
+      status: 'COMPLETED',
+      archive: {
+        status: 'ARCHIVED',
+        archivedAt: '2025-01-01T00:11:00.000Z',
+        files: [
+          { name: 'a.csv', key: 'exports/a', bytes: 10, sha256: 'ab', rows: 7, sourceLink: 1 },
+          { name: 'b.csv', key: 'exports/b', bytes: 12, sha256: 'cd', rows: 5, sourceLink: 1 },
+        ],
+      },
+    });
+    const claimed = exportRecordFixture({
+      status: 'COMPLETED',
+      archive: {
+        status: 'PENDING',
+        files: [],
+        runId: 'workflow:x',
+        claimedUntil: '2025-01-01T00:30:00.000Z',
+      },
+    });
+
+    // Act + Assess
+    expect(exportView(archived).archive).toEqual({
+      status: 'ARCHIVED',
+      archivedAt: '2025-01-01T00:11:00.000Z',
+      files: 2,
+      rows: 12,
+    });
+    expect(exportView(claimed).archive).toEqual({ status: 'PENDING', files: 0 });
+    expect(exportView(exportRecordFixture({ status: 'ABORTED' })).archive).toMatchObject({ status: 'NONE' });
   });
 
   it('leaves out what has not happened yet', () => {
@@ -47,7 +83,17 @@ describe('exportView', () => {
 
     // Assess
     expect(Object.keys(view).sort()).toEqual(
-      ['exportId', 'links', 'pollCount', 'request', 'requestedAt', 'source', 'spotId', 'status'].sort(),
+      [
+        'archive',
+        'exportId',
+        'links',
+        'pollCount',
+        'request',
+        'requestedAt',
+        'source',
+        'spotId',
+        'status',
+      ].sort(),
     );
     expect(exportLocation(view.exportId)).toBe(`/exports/${view.exportId}`);
   });

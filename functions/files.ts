@@ -1,0 +1,38 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { type ArchivedFilesDependencies, archivedFiles } from '../lib/archive/archivedFiles';
+import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
+import { jsonResponse } from '../lib/http/jsonResponse';
+import { readExportId } from '../lib/http/readExportId';
+import { readSpotId } from '../lib/http/readSpotId';
+import { HandlerNames } from '../lib/http/routeTable';
+import type { ArchiveHandlerRuntime } from '../lib/runtime/archiveDependencies';
+import { archiveHandlerRuntime, defaultArchiveDependencies } from '../lib/runtime/archiveDependencies';
+import { createHandler } from '../lib/runtime/createExportHandler';
+import { UnrecognisedEventError } from '../lib/runtime/errors';
+
+/** `GET /exports/{exportId}/files`: the archive's state and each file with a download URL. */
+export function makeFilesHandler(runtime: ArchiveHandlerRuntime, files: () => ArchivedFilesDependencies) {
+  return createHandler(runtime, async (event) => {
+    if (isApiGatewayEvent(event)) return filesFromApi(files(), event);
+    throw new UnrecognisedEventError(HandlerNames.FILES);
+  });
+}
+
+export const handler = makeFilesHandler(archiveHandlerRuntime(), () => {
+  const archive = defaultArchiveDependencies();
+  return {
+    getExport: archive.getExport,
+    storage: archive.storage,
+    urlExpirySeconds: archive.settings.downloadUrlExpirySeconds,
+    now: archive.now,
+  };
+});
+
+async function filesFromApi(
+  deps: ArchivedFilesDependencies,
+  event: APIGatewayProxyEventV2,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const spotId = readSpotId(event);
+  const exportId = readExportId(event);
+  return jsonResponse(200, await archivedFiles(deps, spotId, exportId));
+}

@@ -1,0 +1,39 @@
+/** Where a finished export's files stand in the archive. */
+export const ArchiveStatus = {
+  /** The export completed; its files are being (or are about to be) archived. */
+  PENDING: 'PENDING',
+  /** Every file of every link is stored and recorded. A partial archive is never ARCHIVED. */
+  ARCHIVED: 'ARCHIVED',
+  /** The files could not be archived (an expired or refused link, a corrupt zip); `reason` says why. */
+  FAILED: 'FAILED',
+} as const;
+
+export type ArchiveStatus = (typeof ArchiveStatus)[keyof typeof ArchiveStatus];
+
+/** One CSV of an export, stored gzip-compressed. */
+export interface ArchivedFile {
+  /** The CSV's name inside the upstream's zip. */
+  name: string;
+  /** Object key in the archive bucket. */
+  key: string;
+  /** Size of the stored (compressed) object. */
+  bytes: number;
+  /** Hex SHA-256 of the stored object. */
+  sha256: string;
+  /** CSV records, header excluded. */
+  rows: number;
+  /** 1-based position of the upstream link the file came from. */
+  sourceLink: number;
+}
+
+/** The archive state kept with the export record. */
+export interface ExportArchive {
+  status: ArchiveStatus;
+  files: ArchivedFile[];
+  archivedAt?: string;
+  reason?: string;
+  /** The run that holds the archive while PENDING: only it may record the result. */
+  runId?: string;
+  /** A PENDING claim older than this belongs to a run that died; another run may take it over. */
+  claimedUntil?: string;
+}

@@ -1,0 +1,189 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExportRecord } from '../exports/ExportRecord';
+import { ExportStatus } from '../exports/ExportStatus';
+import { isTransientFailure } from '../exports/isTransientFailure';
+import { checkDownloadLink, type DownloadLinkPolicy } from '../openweb/downloadLinkPolicy';
+import { archiveObjectKey, archivePartitionDate } from './archiveKeys';
+import { archiveZipFile } from './archiveZipFile';
+import { downloadToFile } from './downloadToFile';
+import { type ArchivedFile, ArchiveStatus } from './ExportArchive';
+import { ArchiveClaimRefusedError, ArchiveRejectedError, ArchiveRetryableError } from './errors';
+import type { ArchiveEvents, ArchiveRecords, ArchiveSettings, ArchiveStorage } from './ports';
+
+export interface ArchiveDependencies {
+  getExport(spotId: string, exportId: string): Promise<ExportRecord | undefined>;
+  archives: ArchiveRecords;
+  storage: ArchiveStorage;
+  events: ArchiveEvents;
+  downloadPolicy: DownloadLinkPolicy;
+  settings: ArchiveSettings;
+  now: () => number;
+  fetch?: typeof fetch;
+}
+
+export interface ArchiveExportCommand {
+  spotId: string;
+  exportId: string;
+  /**
+   * Who is archiving; by default the export's workflow execution, so the workflow's own retries
+   * re-enter their claim while any other run waits for it.
+   */
+  runId?: string;
+  /** Re-archive an ARCHIVED or FAILED export (same keys, same bytes). */
+  force?: boolean;
+}
+
+export interface ArchiveExportResult {
+  /** `skipped`: not a COMPLETED export, or already archived and not forced. */
+  outcome: 'archived' | 'failed' | 'skipped';
+  record: ExportRecord | undefined;
+}
+
+const MS_PER_SECOND = 1000;
+
+/**
+ * Keeps a COMPLETED export's data: every link is checked against the download policy,
+ * downloaded to a scratch file, and every CSV inside stored gzip-compressed under its
+ * Hive-style key with its size, SHA-256 and row count. The run claims the archive first and
+ * records the result only while it still holds the claim; the keys and bytes are the same
+ * on every run, so a re-run after a crash converges on the same objects.
+ * @throws ArchiveRetryableError for passing trouble (the workflow retries the task);
+ *   a refused link or a corrupt zip is recorded as a FAILED archive instead
+ */
+export async function archiveExport(
+  deps: ArchiveDependencies,
+  command: ArchiveExportCommand,
+): Promise<ArchiveExportResult> {
+  const { spotId, exportId } = command;
+  const existing = await deps.getExport(spotId, exportId);
+  if (existing === undefined || existing.status !== ExportStatus.COMPLETED) {
+    return { outcome: 'skipped', record: existing };
+  }
+  const runId = command.runId ?? workflowRunId(existing);
+  const final =
+    existing.archive?.status === ArchiveStatus.ARCHIVED || existing.archive?.status === ArchiveStatus.FAILED;
+  if (final && command.force !== true) return { outcome: 'skipped', record: existing };
+
+  const nowMs = deps.now();
+  let claimed: ExportRecord;
+  try {
+    claimed = await deps.archives.claim(spotId, exportId, {
+      runId,
+      now: new Date(nowMs).toISOString(),
+      claimedUntil: new Date(nowMs + deps.settings.claimLeaseSeconds * MS_PER_SECOND).toISOString(),
+      ...(command.force === true && { force: true }),
+    });
+  } catch (error) {
+    if (!(error instanceof ArchiveClaimRefusedError)) throw error;
+    const status = error.current?.archive?.status;
+    if (status === ArchiveStatus.ARCHIVED || status === ArchiveStatus.FAILED) {
+      return { outcome: 'skipped', record: error.current };
+    }
+    throw new ArchiveRetryableError(`another run is archiving export ${exportId}`, { cause: error });
+  }
+
+  let files: ArchivedFile[];
+  try {
+    files = await storeEveryFile(deps, claimed);
+  } catch (error) {
+    if (error instanceof ArchiveRejectedError) {
+      const record = await recordFailure(deps, claimed, runId, error.message);
+      return { outcome: 'failed', record };
+    }
+    // Storage or table trouble that passes: the workflow retries, and this run re-enters its claim.
+    if (isTransientFailure(error) && !(error instanceof ArchiveRetryableError)) {
+      throw new ArchiveRetryableError(
+        `archiving export ${exportId} met a passing failure: ${(error as Error).name}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+  const record = await deps.archives.finish(spotId, exportId, runId, {
+    status: ArchiveStatus.ARCHIVED,
+    files,
+    archivedAt: new Date(deps.now()).toISOString(),
+  });
+  await deps.events.publishArchived(record);
+  return { outcome: 'archived', record };
+}
+
+/**
+ * Records a FAILED archive after the workflow gave up retrying. Only a PENDING archive is
+ * failed: one that was archived meanwhile stays ARCHIVED.
+ */
+export async function failArchive(
+  deps: ArchiveDependencies,
+  command: { spotId: string; exportId: string; runId?: string; reason: string },
+): Promise<ExportRecord | undefined> {
+  const record = await deps.getExport(command.spotId, command.exportId);
+  if (record?.archive?.status !== ArchiveStatus.PENDING) return record;
+  try {
+    return await recordFailure(deps, record, command.runId ?? workflowRunId(record), command.reason);
+  } catch (error) {
+    if (error instanceof ArchiveClaimRefusedError) return error.current;
+    throw error;
+  }
+}
+
+/** The run id of the export's own workflow execution. */
+export function workflowRunId(record: ExportRecord): string {
+  return `workflow:${record.workflowExecutionName ?? record.exportId}`;
+}
+
+async function recordFailure(
+  deps: ArchiveDependencies,
+  record: ExportRecord,
+  runId: string,
+  reason: string,
+): Promise<ExportRecord> {
+  return deps.archives.finish(record.spotId, record.exportId, runId, {
+    status: ArchiveStatus.FAILED,
+    files: [],
+    reason,
+  });
+}
+
+async function storeEveryFile(deps: ArchiveDependencies, record: ExportRecord): Promise<ArchivedFile[]> {
+  const partitionDate = archivePartitionDate(record.request, record.requestedAt);
+  // Checked before anything is fetched: no request goes to a host the policy refuses.
+  record.links.forEach((link, index) => {
+    const rejection = checkDownloadLink(link, deps.downloadPolicy);
+    if (rejection !== undefined)
+      throw new ArchiveRejectedError(`link ${index + 1} is refused by the download policy (${rejection})`);
+  });
+  const scratch = await mkdtemp(join(tmpdir(), 'openweb-archive-'));
+  try {
+    const files: ArchivedFile[] = [];
+    let fileNumber = 0;
+    for (const [index, link] of record.links.entries()) {
+      const zipPath = join(scratch, `${index + 1}.zip`);
+      await downloadToFile(link, index + 1, zipPath, {
+        timeoutMs: deps.settings.downloadTimeoutMs,
+        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+      });
+      files.push(
+        ...(await archiveZipFile({
+          zipPath,
+          storage: deps.storage,
+          sourceLink: index + 1,
+          nextTarget: () => {
+            fileNumber += 1;
+            return {
+              fileNumber,
+              key: archiveObjectKey(record.spotId, record.exportId, partitionDate, fileNumber),
+            };
+          },
+        })),
+      );
+      await rm(zipPath, { force: true });
+    }
+    return files;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,24 @@
+import type { ExportRequest } from '../exports/ExportRecord';
+
+/** Every archived object lives under this prefix; the archive function may write nowhere else. */
+export const ARCHIVE_KEY_PREFIX = 'exports/';
+
+/**
+ * Hive-style partitions, so query engines (Athena, Spark, DuckDB) prune by spot and day:
+ * `exports/spot=<spotId>/date=<YYYY-MM-DD>/<exportId>/<n>.csv.gz`. The date is the window's
+ * start for a date-range export, the day it was requested for a conversation export.
+ */
+export function archiveObjectKey(
+  spotId: string,
+  exportId: string,
+  partitionDate: string,
+  fileNumber: number,
+): string {
+  return `${ARCHIVE_KEY_PREFIX}spot=${spotId}/date=${partitionDate}/${exportId}/${fileNumber}.csv.gz`;
+}
+
+/** `YYYY-MM-DD` (UTC) of the partition an export's files go to. */
+export function archivePartitionDate(request: ExportRequest, requestedAt: string): string {
+  const instant = request.kind === 'dateRange' ? request.from : requestedAt;
+  return new Date(instant).toISOString().slice(0, 10);
+}

@@ -1,0 +1,45 @@
+import type { ExportRecord } from '../exports/ExportRecord';
+
+/** Base of the archive's errors. */
+export class ArchiveError extends Error {
+  override name = 'ArchiveError';
+}
+
+/**
+ * The archive cannot be made and trying again will not help: a link the upstream refuses
+ * (403/404/410: expired or withdrawn), a link the download policy refuses, a corrupt zip.
+ * The export stays COMPLETED; its archive is FAILED with this message as the reason.
+ */
+export class ArchiveRejectedError extends ArchiveError {
+  override name = 'ArchiveRejected';
+}
+
+/** A zip that is not well formed: no central directory, a bad entry, a CRC or size mismatch. */
+export class CorruptArchiveError extends ArchiveRejectedError {
+  override name = 'CorruptArchive';
+}
+
+/**
+ * A passing failure (a 5xx or 429 from the link, a reset, storage or table unavailable, another
+ * run holding the archive): the workflow retries the archive task with backoff.
+ * The name is the one the state machine's Retry keys on.
+ */
+export class ArchiveRetryableError extends ArchiveError {
+  override name = 'ExportArchiveRetry';
+}
+
+/** Another run holds the archive, or it is already final: the claim or the result was not written. */
+export class ArchiveClaimRefusedError extends ArchiveError {
+  override name = 'ArchiveClaimRefusedError';
+  readonly current: ExportRecord | undefined;
+
+  constructor(spotId: string, exportId: string, current: ExportRecord | undefined, options?: ErrorOptions) {
+    super(
+      current === undefined
+        ? `Export ${exportId} of spot ${spotId} does not exist`
+        : `The archive of export ${exportId} is ${current.archive?.status ?? 'absent'} and held by another run, or the export is ${current.status}`,
+      options,
+    );
+    this.current = current;
+  }
+}

@@ -1,0 +1,52 @@
+import type { Readable } from 'node:stream';
+import type { ExportRecord } from '../exports/ExportRecord';
+import type { ExportArchive } from './ExportArchive';
+
+export interface StoredObjectInfo {
+  contentType: string;
+}
+
+/** Where archived files are kept: S3 in AWS, the in-process S3 stand-in locally. */
+export interface ArchiveStorage {
+  /** Stores `body` under `key`, streamed (multipart for large bodies); writing a key again replaces it. */
+  put(key: string, body: Readable, info: StoredObjectInfo): Promise<void>;
+  /** A URL that fetches the object with no credentials until `expiresInSeconds` have passed. */
+  downloadUrl(key: string, expiresInSeconds: number): Promise<string>;
+}
+
+export interface ArchiveClaim {
+  runId: string;
+  /** ISO instant: a live claim of another run is one whose `claimedUntil` is after this. */
+  now: string;
+  claimedUntil: string;
+  /** Also take an ARCHIVED or FAILED archive (an operator's re-run); otherwise those are left alone. */
+  force?: boolean;
+}
+
+/** The archive state on the export records (the exports table in AWS and locally). */
+export interface ArchiveRecords {
+  /**
+   * Marks the completed export's archive PENDING for this run. Re-entrant for the same run; takes
+   * over a claim past its `claimedUntil`. @throws ArchiveClaimRefusedError with the current record
+   */
+  claim(spotId: string, exportId: string, claim: ArchiveClaim): Promise<ExportRecord>;
+  /**
+   * Records the outcome, only while this run still holds the claim, so two runs cannot leave a
+   * mixed result. @throws ArchiveClaimRefusedError
+   */
+  finish(spotId: string, exportId: string, runId: string, archive: ExportArchive): Promise<ExportRecord>;
+}
+
+/** Where a finished archive is announced (the export bus), so consumers load the files without polling. */
+export interface ArchiveEvents {
+  publishArchived(record: ExportRecord): Promise<void>;
+}
+
+export interface ArchiveSettings {
+  /** How long a run's claim lasts; longer than one archive task may run. */
+  claimLeaseSeconds: number;
+  /** Bound of one link's download. */
+  downloadTimeoutMs: number;
+  /** How long a `/files` URL works. */
+  downloadUrlExpirySeconds: number;
+}

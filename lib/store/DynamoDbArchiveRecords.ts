@@ -1,0 +1,116 @@
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ArchiveStatus, type ExportArchive } from '../archive/ExportArchive';
+import { ArchiveClaimRefusedError } from '../archive/errors';
+import type { ArchiveClaim, ArchiveRecords } from '../archive/ports';
+import type { ExportRecord } from '../exports/ExportRecord';
+import { ExportStatus } from '../exports/ExportStatus';
+import { isConditionalCheckFailed } from './conditionalCheckFailure';
+import { itemToExportRecord, withoutUndefined } from './exportItem';
+import { ExportTableAttribute } from './tableDefinition';
+import { exportKey } from './tableKeys';
+
+export interface DynamoDbArchiveRecordsOptions {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+}
+
+/** The `archive` attribute of export items: claimed by one run at a time, finished only by it. */
+export class DynamoDbArchiveRecords implements ArchiveRecords {
+  readonly #client: DynamoDBDocumentClient;
+  readonly #tableName: string;
+
+  constructor(options: DynamoDbArchiveRecordsOptions) {
+    this.#client = options.client;
+    this.#tableName = options.tableName;
+  }
+
+  async claim(spotId: string, exportId: string, claim: ArchiveClaim): Promise<ExportRecord> {
+    const pending: ExportArchive = {
+      status: ArchiveStatus.PENDING,
+      files: [],
+      runId: claim.runId,
+      claimedUntil: claim.claimedUntil,
+    };
+    const takeable = [
+      'attribute_not_exists(#archive)',
+      '(#archive.#archiveStatus = :pending AND (#archive.#runId = :runId OR #archive.#claimedUntil < :now))',
+      ...(claim.force === true ? ['#archive.#archiveStatus IN (:archived, :failed)'] : []),
+    ];
+    return this.#write(spotId, exportId, pending, {
+      condition: `attribute_exists(#pk) AND #status = :completed AND (${takeable.join(' OR ')})`,
+      names: { '#status': 'status', '#claimedUntil': 'claimedUntil' },
+      values: {
+        ':completed': ExportStatus.COMPLETED,
+        ':pending': ArchiveStatus.PENDING,
+        ':runId': claim.runId,
+        ':now': claim.now,
+        ...(claim.force === true && { ':archived': ArchiveStatus.ARCHIVED, ':failed': ArchiveStatus.FAILED }),
+      },
+    });
+  }
+
+  async finish(
+    spotId: string,
+    exportId: string,
+    runId: string,
+    archive: ExportArchive,
+  ): Promise<ExportRecord> {
+    return this.#write(
+      spotId,
+      exportId,
+      withoutUndefined({ ...archive, runId: undefined, claimedUntil: undefined }),
+      {
+        condition:
+          'attribute_exists(#pk) AND #archive.#archiveStatus = :pending AND #archive.#runId = :runId',
+        names: {},
+        values: { ':pending': ArchiveStatus.PENDING, ':runId': runId },
+      },
+    );
+  }
+
+  async #write(
+    spotId: string,
+    exportId: string,
+    archive: ExportArchive,
+    expression: { condition: string; names: Record<string, string>; values: Record<string, unknown> },
+  ): Promise<ExportRecord> {
+    try {
+      const { Attributes } = await this.#client.send(
+        new UpdateCommand({
+          TableName: this.#tableName,
+          Key: exportKey(spotId, exportId),
+          UpdateExpression: 'SET #archive = :archive, #version = #version + :one',
+          ConditionExpression: expression.condition,
+          ExpressionAttributeNames: {
+            '#pk': ExportTableAttribute.partitionKey,
+            '#archive': 'archive',
+            '#archiveStatus': 'status',
+            '#runId': 'runId',
+            '#version': 'version',
+            ...expression.names,
+          },
+          ExpressionAttributeValues: { ':archive': archive, ':one': 1, ...expression.values },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return itemToExportRecord(Attributes ?? {});
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      const { Item } = await this.#client.send(
+        new GetCommand({
+          TableName: this.#tableName,
+          Key: exportKey(spotId, exportId),
+          ConsistentRead: true,
+        }),
+      );
+      throw new ArchiveClaimRefusedError(
+        spotId,
+        exportId,
+        Item === undefined ? undefined : itemToExportRecord(Item),
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+}

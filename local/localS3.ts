@@ -1,0 +1,80 @@
+import { mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import S3rver from '@20minutes/s3rver';
+import { S3Client } from '@aws-sdk/client-s3';
+import { AWS_CONNECTION_TIMEOUT_MS } from '../lib/runtime/AwsClients';
+
+/** The bucket the local runtime archives to. */
+export const LOCAL_ARCHIVE_BUCKET = 'openweb-exports-archive';
+/** The stand-in accepts requests signed with this key pair only. */
+const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const LOOPBACK_HOST = '127.0.0.1';
+
+export interface LocalS3 {
+  endpoint: string;
+  /** A client of the stand-in, path-style, as the archive's S3 adapter uses it. */
+  client: S3Client;
+  bucketName: string;
+  close(): Promise<void>;
+}
+
+/**
+ * S3's API in this process (s3rver), on loopback, the way dynalite stands in for DynamoDB:
+ * the archive's S3 adapter runs against it unchanged, multipart uploads and presigned GETs
+ * included. Objects live under `directory` (a temporary one, removed on close, when omitted).
+ */
+export async function startLocalS3(options: { directory?: string; port?: number } = {}): Promise<LocalS3> {
+  const temporary =
+    options.directory === undefined ? await mkdtemp(join(tmpdir(), 'openweb-s3-')) : undefined;
+  const directory = options.directory ?? (temporary as string);
+  mkdirSync(directory, { recursive: true });
+  const server = new S3rver({
+    address: LOOPBACK_HOST,
+    port: options.port ?? 0,
+    directory,
+    silent: true,
+    // Path-style only: bucket names never become host names on loopback.
+    vhostBuckets: false,
+    // Created by the stand-in itself, like the table dynalite serves.
+    configureBuckets: [{ name: LOCAL_ARCHIVE_BUCKET, configs: [] }],
+  });
+  const address = (await server.run()) as AddressInfo;
+  const endpoint = `http://${LOOPBACK_HOST}:${address.port}`;
+  const client = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: LOCAL_S3_CREDENTIALS,
+    // The stand-in predates S3's default checksums (aws-chunked bodies with trailers): send them only
+    // where S3 requires them.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler: { connectionTimeout: AWS_CONNECTION_TIMEOUT_MS },
+  });
+  // The stand-in verifies a bucket-level call (ListObjects, CreateBucket) against `/<bucket>`, while
+  // the SDK signs `/<bucket>/`; S3 accepts both. Drop the trailing slash before signing.
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const request = args.request as { path?: string };
+      if (typeof request.path === 'string' && /^\/[^/]+\/$/.test(request.path))
+        request.path = request.path.slice(0, -1);
+      return next(args);
+    },
+    { step: 'build', priority: 'low', name: 'localS3BucketPath' },
+  );
+  return {
+    endpoint,
+    client,
+    bucketName: LOCAL_ARCHIVE_BUCKET,
+    close: async () => {
+      client.destroy();
+      const http = (server as unknown as { httpServer?: { closeAllConnections?: () => void } }).httpServer;
+      http?.closeAllConnections?.();
+      await server.close();
+      if (temporary !== undefined) await rm(temporary, { recursive: true, force: true });
+    },
+  };
+}
