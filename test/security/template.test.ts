@@ -339,10 +339,11 @@ describe('stack security invariants', () => {
         });
         expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
         expect((bucket as unknown as { DeletionPolicy: string }).DeletionPolicy).toBe('Retain');
-        const statements = (
-          policies[0]?.[1].Properties.PolicyDocument as { Statement: Record<string, unknown>[] }
-        ).Statement;
-        expect(JSON.stringify(policies[0]?.[1].Properties.Bucket)).toContain(bucketId);
+        expect(policies).toHaveLength(1);
+        const [, policy] = policies[0] as (typeof policies)[number];
+        const statements = (policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] })
+          .Statement;
+        expect(JSON.stringify(policy.Properties.Bucket)).toContain(bucketId);
         expect(statements.length).toBeGreaterThan(0);
         expect(statements.every(isTlsOnlyGuard)).toBe(true);
       },
