@@ -6,6 +6,10 @@ export const ExitCode = {
   EXPORT_ABORTED: 4,
   API_ERROR: 5,
   API_UNREACHABLE: 6,
+  /** The archive is not there to download: still PENDING, FAILED, or the export did not complete. */
+  ARCHIVE_UNAVAILABLE: 7,
+  /** A downloaded file did not match its recorded SHA-256 (nothing of it was kept), or could not be written. */
+  DOWNLOAD_FAILED: 8,
   // 128 + SIGINT, what a shell reports for a Ctrl-C'd process.
   INTERRUPTED: 130,
 } as const;

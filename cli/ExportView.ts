@@ -39,3 +39,25 @@ export const exportPageSchema = z.looseObject({
 });
 
 export type ExportPage = z.infer<typeof exportPageSchema>;
+
+/** `GET /exports/{id}/files`. */
+export const archivedFilesSchema = z.looseObject({
+  archive: z.looseObject({
+    status: z.string(),
+    archivedAt: z.string().optional(),
+    reason: z.string().optional(),
+  }),
+  items: z.array(
+    z.looseObject({
+      name: z.string(),
+      key: z.string(),
+      bytes: z.number(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      rows: z.number(),
+      url: z.string(),
+      urlExpiresAt: z.string(),
+    }),
+  ),
+});
+
+export type ArchivedFiles = z.infer<typeof archivedFilesSchema>;

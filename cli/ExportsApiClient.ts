@@ -1,7 +1,14 @@
 import type { z } from 'zod';
 import type { ExportStatus } from '../lib/exports/ExportStatus';
 import type { ApiRequest, RequestSigner } from './ApiRequest';
-import { type ExportPage, type ExportView, exportPageSchema, exportViewSchema } from './ExportView';
+import {
+  type ArchivedFiles,
+  archivedFilesSchema,
+  type ExportPage,
+  type ExportView,
+  exportPageSchema,
+  exportViewSchema,
+} from './ExportView';
 import {
   ApiProblemError,
   ApiUnreachableError,
@@ -70,6 +77,19 @@ export class ExportsApiClient {
       exportViewSchema,
       await this.#send('POST', `${exportPath(exportId)}/abort`, { spotId }),
     );
+  }
+
+  /** The export's archive and its files, each with a download URL that needs no credentials. */
+  async getFiles(spotId: string, exportId: string): Promise<ArchivedFiles> {
+    return this.#parse(
+      archivedFilesSchema,
+      await this.#send('GET', `${exportPath(exportId)}/files`, { spotId }),
+    );
+  }
+
+  /** The fetch and Ctrl-C signal the client uses, for downloads from the URLs it was given. */
+  get transport(): { fetch: typeof fetch; signal: AbortSignal | undefined } {
+    return { fetch: this.#options.fetch, signal: this.#options.signal };
   }
 
   async listExports(spotId: string, query: ListExportsQuery = {}): Promise<ExportPage> {

@@ -53,3 +53,9 @@ export class CliInterruptedError extends CliError {
     super('interrupted');
   }
 }
+
+/** The export's archive cannot be downloaded (yet): not ARCHIVED. */
+export class ArchiveUnavailableError extends CliError {}
+
+/** A file could not be downloaded, failed its SHA-256 check, or could not be written. */
+export class DownloadFailedError extends CliError {}

@@ -5,9 +5,11 @@ import { ExitCode } from './ExitCode';
 import {
   ApiProblemError,
   ApiUnreachableError,
+  ArchiveUnavailableError,
   AwsCredentialsUnavailableError,
   CliInterruptedError,
   CliUsageError,
+  DownloadFailedError,
   UnexpectedApiResponseError,
 } from './errors';
 import { problemKind } from './ProblemDetails';
@@ -48,6 +50,14 @@ export function reportError(error: unknown, io: CliIo, context: ErrorReportConte
         'or point --api (or OPENWEB_EXPORTS_API) at a deployed stack.\n',
     );
     return ExitCode.API_UNREACHABLE;
+  }
+  if (error instanceof ArchiveUnavailableError) {
+    io.stderr.write(`error: ${error.message}\n`);
+    return ExitCode.ARCHIVE_UNAVAILABLE;
+  }
+  if (error instanceof DownloadFailedError) {
+    io.stderr.write(`error: ${error.message}\n`);
+    return ExitCode.DOWNLOAD_FAILED;
   }
   if (error instanceof CliInterruptedError) return ExitCode.INTERRUPTED;
   io.stderr.write(

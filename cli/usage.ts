@@ -21,6 +21,8 @@ const EXIT_CODES_HELP = `Exit codes:
   5    the API answered with an error: 'title: detail' on stderr (with --json the problem
        document on stdout)
   6    the API could not be reached
+  7    download: the archive is not ready (PENDING), FAILED, or the export did not complete
+  8    download: a file did not match its SHA-256, or could not be written (nothing partial is kept)
   130  interrupted (Ctrl-C); a running export is left running`;
 
 export function generalUsage(commands: readonly CliCommand[]): string {

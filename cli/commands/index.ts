@@ -1,5 +1,6 @@
 import type { CliCommand } from '../CliCommand';
 import { abortCommand } from './abortCommand';
+import { downloadCommand } from './downloadCommand';
 import { listCommand } from './listCommand';
 import { startCommand } from './startCommand';
 import { statusCommand } from './statusCommand';
@@ -12,4 +13,5 @@ export const COMMANDS: readonly CliCommand[] = [
   watchCommand,
   abortCommand,
   listCommand,
+  downloadCommand,
 ];

@@ -1,3 +1,4 @@
+import { ExportStatus } from '../../lib/exports/ExportStatus';
 import type { CliCommand, CommandContext } from '../CliCommand';
 import {
   booleanOption,
@@ -7,6 +8,7 @@ import {
   requireSpotId,
   stringOption,
 } from '../cliOptions';
+import { downloadArchive, waitForArchive } from '../downloadArchive';
 import { ExitCode } from '../ExitCode';
 import { CliUsageError } from '../errors';
 import { exitCodeForExport } from '../exitCodeForExport';
@@ -34,7 +36,9 @@ Options:
   --max-records-in-file <n>     Split the CSV into files of at most n records
   --idempotency-key <key>       Repeat a start safely: the same key returns the same export
   --wait                        Follow the export until it finishes (see 'watch')
-  --interval-seconds <n>        With --wait, seconds between status checks (default 2, at least 1)`,
+  --interval-seconds <n>        With --wait, seconds between status checks (default 2, at least 1)
+  --download <dir>              With --wait, once the export COMPLETED and its files are archived,
+                                download them into <dir>/<exportId>/ (see 'download')`,
   options: {
     from: { type: 'string' },
     until: { type: 'string' },
@@ -45,6 +49,7 @@ Options:
     'idempotency-key': { type: 'string' },
     wait: { type: 'boolean' },
     'interval-seconds': { type: 'string' },
+    download: { type: 'string' },
   },
   run: runStart,
 };
@@ -58,6 +63,10 @@ async function runStart(context: CommandContext): Promise<ExitCode> {
   if (!wait && stringOption(values, 'interval-seconds') !== undefined) {
     throw new CliUsageError('--interval-seconds only applies with --wait', NAME);
   }
+  const downloadDir = stringOption(values, 'download');
+  if (!wait && downloadDir !== undefined)
+    throw new CliUsageError('--download only applies with --wait', NAME);
+  if (downloadDir === '') throw new CliUsageError('--download needs a directory', NAME);
   const intervalSeconds = intervalSecondsOption(values, NAME);
   const idempotencyKey = stringOption(values, 'idempotency-key');
   if (idempotencyKey === '') throw new CliUsageError('--idempotency-key must not be empty', NAME);
@@ -84,5 +93,16 @@ async function runStart(context: CommandContext): Promise<ExitCode> {
     renderer: createProgressRenderer(mode, io),
     initialView: view,
   });
-  return exitCodeForExport(final);
+  if (downloadDir === undefined || final.status !== ExportStatus.COMPLETED) return exitCodeForExport(final);
+  await waitForArchive({ client, io, spotId, exportId: view.exportId, intervalSeconds });
+  await downloadArchive({
+    client,
+    io,
+    spotId,
+    exportId: view.exportId,
+    outDir: downloadDir,
+    gunzip: false,
+    progress: mode === ProgressMode.JSON ? 'none' : mode === ProgressMode.TTY ? 'tty' : 'plain',
+  });
+  return ExitCode.SUCCESS;
 }

@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportView } from '../../lib/http/exportView';
@@ -29,6 +31,13 @@ const STACK_CONFIG = JSON.stringify({
 const DEMO_KEYS = join(PROJECT_ROOT, 'local/demo-spots.json');
 const DAY = { from: '2026-11-20T00:00:00Z', until: '2026-11-21T00:00:00Z' };
 const WEEK = { from: '2026-11-14T00:00:00Z', until: '2026-11-21T00:00:00Z' };
+
+interface FileItem {
+  name: string;
+  key: string;
+  sha256: string;
+  url: string;
+}
 
 interface ExportEventView {
   detailType: string;
@@ -140,6 +149,80 @@ describe('the local runtime, run as npm start runs it', () => {
       expect(strFromU8(csv).split('\n')[0]?.trim()).toBe(COMMENT_FIELDS.join(','));
     },
     EXPORT_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'archives a completed export: GET /files lists each CSV with a URL whose bytes match its SHA-256, and the CLI downloads them',
+    async () => {
+      // Prepare
+      const started = await startExport(runtime, 'sp_demo', { ...DAY, maxRecordsInFile: 100 });
+      await terminalEvent(runtime, started.exportId);
+      const finished = await getExport(runtime, 'sp_demo', started.exportId);
+      const served = await Promise.all(
+        finished.links.map(async (link) => {
+          const [name, csv] = Object.entries(
+            unzipSync(new Uint8Array(await (await fetch(link)).arrayBuffer())),
+          )[0] as [string, Uint8Array];
+          return { name, csv: strFromU8(csv) };
+        }),
+      );
+
+      // Act
+      const listing = await eventually(
+        async () => {
+          const { body } = await requestJson(`${runtime.apiUrl}/exports/${started.exportId}/files`, {
+            spotId: 'sp_demo',
+          });
+          const files = body as { archive: { status: string }; items: FileItem[] };
+          return files.archive.status === 'PENDING' ? undefined : files;
+        },
+        EXPORT_TIMEOUT_MS,
+        `the archive of ${started.exportId}`,
+      );
+      const otherSpot = await requestJson(`${runtime.apiUrl}/exports/${started.exportId}/files`, {
+        spotId: 'sp_other',
+      });
+      const outDir = mkdtempSync(join(tmpdir(), 'openweb-exports-download-'));
+      cli = spawnNode(
+        [
+          'cli/openweb-exports.mjs',
+          'download',
+          started.exportId,
+          '--spot',
+          'sp_demo',
+          '--out',
+          outDir,
+          '--gunzip',
+          '--api',
+          runtime.apiUrl,
+        ],
+        {},
+      );
+      const exit = await Promise.race([
+        cli.exited,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('the CLI did not finish')), CLI_TIMEOUT_MS),
+        ),
+      ]);
+
+      // Assess
+      expect(listing.archive.status).toBe('ARCHIVED');
+      expect(listing.items.map((item) => item.name)).toEqual(served.map((file) => file.name));
+      for (const [index, item] of listing.items.entries()) {
+        expect(item.key).toMatch(
+          new RegExp(`^exports/spot=sp_demo/date=2026-11-20/${started.exportId}/${index + 1}\\.csv\\.gz$`),
+        );
+        const stored = Buffer.from(await (await fetch(item.url)).arrayBuffer());
+        expect(createHash('sha256').update(stored).digest('hex')).toBe(item.sha256);
+        expect(gunzipSync(stored).toString('utf8')).toBe(served[index]?.csv);
+        expect(readFileSync(join(outDir, started.exportId, item.name), 'utf8')).toBe(served[index]?.csv);
+      }
+      expect(otherSpot.status).toBe(404);
+      expect(exit.code).toBe(0);
+      expect(exit.output).toContain('sha256 verified');
+      rmSync(outDir, { recursive: true, force: true });
+    },
+    EXPORT_TIMEOUT_MS * 2 + CLI_TIMEOUT_MS,
   );
 
   it('aborts a running export', async () => {

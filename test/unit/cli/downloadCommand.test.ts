@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../cli/ExitCode';
+import { runCli } from '../../../cli/runCli';
+import { EXPORT_ID, exportView, SPOT_ID } from './support/exportViews';
+import { type FakeExportsApi, startFakeExportsApi } from './support/fakeExportsApi';
+import { createTestIo } from './support/testIo';
+
+const CSV = 'id,text\r\n1,"a\r\nb"\r\n2,c\r\n';
+const STORED = gzipSync(Buffer.from(CSV));
+const SHA256 = createHash('sha256').update(STORED).digest('hex');
+
+/** Serves the stored `.csv.gz` bytes at /blob (or garbage at /bad), like a presigned S3 URL. */
+async function startBlobServer(): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'application/gzip' });
+    response.end(request.url === '/bad' ? Buffer.from('not the archived bytes') : STORED);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('download command', () => {
+  let api: FakeExportsApi | undefined;
+  let blobs: { url: string; server: Server };
+  let outDir: string;
+
+  beforeEach(async () => {
+    blobs = await startBlobServer();
+    outDir = mkdtempSync(join(tmpdir(), 'cli-download-'));
+  });
+
+  afterEach(async () => {
+    await api?.close();
+    api = undefined;
+    await new Promise<void>((resolve) => blobs.server.close(() => resolve()));
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  function filesReply(status: string, path = '/blob', extra: Record<string, unknown> = {}) {
+    return {
+      status: 200,
+      body: {
+        archive: { status, ...extra },
+        items:
+          status === 'ARCHIVED'
+            ? [
+                {
+                  name: 'exp_1.csv',
+                  key: 'exports/k/1.csv.gz',
+                  bytes: STORED.length,
+                  sha256: SHA256,
+                  rows: 2,
+                  url: `${blobs.url}${path}`,
+                  urlExpiresAt: '2030-01-01T00:00:00Z',
+                },
+              ]
+            : [],
+      },
+    };
+  }
+
+  it('downloads each file into <out>/<exportId>/, verified against its SHA-256', async () => {
+    // Prepare
+    api = await startFakeExportsApi(() => filesReply('ARCHIVED'));
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(
+      ['download', EXPORT_ID, '--spot', SPOT_ID, '--out', outDir, '--api', api.url],
+      io,
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(api.requests[0]?.path).toBe(`/exports/${EXPORT_ID}/files`);
+    expect(api.requests[0]?.headers['x-spot-id']).toBe(SPOT_ID);
+    expect(readFileSync(join(outDir, EXPORT_ID, 'exp_1.csv.gz')).equals(STORED)).toBe(true);
+    expect(io.stdoutText()).toContain('sha256 verified');
+  });
+
+  it('stores the CSV decompressed with --gunzip', async () => {
+    api = await startFakeExportsApi(() => filesReply('ARCHIVED'));
+    const code = await runCli(
+      ['download', EXPORT_ID, '--spot', SPOT_ID, '--out', outDir, '--gunzip', '--api', api.url],
+      createTestIo(),
+    );
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(readFileSync(join(outDir, EXPORT_ID, 'exp_1.csv'), 'utf8')).toBe(CSV);
+  });
+
+  it('keeps nothing of a file whose bytes do not match, and exits 8', async () => {
+    // Prepare
+    api = await startFakeExportsApi(() => filesReply('ARCHIVED', '/bad'));
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(
+      ['download', EXPORT_ID, '--spot', SPOT_ID, '--out', outDir, '--api', api.url],
+      io,
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.DOWNLOAD_FAILED);
+    expect(io.stderrText()).toMatch(/exp_1\.csv: the download does not match the archive/);
+    expect(readdirSync(join(outDir, EXPORT_ID))).toEqual([]);
+  });
+
+  it.each([
+    ['PENDING', /not ready yet \(PENDING\)/],
+    ['FAILED', /is FAILED: link 1: the download was answered 403/],
+  ])('exits 7 when the archive is %s, saying why', async (status, message) => {
+    // Prepare
+    api = await startFakeExportsApi(() =>
+      filesReply(
+        status,
+        '/blob',
+        status === 'FAILED' ? { reason: 'link 1: the download was answered 403' } : {},
+      ),
+    );
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(
+      ['download', EXPORT_ID, '--spot', SPOT_ID, '--out', outDir, '--api', api.url],
+      io,
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.ARCHIVE_UNAVAILABLE);
+    expect(io.stderrText()).toMatch(message);
+    expect(existsSync(join(outDir, EXPORT_ID))).toBe(false);
+  });
+
+  it('start --wait --download waits for the archive after the export completed, then downloads it', async () => {
+    // Prepare: the export completes at once; the archive is PENDING on the first look.
+    let filesCalls = 0;
+    api = await startFakeExportsApi((request) => {
+      if (request.path.endsWith('/files')) return filesReply(++filesCalls === 1 ? 'PENDING' : 'ARCHIVED');
+      if (request.method === 'POST') return { status: 202, body: exportView({ status: 'REQUESTED' }) };
+      return { status: 200, body: exportView({ status: 'COMPLETED' }) };
+    });
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(
+      ['start', '--spot', SPOT_ID, '--last', 'P1D', '--wait', '--download', outDir, '--api', api.url],
+      io,
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(filesCalls).toBe(3);
+    expect(readFileSync(join(outDir, EXPORT_ID, 'exp_1.csv.gz')).equals(STORED)).toBe(true);
+  });
+
+  it('refuses --download without --wait', async () => {
+    const io = createTestIo();
+    const code = await runCli(['start', '--spot', SPOT_ID, '--last', 'P1D', '--download', outDir], io);
+    expect(code).toBe(ExitCode.USAGE);
+    expect(io.stderrText()).toContain('--download only applies with --wait');
+  });
+});
