@@ -216,8 +216,12 @@ export class ExportFunctions extends Construct {
     );
     const key = props.archive.encryptionKey;
     if (key !== undefined) {
-      key.grantEncryptDecrypt(this.archive.role);
-      key.grantDecrypt(this.files.role);
+      // Exact actions, no `GenerateDataKey*`: S3 asks for a data key to write (and to decrypt the
+      // parts of a multipart upload when completing it), and to decrypt on read.
+      this.archive.addToPolicy(
+        new iam.PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [key.keyArn] }),
+      );
+      this.files.addToPolicy(new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [key.keyArn] }));
     }
     for (const fn of [this.archive, this.files]) {
       Validations.of(fn.role).acknowledge({
