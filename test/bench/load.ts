@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ExportEventDetailType } from '../../lib/events/EventBridgeExportEvents';
 import { ExportStatus, isTerminal } from '../../lib/exports/ExportStatus';
 import type { ExportView } from '../../lib/http/exportView';
 import type { LocalExportEvent } from '../../local/LocalExportEvents';
@@ -211,7 +212,10 @@ async function waitForTerminalEvents(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { events } = await getJson<{ events: LocalExportEvent[] }>(`${runtime.apiUrl}/_local/events`);
-    const ours = events.filter((event) => exportIds.has(event.detail.exportId));
+    // One terminal event per export; `Export Archived` follows a completed one and is not counted.
+    const ours = events.filter(
+      (event) => exportIds.has(event.detail.exportId) && event.detailType !== ExportEventDetailType.ARCHIVED,
+    );
     if (ours.length >= exportIds.size || Date.now() > deadline) {
       return ours.length === 0 ? Number.NaN : Math.max(...ours.map((event) => Date.parse(event.time)));
     }

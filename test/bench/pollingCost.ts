@@ -40,6 +40,8 @@ interface RunResult {
 
 /** The deployed definition's create task, which the naive loop does not have. */
 let createState: string | undefined;
+/** The archive task that follows a completed export in the deployed workflow. */
+let archiveState: string | undefined;
 
 async function runOnce(
   definition: StateMachineDefinition,
@@ -58,13 +60,13 @@ async function runOnce(
   try {
     let polls = 0;
     let detectedAtMs = Number.NaN;
-    const poll = (): Record<string, string | boolean | string[]> => {
+    const poll = (): Record<string, string | number | boolean> => {
       polls += 1;
       const done = Date.now() >= actualSeconds * 1000;
       if (done) detectedAtMs = Date.now();
       if (style === 'choice') return { done };
       if (!done) throw new ExportStillProcessingError('ex_bench');
-      return { status: 'COMPLETED', links: [] };
+      return { spotId: 'sp_bench', exportId: 'ex_bench', status: 'COMPLETED', fileCount: 1 };
     };
     const execution = new StateMachine(definition, { validationOptions: { checkArn: false } }).run(
       {
@@ -78,6 +80,15 @@ async function runOnce(
         overrides: {
           taskResourceLocalHandlers: {
             [pollState]: poll,
+            // The deployed workflow archives a completed export's files: one task, here at once.
+            ...(archiveState !== undefined && {
+              [archiveState]: () => ({
+                spotId: 'sp_bench',
+                exportId: 'ex_bench',
+                archiveStatus: 'ARCHIVED',
+                fileCount: 1,
+              }),
+            }),
             // The deployed workflow creates the export first; here the upstream accepts at once.
             ...(createState !== undefined && {
               [createState]: () => ({
@@ -133,6 +144,7 @@ async function main(): Promise<void> {
     )?.[0] as string;
   const pollState = taskOf('poll');
   createState = taskOf('create');
+  archiveState = taskOf('archive');
   const rows: string[][] = [];
   for (const durationSeconds of EXPORT_DURATIONS_SECONDS) {
     const cases = [
