@@ -153,6 +153,25 @@ describe('parseLocalRuntimeSettings', () => {
     });
   });
 
+  it('archives by default, and reads LOCAL_ARCHIVE and the simulator’s export size', () => {
+    // Act
+    const defaults = parseLocalRuntimeSettings({}, context);
+    const configured = parseLocalRuntimeSettings(
+      { LOCAL_ARCHIVE: 'off', SIMULATOR_RECORDS_PER_EXPORT: '300000' },
+      context,
+    );
+
+    // Assess
+    expect(defaults.archive).toBe(true);
+    expect(defaults.upstream).toMatchObject({ recordsPerExport: undefined });
+    expect(configured.archive).toBe(false);
+    expect(configured.upstream).toMatchObject({ recordsPerExport: 300_000 });
+    expect(problemsOf({ LOCAL_ARCHIVE: 'yes', SIMULATOR_RECORDS_PER_EXPORT: '2000000' })).toEqual([
+      'SIMULATOR_RECORDS_PER_EXPORT must be at most 1000000',
+      'LOCAL_ARCHIVE must be on or off',
+    ]);
+  });
+
   it('names bad simulator rate limits', () => {
     // Act
     const problems = problemsOf({

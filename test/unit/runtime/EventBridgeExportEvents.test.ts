@@ -45,6 +45,60 @@ describe('EventBridgeExportEvents', () => {
     });
   });
 
+  it('puts Export Archived on the bus with the bucket and each file, without the source links', async () => {
+    // Prepare
+    const archived = new EventBridgeExportEvents({
+      client,
+      eventBusName: 'exports',
+      archiveBucketName: 'archive-bucket',
+    });
+    const record = exportRecordFixture({
+      status: 'COMPLETED',
+      links: ['https://files.example/1.csv.zip?signature=secret'],
+      archive: {
+        status: 'ARCHIVED',
+        archivedAt: '2025-01-01T01:05:00.000Z',
+        files: [
+          {
+            name: 'a.csv',
+            key: 'exports/spot=sp_demo/date=2025-01-01/ex/1.csv.gz',
+            bytes: 10,
+            sha256: 'ab'.repeat(32),
+            rows: 3,
+            sourceLink: 1,
+          },
+        ],
+      },
+    });
+
+    // Act
+    await archived.publishArchived(record);
+
+    // Assess
+    const entry = eventBridge.commandCalls(PutEventsCommand)[0]?.args[0].input.Entries?.[0];
+    expect(entry).toMatchObject({
+      EventBusName: 'exports',
+      Source: 'openweb-exports',
+      DetailType: 'Export Archived',
+    });
+    expect(JSON.parse(entry?.Detail ?? '')).toEqual({
+      spotId: record.spotId,
+      exportId: record.exportId,
+      status: 'COMPLETED',
+      bucket: 'archive-bucket',
+      archivedAt: '2025-01-01T01:05:00.000Z',
+      files: [
+        {
+          name: 'a.csv',
+          key: 'exports/spot=sp_demo/date=2025-01-01/ex/1.csv.gz',
+          bytes: 10,
+          sha256: 'ab'.repeat(32),
+          rows: 3,
+        },
+      ],
+    });
+  });
+
   it.each([
     ['FAILED', 'Export Failed'],
     ['ABORTED', 'Export Aborted'],
