@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
@@ -21,6 +21,7 @@ import { toDocumentClient } from '../lib/store/createDocumentClient';
 import { DynamoDbAuthPacer } from '../lib/store/DynamoDbAuthPacer';
 import { DynamoDbExportStore } from '../lib/store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../lib/store/DynamoDbTokenStore';
+import { OPENAPI_DOCUMENT_FILE } from '../openapi/documentFile';
 import { loadStateMachine } from './cachedStateMachine';
 import { LocalRuntimeConfigError, LocalRuntimeError, LocalRuntimeStoppingError } from './errors';
 import { startLocalHttpApi } from './http/LocalHttpApi';
@@ -197,7 +198,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       port: settings.apiPort,
       routes: ROUTES,
       invoke,
-      localRoutes: localOnlyRoutes({ schedules, events, metrics }),
+      localRoutes: localOnlyRoutes({
+        schedules,
+        events,
+        metrics,
+        openApiDocument: readFileSync(join(options.projectRoot ?? LOCAL_PROJECT_ROOT, OPENAPI_DOCUMENT_FILE)),
+      }),
       logger,
     });
     closers.push(() => api.close());

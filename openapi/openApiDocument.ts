@@ -30,8 +30,7 @@ import {
 
 /** The project's root folder, where the committed document lives. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** The committed document, relative to the project root. */
-export const OPENAPI_DOCUMENT_FILE = 'openapi.json';
+export { OPENAPI_DOCUMENT_FILE } from './documentFile';
 
 export type JsonObject = { [key: string]: unknown };
 
