@@ -4,6 +4,7 @@ import { exportTableDefinition } from '../../lib/store/tableDefinition';
 import {
   removeTestAssemblies,
   SCHEDULED_SPOT_CONFIG,
+  STACK_SHAPES,
   type SynthesizedTestStack,
   synthesizeTestStack,
 } from './synthesizeTestStack';
@@ -28,33 +29,6 @@ const COMMON_ENVIRONMENT = [
   'NODE_OPTIONS',
 ];
 
-let plain: SynthesizedTestStack;
-let scheduled: SynthesizedTestStack;
-let jwt: SynthesizedTestStack;
-
-beforeAll(() => {
-  plain = synthesizeTestStack();
-  scheduled = synthesizeTestStack({
-    ...SCHEDULED_SPOT_CONFIG,
-    alarmEmail: ['ops@example.com', 'oncall@example.com'],
-  });
-  jwt = synthesizeTestStack({
-    auth: {
-      mode: 'jwt',
-      issuer: 'https://issuer.example.com/',
-      audience: ['exports-api'],
-      scopes: ['exports/admin'],
-    },
-    polling: { exportDeadlineSeconds: 7_200, defaultFirstPollDelaySeconds: 45, statusFreshnessSeconds: 20 },
-    secretNamePrefix: 'custom/openweb/',
-    logLevel: 'DEBUG',
-  });
-});
-
-afterAll(() => {
-  removeTestAssemblies();
-});
-
 function environmentOf(stack: SynthesizedTestStack, handler: HandlerName): Record<string, unknown> {
   const [, fn] = functionOf(stack.template, handler);
   return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -64,7 +38,45 @@ function logicalIdOfGetAtt(value: unknown): string {
   return (value as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
 }
 
-describe('OpenWebExportsStack', () => {
+afterAll(() => {
+  removeTestAssemblies();
+});
+
+// The same assertions hold for the stack as deployed and for the construct inside someone else's stack.
+describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
+  let plain: SynthesizedTestStack;
+  let scheduled: SynthesizedTestStack;
+  let jwt: SynthesizedTestStack;
+
+  beforeAll(() => {
+    plain = synthesizeTestStack({}, shape);
+    scheduled = synthesizeTestStack(
+      {
+        ...SCHEDULED_SPOT_CONFIG,
+        alarmEmail: ['ops@example.com', 'oncall@example.com'],
+      },
+      shape,
+    );
+    jwt = synthesizeTestStack(
+      {
+        auth: {
+          mode: 'jwt',
+          issuer: 'https://issuer.example.com/',
+          audience: ['exports-api'],
+          scopes: ['exports/admin'],
+        },
+        polling: {
+          exportDeadlineSeconds: 7_200,
+          defaultFirstPollDelaySeconds: 45,
+          statusFreshnessSeconds: 20,
+        },
+        secretNamePrefix: 'custom/openweb/',
+        logLevel: 'DEBUG',
+      },
+      shape,
+    );
+  });
+
   describe('export table', () => {
     it('is built from the shared table definition', () => {
       // Prepare
@@ -179,7 +191,7 @@ describe('OpenWebExportsStack', () => {
       const arn = JSON.stringify(environmentOf(plain, HandlerNames.CHECK_STATUS).STATE_MACHINE_ARN);
 
       // Assess
-      expect(arn).toContain(':stateMachine:OpenWebExports-ExportPolling');
+      expect(arn).toContain(`:stateMachine:${plain.namePrefix}-ExportPolling`);
       expect(arn).not.toContain(stateMachineId as string);
     });
 
@@ -294,7 +306,7 @@ describe('OpenWebExportsStack', () => {
       expect(machines).toHaveLength(1);
       const [, machine] = machines[0] as [string, TemplateResource];
       expect(machine.Properties).toMatchObject({
-        StateMachineName: 'OpenWebExports-ExportPolling',
+        StateMachineName: `${plain.namePrefix}-ExportPolling`,
         StateMachineType: 'STANDARD',
         TracingConfiguration: { Enabled: true },
         LoggingConfiguration: { Level: 'ALL' },
@@ -314,7 +326,7 @@ describe('OpenWebExportsStack', () => {
         'Fn::Join': [
           '',
           [
-            '/aws/vendedlogs/states/OpenWebExports-ExportPolling-',
+            `/aws/vendedlogs/states/${plain.namePrefix}-ExportPolling-`,
             { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] },
           ],
         ],
@@ -329,7 +341,7 @@ describe('OpenWebExportsStack', () => {
 
       // Assess
       expect(buses).toHaveLength(1);
-      expect(buses[0]?.[1].Properties.Name).toBe('OpenWebExports-exports');
+      expect(buses[0]?.[1].Properties.Name).toBe(`${plain.namePrefix}-exports`);
       expect(environmentOf(plain, HandlerNames.START).EVENT_BUS_NAME).toEqual({ Ref: buses[0]?.[0] });
     });
   });
@@ -499,7 +511,7 @@ describe('OpenWebExportsStack', () => {
 
       // Assess
       expect(dashboards).toHaveLength(1);
-      expect(dashboards[0]?.[1].Properties.DashboardName).toBe('OpenWebExports');
+      expect(dashboards[0]?.[1].Properties.DashboardName).toBe(plain.namePrefix);
     });
 
     it('notifies the configured addresses through an encrypted topic', () => {
