@@ -113,8 +113,10 @@ export interface OpenWebExportsProps extends OpenWebExportsConfigProps {
 
 /** The props describe the configuration schema exactly: each is accepted by it, and it accepts nothing else. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-export const CONSTRUCT_PROPS_MATCH_CONFIG: Same<Required<OpenWebExportsConfigProps>, Required<StackConfigInput>> =
-  true;
+export const CONSTRUCT_PROPS_MATCH_CONFIG: Same<
+  Required<OpenWebExportsConfigProps>,
+  Required<StackConfigInput>
+> = true;
 
 /**
  * Everything openweb-exports runs on in AWS: the table, the four functions, the HTTP API, the
