@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { ProblemType } from '../../lib/http/ProblemType';
 import { INTERNAL_ERROR_PROBLEM } from '../../lib/http/problemResponses';
 import type { HandlerName, Route } from '../../lib/http/routeTable';
 import { LocalRuntimeError } from '../errors';
@@ -85,6 +86,8 @@ export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<L
           response,
           localProblem({
             status: 413,
+            // The same kind as the handlers' own refusal of a large body, as the OpenAPI document lists it.
+            type: ProblemType.PAYLOAD_TOO_LARGE,
             title: 'Payload too large',
             detail: `The request body may be at most ${maxBodyBytes} bytes.`,
           }),

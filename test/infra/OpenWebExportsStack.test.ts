@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HandlerName, HandlerNames, ROUTES } from '../../lib/http/routeTable';
 import { exportTableDefinition } from '../../lib/store/tableDefinition';
 import {
+  EMBEDDED,
   removeTestAssemblies,
   SCHEDULED_SPOT_CONFIG,
   STACK_SHAPES,
@@ -75,6 +76,73 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       },
       shape,
     );
+  });
+
+  describe('placement', () => {
+    it('names its resources after the stack as deployed, after the stack and the construct id embedded', () => {
+      // Act
+      const names = {
+        stateMachine: resourcesOfType(plain.template, 'AWS::StepFunctions::StateMachine')[0]?.[1].Properties
+          .StateMachineName,
+        bus: resourcesOfType(plain.template, 'AWS::Events::EventBus')[0]?.[1].Properties.Name,
+        dashboard: resourcesOfType(plain.template, 'AWS::CloudWatch::Dashboard')[0]?.[1].Properties
+          .DashboardName,
+      };
+
+      // Assess
+      const prefix =
+        shape === 'deployed' ? 'OpenWebExports' : `${EMBEDDED.stackName}-${EMBEDDED.constructId}`;
+      expect(plain.namePrefix).toBe(prefix);
+      expect(names).toEqual({
+        stateMachine: `${prefix}-ExportPolling`,
+        bus: `${prefix}-exports`,
+        dashboard: prefix,
+      });
+    });
+
+    it('keeps the logical ids the stack had before it held the construct, and its outputs', () => {
+      // Act
+      const tableIds = Object.keys(plain.template.findResources('AWS::DynamoDB::Table'));
+      const outputs = Object.keys((plain.template.toJSON().Outputs ?? {}) as Record<string, unknown>);
+
+      // Assess
+      if (shape === 'deployed') {
+        expect(tableIds).toEqual([expect.stringMatching(/^ExportTable[0-9A-F]{8}$/)]);
+        expect(outputs.sort()).toEqual([
+          'ApiUrl',
+          'DashboardName',
+          'EventBusName',
+          'StateMachineArn',
+          'TableName',
+        ]);
+      } else {
+        // Embedded, the ids are under the construct's and the outputs are the embedding app's to choose.
+        expect(tableIds).toEqual([expect.stringMatching(/^ExportsExportTable[0-9A-F]{8}$/)]);
+        expect(outputs).toEqual([]);
+      }
+    });
+
+    it('carries the permissions boundary and the tags of the stack it is placed in', () => {
+      // Act
+      const roles = resourcesOfType(scheduled.template, 'AWS::IAM::Role');
+      const tagged = [
+        ...resourcesOfType(scheduled.template, 'AWS::DynamoDB::Table'),
+        ...resourcesOfType(scheduled.template, 'AWS::Lambda::Function'),
+      ];
+
+      // Assess
+      expect(roles.length).toBeGreaterThan(4);
+      for (const [, role] of roles) {
+        const boundary = JSON.stringify(role.Properties.PermissionsBoundary);
+        if (shape === 'embedded') expect(boundary).toContain(`:policy/${EMBEDDED.boundaryPolicyName}`);
+        else expect(boundary).toBeUndefined();
+      }
+      const userTags = Object.entries(EMBEDDED.tags).map(([Key, Value]) => ({ Key, Value }));
+      for (const [, resource] of tagged) {
+        if (shape === 'embedded') expect(resource.Properties.Tags).toEqual(expect.arrayContaining(userTags));
+        else expect(resource.Properties.Tags ?? []).not.toEqual(expect.arrayContaining(userTags));
+      }
+    });
   });
 
   describe('export table', () => {
