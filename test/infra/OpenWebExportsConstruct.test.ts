@@ -1,5 +1,6 @@
 import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { CfnEventBus } from 'aws-cdk-lib/aws-events';
+import type { CfnStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OpenWebExports } from '../../infra/OpenWebExports';
 import { DEFAULT_STACK_ID } from '../../infra/OpenWebExportsStack';
@@ -7,7 +8,6 @@ import { cdkJsonContext, createOpenWebExportsApp } from '../../infra/openWebExpo
 import { parseStackConfig, STACK_CONFIG_CONTEXT_KEY, StackConfigError } from '../../infra/stackConfig';
 import { SKIP_BUNDLING_CONTEXT } from '../../infra/synthesizeStackTemplate';
 import { newAssemblyDirectory, removeTestAssemblies, SCHEDULED_SPOT_CONFIG } from './synthesizeTestStack';
-import { resourcesOfType } from './templateQueries';
 
 afterAll(() => {
   removeTestAssemblies();
@@ -29,18 +29,20 @@ describe('the OpenWebExports construct', () => {
     // Act
     const first = new OpenWebExports(stack, 'Marketing', { spots: [{ spotId: 'sp_marketing' }] });
     const second = new OpenWebExports(stack, 'Newsroom', { namePrefix: 'newsroom-exports' });
-    const template = Template.fromStack(stack);
 
     // Assess
+    const names = (exports: OpenWebExports) =>
+      stack.resolve([
+        (exports.workflow.stateMachine.node.defaultChild as CfnStateMachine).stateMachineName,
+        exports.eventBus.eventBusName,
+      ]);
     expect([first.namePrefix, second.namePrefix]).toEqual(['Platform-Marketing', 'newsroom-exports']);
-    const machineNames = resourcesOfType(template, 'AWS::StepFunctions::StateMachine').map(
-      ([, machine]) => machine.Properties.StateMachineName,
+    expect(names(first)).toEqual(['Platform-Marketing-ExportPolling', { Ref: expect.any(String) }]);
+    expect(names(second)).toEqual(['newsroom-exports-ExportPolling', { Ref: expect.any(String) }]);
+    expect(stack.resolve((first.eventBus.node.defaultChild as CfnEventBus).name)).toBe(
+      'Platform-Marketing-exports',
     );
-    expect(machineNames.sort()).toEqual([
-      'Platform-Marketing-ExportPolling',
-      'newsroom-exports-ExportPolling',
-    ]);
-    template.resourceCountIs('AWS::DynamoDB::Table', 2);
+    expect(first.table.table.node.path).not.toBe(second.table.table.node.path);
   });
 
   it('validates its props as the context is validated, naming each bad prop', () => {

@@ -6,10 +6,11 @@ import { HandlerNames, handlerEntryPath } from '../../lib/http/routeTable';
 
 const BUNDLE_TIMEOUT_MS = 60_000;
 
-/** Every source file the function's bundle is made of, relative to the project root. */
-async function bundleInputs(entry: string): Promise<string[]> {
+/** Every source file the functions' bundles are made of, relative to the project root. */
+async function bundleInputs(entries: string[]): Promise<string[]> {
   const result = await build({
-    entryPoints: [join(PROJECT_ROOT, entry)],
+    entryPoints: entries.map((entry) => join(PROJECT_ROOT, entry)),
+    outdir: join(PROJECT_ROOT, 'cdk.out', 'bundle-check'),
     absWorkingDir: PROJECT_ROOT,
     bundle: true,
     platform: 'node',
@@ -26,16 +27,12 @@ describe('the functions Lambda runs', () => {
     'bundle neither the OpenAPI generator nor a JSON Schema validator',
     async () => {
       // Act
-      const inputs = await Promise.all(
-        Object.values(HandlerNames).map(async (handler) => bundleInputs(handlerEntryPath(handler))),
-      );
+      const files = await bundleInputs(Object.values(HandlerNames).map(handlerEntryPath));
 
       // Assess
-      for (const files of inputs) {
-        expect(files.length).toBeGreaterThan(10);
-        expect(files.filter((file) => file.startsWith('openapi/'))).toEqual([]);
-        expect(files.filter((file) => /node_modules\/(ajv|ajv-formats|@seriousme)\//.test(file))).toEqual([]);
-      }
+      for (const handler of Object.values(HandlerNames)) expect(files).toContain(handlerEntryPath(handler));
+      expect(files.filter((file) => file.startsWith('openapi/'))).toEqual([]);
+      expect(files.filter((file) => /node_modules\/(ajv|ajv-formats|@seriousme)\//.test(file))).toEqual([]);
     },
     BUNDLE_TIMEOUT_MS,
   );
