@@ -180,7 +180,8 @@ const OPERATIONS: { [K in RouteKey]: OperationDoc } = {
     idempotencyKey: true,
     success: {
       status: 202,
-      description: 'Accepted: the export, `REQUESTED`. Read it back at `Location`.',
+      description:
+        'Accepted: the export, `REQUESTED` (on a replay, its current state). Read it back at `Location`.',
       schema: exportViewSchema,
       headers: {
         Location: {
