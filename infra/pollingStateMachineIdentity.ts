@@ -15,11 +15,11 @@ export interface PollingStateMachineIdentity {
  * The state machine invokes check-status and abort, which in turn need its ARN: building
  * the ARN from a fixed name (rather than referencing the resource) breaks that cycle.
  */
-export function pollingStateMachineIdentity(stack: Stack): PollingStateMachineIdentity {
-  const name = `${stack.stackName}-ExportPolling`;
+export function pollingStateMachineIdentity(stack: Stack, namePrefix: string): PollingStateMachineIdentity {
+  const name = `${namePrefix}-ExportPolling`;
   if (name.length > STATE_MACHINE_NAME_MAX_LENGTH) {
     throw new Error(
-      `The state machine name ${name} is longer than ${STATE_MACHINE_NAME_MAX_LENGTH} characters: use a shorter stack name`,
+      `The state machine name ${name} is longer than ${STATE_MACHINE_NAME_MAX_LENGTH} characters: use a shorter name prefix (stack name)`,
     );
   }
   return {

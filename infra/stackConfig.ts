@@ -279,6 +279,8 @@ const stackConfigSchema = z
   });
 
 export type StackConfig = z.output<typeof stackConfigSchema>;
+/** The configuration as written (context or construct props), before defaults. */
+export type StackConfigInput = z.input<typeof stackConfigSchema>;
 export type SpotConfig = StackConfig['spots'][number];
 export type SpotScheduleConfig = SpotConfig['schedules'][number];
 export type AuthConfig = StackConfig['auth'];
@@ -333,25 +335,28 @@ function addFunctionEnvironmentIssues(config: StackConfig, context: z.Refinement
 export class StackConfigError extends Error {
   readonly problems: string[];
 
-  constructor(problems: string[]) {
-    super(`Invalid ${STACK_CONFIG_CONTEXT_KEY} configuration:\n  ${problems.join('\n  ')}`);
+  constructor(problems: string[], source: string = STACK_CONFIG_CONTEXT_KEY) {
+    super(`Invalid ${source} configuration:\n  ${problems.join('\n  ')}`);
     this.name = 'StackConfigError';
     this.problems = problems;
   }
 }
 
-function describePath(path: readonly PropertyKey[]): string {
-  return [STACK_CONFIG_CONTEXT_KEY, ...path.map(String)].join('.');
+function describePath(source: string, path: readonly PropertyKey[]): string {
+  return [source, ...path.map(String)].join('.');
 }
 
-/** Raw context value (object, JSON text or undefined) → validated config with defaults. Throws StackConfigError. */
-export function parseStackConfig(raw: unknown): StackConfig {
+/**
+ * Raw context value (object, JSON text or undefined) → validated config with defaults. Throws
+ * StackConfigError, naming each bad key under `source` (the context key, or the construct's props).
+ */
+export function parseStackConfig(raw: unknown, source: string = STACK_CONFIG_CONTEXT_KEY): StackConfig {
   let value = raw;
   if (typeof raw === 'string') {
     try {
       value = JSON.parse(raw);
     } catch {
-      throw new StackConfigError([`${STACK_CONFIG_CONTEXT_KEY}: is not valid JSON`]);
+      throw new StackConfigError([`${source}: is not valid JSON`], source);
     }
   }
   const parsed = stackConfigSchema.safeParse(value ?? {});
@@ -360,9 +365,10 @@ export function parseStackConfig(raw: unknown): StackConfig {
       parsed.error.issues.map((issue) => {
         const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : [];
         return unknownKeys.length > 0
-          ? `${describePath(issue.path)}: unknown key ${unknownKeys.map((key) => `"${key}"`).join(', ')}`
-          : `${describePath(issue.path)}: ${issue.message}`;
+          ? `${describePath(source, issue.path)}: unknown key ${unknownKeys.map((key) => `"${key}"`).join(', ')}`
+          : `${describePath(source, issue.path)}: ${issue.message}`;
       }),
+      source,
     );
   }
   return parsed.data;

@@ -1,6 +1,6 @@
 import type { InMemoryExportMetrics } from '../lib/observability/InMemoryExportMetrics';
 import { UnknownScheduleError } from './errors';
-import type { LocalRoute } from './http/LocalHttpApi';
+import { type LocalRoute, OPENAPI_DOCUMENT_PATH } from './http/LocalHttpApi';
 import { localJson, localProblem } from './http/localProblem';
 import type { LocalExportEvents } from './LocalExportEvents';
 import type { LocalSchedules } from './schedules/LocalSchedules';
@@ -9,15 +9,27 @@ export interface LocalOnlyRoutesOptions {
   schedules: LocalSchedules;
   events: LocalExportEvents;
   metrics: InMemoryExportMetrics;
+  /** The committed `openapi.json`, served as is at `/openapi.json`. */
+  openApiDocument: Buffer;
 }
 
 /**
- * What only this machine offers, under `/_local/`: the schedules (list, fire one now),
- * the export events that would have gone to EventBridge, and the metric totals.
+ * What only this machine offers: the API's OpenAPI document at `/openapi.json`, and under
+ * `/_local/` the schedules (list, fire one now), the export events that would have gone to
+ * EventBridge, and the metric totals.
  */
 export function localOnlyRoutes(options: LocalOnlyRoutesOptions): LocalRoute[] {
-  const { schedules, events, metrics } = options;
+  const { schedules, events, metrics, openApiDocument } = options;
   return [
+    {
+      method: 'GET',
+      path: OPENAPI_DOCUMENT_PATH,
+      handle: async () => ({
+        statusCode: 200,
+        headers: { 'content-type': 'application/json' },
+        body: openApiDocument,
+      }),
+    },
     {
       method: 'GET',
       path: '/_local/schedules',

@@ -24,7 +24,7 @@ export function readyBanner(input: ReadyBannerInput): string[] {
   const width = Math.max(0, ...runtime.schedules.map((schedule) => schedule.name.length));
   return [
     `openweb-exports local runtime ready at ${api} (started in ${(input.startupMs / MS_PER_SECOND).toFixed(1)} s)`,
-    `  API        ${api}: loopback only, NO authentication (local mode)`,
+    `  API        ${api}: loopback only, NO authentication (local mode); described at ${api}/openapi.json`,
     runtime.simulatorUrl === undefined
       ? `  upstream   OpenWeb at the configured OPENWEB_*_BASE_URL (time scale ${input.timeScale})`
       : `  upstream   OpenWeb simulator at ${runtime.simulatorUrl} (time scale ${input.timeScale})`,

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
@@ -22,6 +22,7 @@ import { toDocumentClient } from '../lib/store/createDocumentClient';
 import { DynamoDbAuthPacer } from '../lib/store/DynamoDbAuthPacer';
 import { DynamoDbExportStore } from '../lib/store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../lib/store/DynamoDbTokenStore';
+import { OPENAPI_DOCUMENT_FILE } from '../openapi/documentFile';
 import { loadStateMachine } from './cachedStateMachine';
 import { LocalRuntimeConfigError, LocalRuntimeError, LocalRuntimeStoppingError } from './errors';
 import { ForegroundActivity } from './ForegroundActivity';
@@ -227,7 +228,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       routes: ROUTES,
       invoke,
       activity: foreground,
-      localRoutes: localOnlyRoutes({ schedules, events, metrics }),
+      localRoutes: localOnlyRoutes({
+        schedules,
+        events,
+        metrics,
+        openApiDocument: readFileSync(join(options.projectRoot ?? LOCAL_PROJECT_ROOT, OPENAPI_DOCUMENT_FILE)),
+      }),
       logger,
     });
     closers.push(() => api.close());

@@ -5,7 +5,7 @@ const CROCKFORD_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const EXPORT_ID_PREFIX = 'ex_';
 const TIME_CHARS = 10;
 const RANDOM_CHARS = 16;
-const EXPORT_ID_PATTERN = /^ex_[0-9a-hjkmnp-tv-z]{26}$/;
+export const EXPORT_ID_PATTERN = /^ex_[0-9a-hjkmnp-tv-z]{26}$/;
 
 /**
  * `ex_` + 10 chars of epoch milliseconds + 16 random chars (80 bits).

@@ -29,23 +29,25 @@ const fileOptions = {
     .optional(),
 };
 
-const dateRangeSchema = z
-  .strictObject({ from: instant, until: instant, ...fileOptions })
-  .superRefine((value, context) => {
-    const fromMs = Date.parse(value.from);
-    const untilMs = Date.parse(value.until);
-    if (fromMs >= untilMs) {
-      context.addIssue({ code: 'custom', path: ['until'], message: 'must be after from' });
-    } else if (untilMs - fromMs > MAX_EXPORT_RANGE_HOURS * MS_PER_HOUR) {
-      context.addIssue({
-        code: 'custom',
-        path: ['until'],
-        message: `the range may span at most ${MAX_EXPORT_RANGE_HOURS} hours`,
-      });
-    }
-  });
+/** A date range request's shape; the checks between its fields come on top, in `dateRangeSchema`. */
+export const dateRangeRequestShape = z.strictObject({ from: instant, until: instant, ...fileOptions });
 
-const conversationSchema = z.strictObject({
+const dateRangeSchema = dateRangeRequestShape.superRefine((value, context) => {
+  const fromMs = Date.parse(value.from);
+  const untilMs = Date.parse(value.until);
+  if (fromMs >= untilMs) {
+    context.addIssue({ code: 'custom', path: ['until'], message: 'must be after from' });
+  } else if (untilMs - fromMs > MAX_EXPORT_RANGE_HOURS * MS_PER_HOUR) {
+    context.addIssue({
+      code: 'custom',
+      path: ['until'],
+      message: `the range may span at most ${MAX_EXPORT_RANGE_HOURS} hours`,
+    });
+  }
+});
+
+/** A conversation request's shape; `exportRequestSchema` also checks the id names the caller's spot. */
+export const conversationRequestShape = z.strictObject({
   conversationId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(300),
   ...fileOptions,
 });
@@ -55,7 +57,7 @@ const conversationSchema = z.strictObject({
  * `delimiter` and `maxRecordsInFile`. Unknown fields are refused, so a typo is not silently ignored.
  */
 export function exportRequestSchema(spotId: string): z.ZodType<ExportRequest> {
-  const conversation = conversationSchema.refine(
+  const conversation = conversationRequestShape.refine(
     (value) =>
       value.conversationId.startsWith(`${spotId}_`) &&
       POST_ID.test(value.conversationId.slice(spotId.length + 1)),

@@ -5,7 +5,7 @@ import { invalidRequest } from './invalidRequest';
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const MAX_IDEMPOTENCY_KEY_CHARS = 255;
 
-const IDEMPOTENCY_KEY = new RegExp(`^[\\x20-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_CHARS}}$`);
+export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[\\x20-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_CHARS}}$`);
 /** Keys from the API live apart from the scheduler's `schedule:` keys, so a caller cannot collide with a schedule. */
 const API_KEY_NAMESPACE = 'api:';
 
@@ -16,7 +16,7 @@ const API_KEY_NAMESPACE = 'api:';
 export function readIdempotencyKey(event: APIGatewayProxyEventV2): string | undefined {
   const value = headerValue(event, IDEMPOTENCY_KEY_HEADER);
   if (value === undefined) return undefined;
-  if (!IDEMPOTENCY_KEY.test(value)) {
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
     throw invalidRequest([
       {
         field: `header.${IDEMPOTENCY_KEY_HEADER}`,

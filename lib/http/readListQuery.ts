@@ -12,7 +12,7 @@ export interface ListQuery {
 
 /** Longer than any token the store issues; a longer one is refused before it is decoded. */
 export const MAX_NEXT_TOKEN_CHARS = 2048;
-const NEXT_TOKEN = /^[A-Za-z0-9_-]+$/;
+export const NEXT_TOKEN_PATTERN = /^[A-Za-z0-9_-]+$/;
 const DECIMAL = /^\d{1,4}$/;
 const KNOWN_PARAMETERS = new Set(['limit', 'nextToken', 'status']);
 
@@ -29,7 +29,7 @@ export function readListQuery(event: APIGatewayProxyEventV2): ListQuery {
       if (limit >= 1 && limit <= MAX_LIST_LIMIT) query.limit = limit;
       else problems.push({ field: 'query.limit', message: `must be an integer from 1 to ${MAX_LIST_LIMIT}` });
     } else if (name === 'nextToken') {
-      if (value.length <= MAX_NEXT_TOKEN_CHARS && NEXT_TOKEN.test(value)) query.nextToken = value;
+      if (value.length <= MAX_NEXT_TOKEN_CHARS && NEXT_TOKEN_PATTERN.test(value)) query.nextToken = value;
       else problems.push({ field: 'query.nextToken', message: 'is not a token of this listing' });
     } else if (isExportStatus(value)) {
       query.status = value;

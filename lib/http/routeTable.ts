@@ -22,13 +22,24 @@ export interface Route {
   handler: HandlerName;
 }
 
-export const ROUTES: readonly Route[] = [
+export const ROUTES = [
   { method: 'POST', path: '/exports', handler: HandlerNames.START },
   { method: 'GET', path: '/exports', handler: HandlerNames.LIST },
   { method: 'GET', path: '/exports/{exportId}', handler: HandlerNames.CHECK_STATUS },
   { method: 'POST', path: '/exports/{exportId}/abort', handler: HandlerNames.ABORT },
   { method: 'GET', path: '/exports/{exportId}/files', handler: HandlerNames.FILES },
-];
+] as const satisfies readonly Route[];
+
+/** `METHOD /path` of each route, e.g. `GET /exports/{exportId}`: the OpenAPI document describes each one. */
+export type RouteKey = RouteKeyOf<(typeof ROUTES)[number]>;
+
+type RouteKeyOf<R> = R extends { method: infer M extends string; path: infer P extends string }
+  ? `${M} ${P}`
+  : never;
+
+export function routeKey(route: Route): string {
+  return `${route.method} ${route.path}`;
+}
 
 /** Entry file of each handler, relative to the project root (`functions/<name>.ts`). */
 export function handlerEntryPath(handler: HandlerName): string {

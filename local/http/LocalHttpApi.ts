@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { ProblemType } from '../../lib/http/ProblemType';
 import { INTERNAL_ERROR_PROBLEM } from '../../lib/http/problemResponses';
 import type { HandlerName, Route } from '../../lib/http/routeTable';
 import { LocalRuntimeError } from '../errors';
@@ -16,6 +17,8 @@ import { MAX_LOCAL_REQUEST_BODY_BYTES, readBoundedBody } from './readBoundedBody
 export const LOCAL_API_HOST = '127.0.0.1';
 /** Routes of the local runtime itself live under this prefix, which no API route starts with. */
 export const LOCAL_ROUTE_PREFIX = '/_local/';
+/** The OpenAPI document of the API, served by the runtime itself next to the API's routes. */
+export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
 /** How long close() lets requests in progress finish before cutting their connections. */
 export const HTTP_CLOSE_GRACE_MS = 5_000;
 
@@ -24,7 +27,7 @@ export interface LocalRouteRequest {
   query: URLSearchParams;
 }
 
-/** A route that exists only on this machine (schedules, events), answered by the runtime itself. */
+/** A route that exists only on this machine (schedules, events, the OpenAPI document), answered by the runtime itself. */
 export interface LocalRoute {
   method: 'GET' | 'POST';
   path: string;
@@ -90,6 +93,8 @@ export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<L
           response,
           localProblem({
             status: 413,
+            // The same kind as the handlers' own refusal of a large body, as the OpenAPI document lists it.
+            type: ProblemType.PAYLOAD_TOO_LARGE,
             title: 'Payload too large',
             detail: `The request body may be at most ${maxBodyBytes} bytes.`,
           }),
@@ -174,11 +179,12 @@ export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<L
 }
 
 function checkRouteTables(routes: readonly Route[], localRoutes: readonly LocalRoute[]): void {
-  const clash = routes.find((route) => route.path.startsWith(LOCAL_ROUTE_PREFIX));
-  const stray = localRoutes.find((route) => !route.path.startsWith(LOCAL_ROUTE_PREFIX));
+  const isLocalPath = (path: string) => path.startsWith(LOCAL_ROUTE_PREFIX) || path === OPENAPI_DOCUMENT_PATH;
+  const clash = routes.find((route) => isLocalPath(route.path));
+  const stray = localRoutes.find((route) => !isLocalPath(route.path));
   if (clash !== undefined || stray !== undefined) {
     throw new LocalRuntimeError(
-      `Local-only routes must live under ${LOCAL_ROUTE_PREFIX} and API routes must not: ` +
+      `Local-only routes must live under ${LOCAL_ROUTE_PREFIX} (or be ${OPENAPI_DOCUMENT_PATH}) and API routes must not: ` +
         `${(clash ?? stray)?.method} ${(clash ?? stray)?.path}`,
     );
   }

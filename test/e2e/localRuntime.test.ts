@@ -268,10 +268,38 @@ describe('the local runtime, run as npm start runs it', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('serves the committed OpenAPI document at /openapi.json', async () => {
+    // Act
+    const response = await fetch(`${runtime.apiUrl}/openapi.json`);
+    const text = await response.text();
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(text).toBe(readFileSync(join(PROJECT_ROOT, 'openapi.json'), 'utf8'));
+    expect(runtime.output()).toContain(`${runtime.apiUrl}/openapi.json`);
+  });
+
+  it('answers an invalid start with a 400 problem the OpenAPI document lists', async () => {
+    // Act
+    const response = await requestJson(`${runtime.apiUrl}/exports`, {
+      method: 'POST',
+      spotId: 'sp_demo',
+      body: { from: DAY.from },
+    });
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ type: '/problems/invalid-request' });
+  });
+
   it('answers 404 for unknown routes and 405 with Allow for a wrong method, as problems', async () => {
     // Act
-    const notFound = await requestJson(`${runtime.apiUrl}/export`);
-    const wrongMethod = await requestJson(`${runtime.apiUrl}/exports/ex_1`, { method: 'POST' });
+    const notFound = await requestJson(`${runtime.apiUrl}/export`, { outsideApi: true });
+    const wrongMethod = await requestJson(`${runtime.apiUrl}/exports/ex_1`, {
+      method: 'POST',
+      outsideApi: true,
+    });
 
     // Assess
     expect(notFound.status).toBe(404);

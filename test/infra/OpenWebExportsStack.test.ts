@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HandlerName, HandlerNames, ROUTES } from '../../lib/http/routeTable';
 import { exportTableDefinition } from '../../lib/store/tableDefinition';
 import {
+  EMBEDDED,
   removeTestAssemblies,
   SCHEDULED_SPOT_CONFIG,
+  STACK_SHAPES,
   type SynthesizedTestStack,
   synthesizeTestStack,
 } from './synthesizeTestStack';
@@ -33,33 +35,6 @@ const COMMON_ENVIRONMENT = [
   'NODE_OPTIONS',
 ];
 
-let plain: SynthesizedTestStack;
-let scheduled: SynthesizedTestStack;
-let jwt: SynthesizedTestStack;
-
-beforeAll(() => {
-  plain = synthesizeTestStack();
-  scheduled = synthesizeTestStack({
-    ...SCHEDULED_SPOT_CONFIG,
-    alarmEmail: ['ops@example.com', 'oncall@example.com'],
-  });
-  jwt = synthesizeTestStack({
-    auth: {
-      mode: 'jwt',
-      issuer: 'https://issuer.example.com/',
-      audience: ['exports-api'],
-      scopes: ['exports/admin'],
-    },
-    polling: { exportDeadlineSeconds: 7_200, defaultFirstPollDelaySeconds: 45, statusFreshnessSeconds: 20 },
-    secretNamePrefix: 'custom/openweb/',
-    logLevel: 'DEBUG',
-  });
-});
-
-afterAll(() => {
-  removeTestAssemblies();
-});
-
 function environmentOf(stack: SynthesizedTestStack, handler: HandlerName): Record<string, unknown> {
   const [, fn] = functionOf(stack.template, handler);
   return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -69,7 +44,113 @@ function logicalIdOfGetAtt(value: unknown): string {
   return (value as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
 }
 
-describe('OpenWebExportsStack', () => {
+afterAll(() => {
+  removeTestAssemblies();
+});
+
+// The same assertions hold for the stack as deployed and for the construct inside someone else's stack.
+describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
+  let plain: SynthesizedTestStack;
+  let scheduled: SynthesizedTestStack;
+  let jwt: SynthesizedTestStack;
+
+  beforeAll(() => {
+    plain = synthesizeTestStack({}, shape);
+    scheduled = synthesizeTestStack(
+      {
+        ...SCHEDULED_SPOT_CONFIG,
+        alarmEmail: ['ops@example.com', 'oncall@example.com'],
+      },
+      shape,
+    );
+    jwt = synthesizeTestStack(
+      {
+        auth: {
+          mode: 'jwt',
+          issuer: 'https://issuer.example.com/',
+          audience: ['exports-api'],
+          scopes: ['exports/admin'],
+        },
+        polling: {
+          exportDeadlineSeconds: 7_200,
+          defaultFirstPollDelaySeconds: 45,
+          statusFreshnessSeconds: 20,
+        },
+        secretNamePrefix: 'custom/openweb/',
+        logLevel: 'DEBUG',
+      },
+      shape,
+    );
+  });
+
+  describe('placement', () => {
+    it('names its resources after the stack as deployed, after the stack and the construct id embedded', () => {
+      // Act
+      const names = {
+        stateMachine: resourcesOfType(plain.template, 'AWS::StepFunctions::StateMachine')[0]?.[1].Properties
+          .StateMachineName,
+        bus: resourcesOfType(plain.template, 'AWS::Events::EventBus')[0]?.[1].Properties.Name,
+        dashboard: resourcesOfType(plain.template, 'AWS::CloudWatch::Dashboard')[0]?.[1].Properties
+          .DashboardName,
+      };
+
+      // Assess
+      const prefix =
+        shape === 'deployed' ? 'OpenWebExports' : `${EMBEDDED.stackName}-${EMBEDDED.constructId}`;
+      expect(plain.namePrefix).toBe(prefix);
+      expect(names).toEqual({
+        stateMachine: `${prefix}-ExportPolling`,
+        bus: `${prefix}-exports`,
+        dashboard: prefix,
+      });
+    });
+
+    it('keeps the logical ids the stack had before it held the construct, and its outputs', () => {
+      // Act
+      const tableIds = Object.keys(plain.template.findResources('AWS::DynamoDB::Table'));
+      const outputs = Object.keys((plain.template.toJSON().Outputs ?? {}) as Record<string, unknown>);
+
+      // Assess
+      if (shape === 'deployed') {
+        expect(tableIds).toEqual([expect.stringMatching(/^ExportTable[0-9A-F]{8}$/)]);
+        expect(outputs.sort()).toEqual([
+          'ApiUrl',
+          'ArchiveBucketName',
+          'DashboardName',
+          'EventBusName',
+          'StateMachineArn',
+          'TableName',
+        ]);
+      } else {
+        // Embedded, the ids are under the construct's and the outputs are the embedding app's to choose.
+        expect(tableIds).toEqual([expect.stringMatching(/^ExportsExportTable[0-9A-F]{8}$/)]);
+        expect(outputs).toEqual([]);
+      }
+    });
+
+    it('carries the permissions boundary and the tags of the stack it is placed in', () => {
+      // Act
+      const roles = resourcesOfType(scheduled.template, 'AWS::IAM::Role');
+      const tagged = [
+        ...resourcesOfType(scheduled.template, 'AWS::DynamoDB::Table'),
+        ...resourcesOfType(scheduled.template, 'AWS::Lambda::Function'),
+      ];
+
+      // Assess
+      expect(roles.length).toBeGreaterThan(4);
+      for (const [, role] of roles) {
+        const boundary = JSON.stringify(role.Properties.PermissionsBoundary);
+        if (shape === 'embedded') expect(boundary).toContain(`:policy/${EMBEDDED.boundaryPolicyName}`);
+        else expect(boundary).toBeUndefined();
+      }
+      const userTags = Object.entries(EMBEDDED.tags).map(([Key, Value]) => ({ Key, Value }));
+      for (const [, resource] of tagged) {
+        if (shape === 'embedded') expect(resource.Properties.Tags).toEqual(expect.arrayContaining(userTags));
+        else expect(resource.Properties.Tags ?? []).not.toEqual(expect.arrayContaining(userTags));
+      }
+    });
+  });
+
   describe('export table', () => {
     it('is built from the shared table definition', () => {
       // Prepare
@@ -177,7 +258,7 @@ describe('OpenWebExportsStack', () => {
       for (const handler of ARCHIVE_HANDLERS) {
         expect(environments[handler]).toMatchObject({
           TABLE_NAME: expect.anything(),
-          ARCHIVE_BUCKET_NAME: { Ref: expect.stringMatching(/^ArchiveBucket/) },
+          ARCHIVE_BUCKET_NAME: { Ref: expect.stringMatching(/ArchiveBucket[0-9A-F]{8}$/) },
           ARCHIVE_URL_EXPIRY_SECONDS: '900',
           EVENT_BUS_NAME: expect.anything(),
           POWERTOOLS_SERVICE_NAME: 'openweb-exports',
@@ -208,7 +289,7 @@ describe('OpenWebExportsStack', () => {
       const arn = JSON.stringify(environmentOf(plain, HandlerNames.CHECK_STATUS).STATE_MACHINE_ARN);
 
       // Assess
-      expect(arn).toContain(':stateMachine:OpenWebExports-ExportPolling');
+      expect(arn).toContain(`:stateMachine:${plain.namePrefix}-ExportPolling`);
       expect(arn).not.toContain(stateMachineId as string);
     });
 
@@ -323,7 +404,7 @@ describe('OpenWebExportsStack', () => {
       expect(machines).toHaveLength(1);
       const [, machine] = machines[0] as [string, TemplateResource];
       expect(machine.Properties).toMatchObject({
-        StateMachineName: 'OpenWebExports-ExportPolling',
+        StateMachineName: `${plain.namePrefix}-ExportPolling`,
         StateMachineType: 'STANDARD',
         TracingConfiguration: { Enabled: true },
         LoggingConfiguration: { Level: 'ALL' },
@@ -343,7 +424,7 @@ describe('OpenWebExportsStack', () => {
         'Fn::Join': [
           '',
           [
-            '/aws/vendedlogs/states/OpenWebExports-ExportPolling-',
+            `/aws/vendedlogs/states/${plain.namePrefix}-ExportPolling-`,
             { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] },
           ],
         ],
@@ -358,7 +439,7 @@ describe('OpenWebExportsStack', () => {
 
       // Assess
       expect(buses).toHaveLength(1);
-      expect(buses[0]?.[1].Properties.Name).toBe('OpenWebExports-exports');
+      expect(buses[0]?.[1].Properties.Name).toBe(`${plain.namePrefix}-exports`);
       expect(environmentOf(plain, HandlerNames.START).EVENT_BUS_NAME).toEqual({ Ref: buses[0]?.[0] });
     });
   });
@@ -528,7 +609,7 @@ describe('OpenWebExportsStack', () => {
 
       // Assess
       expect(dashboards).toHaveLength(1);
-      expect(dashboards[0]?.[1].Properties.DashboardName).toBe('OpenWebExports');
+      expect(dashboards[0]?.[1].Properties.DashboardName).toBe(plain.namePrefix);
     });
 
     it('notifies the configured addresses through an encrypted topic', () => {

@@ -9,6 +9,8 @@ import {
   newAssemblyDirectory,
   removeTestAssemblies,
   SCHEDULED_SPOT_CONFIG,
+  STACK_SHAPES,
+  type StackShape,
   synthesizeTestStack,
 } from './synthesizeTestStack';
 
@@ -22,11 +24,16 @@ const testedConfigs = {
 };
 
 type ConfigLabel = keyof typeof testedConfigs;
-const apps = new Map<ConfigLabel, App>();
+/** `<config label> <stack shape>`: each config as deployed and embedded in another app's stack. */
+type AppLabel = `${ConfigLabel} ${StackShape}`;
+const apps = new Map<AppLabel, App>();
+const APP_LABELS = (Object.keys(testedConfigs) as ConfigLabel[]).flatMap((label) =>
+  STACK_SHAPES.map((shape): AppLabel => `${label} ${shape}`),
+);
 
 beforeAll(() => {
   for (const [label, config] of Object.entries(testedConfigs) as [ConfigLabel, unknown][]) {
-    apps.set(label, synthesizeTestStack(config).app);
+    for (const shape of STACK_SHAPES) apps.set(`${label} ${shape}`, synthesizeTestStack(config, shape).app);
   }
 });
 
@@ -34,7 +41,7 @@ afterAll(() => {
   removeTestAssemblies();
 });
 
-function appFor(label: ConfigLabel): App {
+function appFor(label: AppLabel): App {
   const app = apps.get(label);
   if (app === undefined) throw new Error(`no app synthesized for ${label}`);
   return app;
@@ -56,7 +63,7 @@ function acknowledgements(root: IConstruct): { path: string; id: string; reason:
 }
 
 describe('cdk-nag AwsSolutions', () => {
-  it.each(Object.keys(testedConfigs) as ConfigLabel[])('reports no unacknowledged finding (%s)', (label) => {
+  it.each(APP_LABELS)('reports no unacknowledged finding (%s)', (label) => {
     // Prepare
     const app = appFor(label);
 
@@ -72,9 +79,9 @@ describe('cdk-nag AwsSolutions', () => {
     expect(report.success).toBe(true);
   });
 
-  it('gives every acknowledgement a specific finding and a reason', () => {
+  it.each(STACK_SHAPES)('gives every acknowledgement a specific finding and a reason (%s)', (shape) => {
     // Prepare
-    const app = appFor('JWT auth, schedules and alarm emails');
+    const app = appFor(`JWT auth, schedules and alarm emails ${shape}`);
 
     // Act
     const acknowledged = acknowledgements(app);

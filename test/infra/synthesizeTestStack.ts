@@ -1,17 +1,38 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { App } from 'aws-cdk-lib';
+import { App, Stack, Tags } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import type { OpenWebExportsStack } from '../../infra/OpenWebExportsStack';
-import { createOpenWebExportsApp } from '../../infra/openWebExportsApp';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { OpenWebExports, type OpenWebExportsProps } from '../../infra/OpenWebExports';
+import { cdkJsonContext, createOpenWebExportsApp } from '../../infra/openWebExportsApp';
 import { STACK_CONFIG_CONTEXT_KEY } from '../../infra/stackConfig';
 import { SKIP_BUNDLING_CONTEXT } from '../../infra/synthesizeStackTemplate';
 
+/**
+ * How the system is deployed: `deployed` is the app of `infra/app.ts` (OpenWebExportsStack,
+ * configured through context); `embedded` is the OpenWebExports construct in a stack of someone
+ * else's app, with its own name, tags and a permissions boundary on every role.
+ */
+export type StackShape = 'deployed' | 'embedded';
+export const STACK_SHAPES: readonly StackShape[] = ['deployed', 'embedded'];
+
+/** The embedding app's stack, the construct's id in it, and the boundary its roles must carry. */
+export const EMBEDDED = {
+  stackId: 'DataPlatform',
+  stackName: 'data-platform',
+  constructId: 'Exports',
+  boundaryPolicyName: 'data-platform-boundary',
+  tags: { team: 'data', costCenter: '4711' },
+} as const;
+
 export interface SynthesizedTestStack {
   app: App;
-  stack: OpenWebExportsStack;
+  stack: Stack;
+  exports: OpenWebExports;
   template: Template;
+  /** What the deployment's names start with: the stack name as deployed, `<stack name>-<id>` embedded. */
+  namePrefix: string;
 }
 
 const assemblyDirectories: string[] = [];
@@ -30,10 +51,6 @@ export const SCHEDULED_SPOT_CONFIG = {
   ],
 };
 
-/**
- * The app exactly as `infra/app.ts` builds it (cdk-nag included), configured with `stackConfig`
- * as the `openwebExports` context, bundling skipped, synthesized into a temporary directory.
- */
 /** A fresh temporary `cdk.out*` directory, removed by `removeTestAssemblies`. */
 export function newAssemblyDirectory(): string {
   const outdir = mkdtempSync(join(tmpdir(), 'cdk.out-test-'));
@@ -41,13 +58,41 @@ export function newAssemblyDirectory(): string {
   return outdir;
 }
 
-export function synthesizeTestStack(stackConfig: unknown = {}): SynthesizedTestStack {
+/**
+ * The system configured with `stackConfig`, bundling skipped, in a temporary directory: as
+ * `deployed`, the app exactly as `infra/app.ts` builds it (cdk-nag included) with `stackConfig`
+ * as the `openwebExports` context; as `embedded`, `stackConfig` as the construct's props.
+ */
+export function synthesizeTestStack(
+  stackConfig: unknown = {},
+  shape: StackShape = 'deployed',
+): SynthesizedTestStack {
   const outdir = newAssemblyDirectory();
+  if (shape === 'embedded') return synthesizeEmbedded(stackConfig as OpenWebExportsProps, outdir);
   const { app, stack } = createOpenWebExportsApp({
     context: { ...SKIP_BUNDLING_CONTEXT, [STACK_CONFIG_CONTEXT_KEY]: stackConfig },
     outdir,
   });
-  return { app, stack, template: Template.fromStack(stack) };
+  return {
+    app,
+    stack,
+    exports: stack.exports,
+    template: Template.fromStack(stack),
+    namePrefix: stack.stackName,
+  };
+}
+
+/** The construct in a user-shaped stack: another name, the user's tags, a permissions boundary aspect. */
+function synthesizeEmbedded(props: OpenWebExportsProps, outdir: string): SynthesizedTestStack {
+  // The same feature flags as this project's app: an embedding app sets its own, these are the tested ones.
+  const app = new App({ context: { ...cdkJsonContext(), ...SKIP_BUNDLING_CONTEXT }, outdir });
+  const stack = new Stack(app, EMBEDDED.stackId, { stackName: EMBEDDED.stackName });
+  for (const [key, value] of Object.entries(EMBEDDED.tags)) Tags.of(stack).add(key, value);
+  iam.PermissionsBoundary.of(stack).apply(
+    iam.ManagedPolicy.fromManagedPolicyName(stack, 'Boundary', EMBEDDED.boundaryPolicyName),
+  );
+  const exports = new OpenWebExports(stack, EMBEDDED.constructId, props);
+  return { app, stack, exports, template: Template.fromStack(stack), namePrefix: exports.namePrefix };
 }
 
 /** Teardown: remove every cloud assembly synthesized by this test file. */

@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LOCAL_ROUTE_PREFIX, OPENAPI_DOCUMENT_PATH } from '../../../local/http/LocalHttpApi';
+import { OpenApiResponseValidator } from '../../support/openApiResponses';
 
 const DEFAULT_POLL_INTERVAL_MS = 200;
 
@@ -9,13 +11,25 @@ export interface JsonResponse {
   body: unknown;
 }
 
-/** A JSON request to the local API. */
+const openApi = OpenApiResponseValidator.committed();
+
+/**
+ * A JSON request to the local API. Every answer of the API is held to the OpenAPI document
+ * (status, headers, body); the runtime's own routes (`/_local/…`, `/openapi.json`) are not part
+ * of the API, and a request the document has no operation for must say so with `outsideApi`.
+ */
 export async function requestJson(
   url: string,
-  init: { method?: string; spotId?: string; body?: unknown } = {},
+  init: { method?: string; spotId?: string; body?: unknown; outsideApi?: boolean } = {},
 ): Promise<JsonResponse> {
+  const method = init.method ?? 'GET';
+  const { pathname } = new URL(url);
+  const localOnly = pathname.startsWith(LOCAL_ROUTE_PREFIX) || pathname === OPENAPI_DOCUMENT_PATH;
+  if (init.outsideApi === true && openApi.documents(method, pathname)) {
+    throw new Error(`${method} ${pathname} is an operation of the OpenAPI document`);
+  }
   const response = await fetch(url, {
-    method: init.method ?? 'GET',
+    method,
     headers: {
       ...(init.spotId !== undefined && { 'x-spot-id': init.spotId }),
       ...(init.body !== undefined && { 'content-type': 'application/json' }),
@@ -23,11 +37,19 @@ export async function requestJson(
     ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
   });
   const text = await response.text();
-  return {
+  const received: JsonResponse = {
     status: response.status,
     headers: response.headers,
     body: text === '' ? undefined : JSON.parse(text),
   };
+  if (!localOnly && init.outsideApi !== true) {
+    openApi.assertDocumented(method, pathname, {
+      status: received.status,
+      headers: Object.fromEntries(received.headers),
+      body: received.body,
+    });
+  }
+  return received;
 }
 
 /** Polls `probe` until it returns a value, at most `timeoutMs`. */

@@ -97,7 +97,11 @@ describe('the local HTTP API', () => {
 
     // Assess
     expect(declared.status).toBe(413);
-    expect(await declared.json()).toMatchObject({ status: 413, title: 'Payload too large' });
+    expect(await declared.json()).toMatchObject({
+      status: 413,
+      type: '/problems/payload-too-large',
+      title: 'Payload too large',
+    });
     expect(streamed).toBe(413);
     expect(invocations).toHaveLength(0);
   });

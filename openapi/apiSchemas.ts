@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import type { ArchivedFilesView } from '../lib/archive/archivedFiles';
+import { type ExportRequest, UpstreamWaitKind } from '../lib/exports/ExportRecord';
+import { ExportStatus } from '../lib/exports/ExportStatus';
+import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
+import {
+  CSV_DELIMITERS,
+  conversationRequestShape,
+  dateRangeRequestShape,
+  MAX_EXPORT_RANGE_HOURS,
+} from '../lib/exports/exportRequestSchema';
+import type { ExportView, UpstreamWaitView } from '../lib/http/exportView';
+import type { FieldProblem } from '../lib/http/ProblemError';
+import { SPOT_ID_PATTERN } from '../lib/secrets/spotCredentialsSchema';
+
+/**
+ * The schemas of the OpenAPI document's bodies, in zod so they are turned into JSON Schema
+ * by the same library the handlers validate with. Request bodies are the handlers' own
+ * schemas; response bodies describe what the handlers build (`exportView`, `problemResponse`)
+ * and are held to those types at compile time below. Nothing here is bundled into a function.
+ */
+
+const exportId = z
+  .string()
+  .regex(EXPORT_ID_PATTERN)
+  .meta({ description: 'Our id of the export: `ex_` and 26 characters that sort by creation time.' });
+const spotId = z.string().regex(SPOT_ID_PATTERN).meta({ description: 'The OpenWeb spot.' });
+const instant = z
+  .string()
+  .meta({ description: 'An ISO 8601 instant in UTC, like `2026-01-31T00:00:00.000Z`.' });
+
+export const dateRangeRequestSchema = dateRangeRequestShape.meta({
+  id: 'DateRangeExportRequest',
+  title: 'Date range export request',
+  description:
+    `Every comment of the spot in \`[from, until)\`: both RFC 3339 UTC instants to the second, ` +
+    `\`until\` after \`from\`, at most ${MAX_EXPORT_RANGE_HOURS} hours apart.`,
+});
+
+export const conversationRequestSchema = conversationRequestShape.meta({
+  id: 'ConversationExportRequest',
+  title: 'Conversation export request',
+  description:
+    "Every comment of one conversation: `conversationId` is `<spotId>_<postId>` of the caller's spot.",
+});
+
+export const startExportBodySchema = z.union([dateRangeRequestSchema, conversationRequestSchema]).meta({
+  id: 'StartExportRequest',
+  description:
+    'Either `from` and `until` or `conversationId`, with the optional CSV settings `delimiter` ' +
+    `(one of ${CSV_DELIMITERS.map((delimiter) => JSON.stringify(delimiter)).join(', ')}) and ` +
+    '`maxRecordsInFile`. Unknown fields are refused.',
+});
+
+const exportRequestViewSchema = z
+  .union([
+    dateRangeRequestShape.extend({ kind: z.literal('dateRange') }),
+    conversationRequestShape.extend({ kind: z.literal('conversation') }),
+  ])
+  .meta({ id: 'ExportRequest', description: 'The request as accepted, with its `kind`.' });
+
+const upstreamWaitSchema = z
+  .strictObject({
+    attempts: z.number().int().min(0).meta({ description: 'Create attempts so far.' }),
+    lastErrorKind: z
+      .enum(UpstreamWaitKind)
+      .optional()
+      .meta({ description: 'Why the last attempt was put off.' }),
+    lastErrorAt: instant.optional(),
+    nextAttemptAt: instant.optional().meta({
+      description: 'When the upstream (or the auth pacer) said the next attempt may go, if it said.',
+    }),
+  })
+  .meta({
+    id: 'UpstreamWait',
+    description:
+      'While `REQUESTED` after a create attempt was put off: why the export still waits for OpenWeb.',
+  });
+
+const archiveStatus = z.enum(['PENDING', 'ARCHIVED', 'FAILED', 'NONE']).meta({
+  description:
+    'PENDING until the files are stored (a partial archive is never ARCHIVED); ARCHIVED; FAILED with ' +
+    '`reason` (an expired or refused link, a corrupt zip); NONE for an export that did not complete.',
+});
+
+const archiveSummarySchema = z
+  .strictObject({
+    status: archiveStatus,
+    archivedAt: instant.optional(),
+    reason: z.string().optional(),
+    files: z.number().int().min(0).meta({ description: 'Files archived.' }),
+    rows: z.number().int().min(0).optional().meta({ description: 'CSV records archived, headers excluded.' }),
+  })
+  .meta({ id: 'ArchiveSummary', description: 'The archive of the export; `/files` lists the files.' });
+
+const archiveStateSchema = z
+  .strictObject({ status: archiveStatus, archivedAt: instant.optional(), reason: z.string().optional() })
+  .meta({ id: 'Archive' });
+
+const archivedFileSchema = z
+  .strictObject({
+    name: z.string().meta({ description: "The CSV's name in the upstream's zip." }),
+    key: z.string().meta({
+      description: 'Object key: `exports/spot=<spotId>/date=<YYYY-MM-DD>/<exportId>/<n>.csv.gz`.',
+    }),
+    bytes: z.number().int().min(0).meta({ description: 'Size of the stored `.csv.gz`.' }),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .meta({ description: 'Hex SHA-256 of the stored `.csv.gz`.' }),
+    rows: z.number().int().min(0).meta({ description: 'CSV records, header excluded.' }),
+    url: z
+      .string()
+      .meta({ description: 'Fetches the stored `.csv.gz`, no header needed, until `urlExpiresAt`.' }),
+    urlExpiresAt: instant,
+  })
+  .meta({ id: 'ArchivedFile' });
+
+export const archivedFilesSchema = z
+  .strictObject({ archive: archiveStateSchema, items: z.array(archivedFileSchema) })
+  .meta({ id: 'ArchivedFiles', description: "An export's archive and its files, each with a download URL." });
+
+export const exportViewSchema = z
+  .strictObject({
+    exportId,
+    spotId,
+    status: z.enum(ExportStatus).meta({
+      description:
+        'REQUESTED → PROCESSING → COMPLETED or FAILED; ABORTING → ABORTED after an abort. ' +
+        'COMPLETED, FAILED and ABORTED are final.',
+    }),
+    upstreamStatus: z.string().optional().meta({ description: "OpenWeb's own status string, as received." }),
+    upstreamExportId: z.string().optional().meta({ description: "OpenWeb's id of the export." }),
+    request: exportRequestViewSchema,
+    links: z
+      .array(z.string())
+      .meta({ description: 'Download links of the CSV files once COMPLETED (signed, short-lived).' }),
+    requestedAt: instant,
+    startedAt: instant.optional(),
+    completedAt: instant.optional(),
+    lastPolledAt: instant.optional(),
+    pollCount: z.number().int().min(0),
+    source: z.enum(['api', 'schedule']).meta({ description: 'Started through the API or by a schedule.' }),
+    failureReason: z.string().optional(),
+    upstreamWait: upstreamWaitSchema.optional(),
+    archive: archiveSummarySchema,
+  })
+  .meta({ id: 'Export', description: 'An export as the API shows it.' });
+
+export const exportListSchema = z
+  .strictObject({
+    items: z.array(exportViewSchema).meta({ description: 'Newest first.' }),
+    nextToken: z
+      .string()
+      .optional()
+      .meta({ description: 'Present when there are more: pass it back as `nextToken` for the next page.' }),
+  })
+  .meta({ id: 'ExportList' });
+
+const fieldProblemSchema = z
+  .strictObject({
+    field: z.string().meta({ description: 'Where: `body.from`, `header.x-spot-id`, `query.limit`, …' }),
+    message: z.string().meta({ description: 'The rule the field breaks; never the value sent.' }),
+  })
+  .meta({ id: 'FieldProblem' });
+
+/** RFC 9457 problem details, with the extension members this API sets. */
+export const problemSchema = z
+  .strictObject({
+    type: z.string().meta({
+      description:
+        'The kind of problem, `/problems/<kind>` (relative to the API), or `about:blank` for an ' +
+        'unexpected failure. Branch on this, never on `title` or `detail`.',
+    }),
+    title: z.string(),
+    status: z.number().int().min(400).max(599).meta({ description: 'The HTTP status, repeated.' }),
+    detail: z.string().optional(),
+    instance: z.string().optional(),
+    errors: z
+      .array(fieldProblemSchema)
+      .optional()
+      .meta({ description: 'With `invalid-request`: every invalid field.' }),
+    activeExportId: exportId
+      .optional()
+      .meta({ description: 'With `spot-busy`: the export holding the spot.' }),
+    exportId: exportId.optional().meta({ description: 'With `export-already-finished`.' }),
+    exportStatus: z
+      .enum(ExportStatus)
+      .optional()
+      .meta({ description: 'With `export-already-finished`: the final status.' }),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details (`application/problem+json`).' });
+
+/** What API Gateway itself answers before any function runs (authorizer refusals, throttling, timeouts). */
+export const gatewayMessageSchema = z.strictObject({ message: z.string() }).meta({
+  id: 'GatewayMessage',
+  description: 'API Gateway\'s own answer, e.g. `{"message":"Unauthorized"}`.',
+});
+
+/** The schemas the document lists under `components.schemas`, in this order. */
+export const COMPONENT_SCHEMAS = [
+  startExportBodySchema,
+  dateRangeRequestSchema,
+  conversationRequestSchema,
+  exportViewSchema,
+  exportRequestViewSchema,
+  upstreamWaitSchema,
+  exportListSchema,
+  archiveSummarySchema,
+  archiveStateSchema,
+  archivedFileSchema,
+  archivedFilesSchema,
+  problemSchema,
+  fieldProblemSchema,
+  gatewayMessageSchema,
+] as const;
+
+// The response schemas describe the types the handlers answer with: each value they allow is one
+// of the type's values, and each field of the type is in the schema (and, strict, none other).
+type Describes<S, T> = [S] extends [T] ? ([Exclude<keyof T, keyof S>] extends [never] ? true : false) : false;
+type RequestOf<K> = Extract<ExportRequest, { kind: K }>;
+type RequestSchemaOf<K> = Extract<z.output<typeof exportRequestViewSchema>, { kind: K }>;
+const describesExportView: Describes<z.output<typeof exportViewSchema>, ExportView> = true;
+const describesUpstreamWait: Describes<z.output<typeof upstreamWaitSchema>, UpstreamWaitView> = true;
+const describesDateRange: Describes<RequestSchemaOf<'dateRange'>, RequestOf<'dateRange'>> = true;
+const describesConversation: Describes<RequestSchemaOf<'conversation'>, RequestOf<'conversation'>> = true;
+const describesFieldProblem: Describes<z.output<typeof fieldProblemSchema>, FieldProblem> = true;
+const describesArchivedFiles: Describes<z.output<typeof archivedFilesSchema>, ArchivedFilesView> = true;
+export const RESPONSE_SCHEMAS_DESCRIBE_TYPES =
+  describesExportView &&
+  describesUpstreamWait &&
+  describesDateRange &&
+  describesConversation &&
+  describesFieldProblem &&
+  describesArchivedFiles;

@@ -1,0 +1,492 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { EXPORT_STATUSES } from '../lib/exports/ExportStatus';
+import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../lib/exports/listExports';
+import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../lib/http/apiRequestLimits';
+import { JSON_CONTENT_TYPE } from '../lib/http/jsonResponse';
+import { ProblemType } from '../lib/http/ProblemType';
+import { PROBLEM_CONTENT_TYPE } from '../lib/http/problemResponse';
+import { INTERNAL_ERROR_PROBLEM } from '../lib/http/problemResponses';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_PATTERN,
+  MAX_IDEMPOTENCY_KEY_CHARS,
+} from '../lib/http/readIdempotencyKey';
+import { MAX_NEXT_TOKEN_CHARS, NEXT_TOKEN_PATTERN } from '../lib/http/readListQuery';
+import { SPOT_ID_HEADER } from '../lib/http/readSpotId';
+import { ROUTES, type RouteKey, routeKey } from '../lib/http/routeTable';
+import { SPOT_ID_PATTERN } from '../lib/secrets/spotCredentialsSchema';
+import {
+  archivedFilesSchema,
+  COMPONENT_SCHEMAS,
+  exportListSchema,
+  exportViewSchema,
+  gatewayMessageSchema,
+  problemSchema,
+  startExportBodySchema,
+} from './apiSchemas';
+
+/** The project's root folder, where the committed document lives. */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export { OPENAPI_DOCUMENT_FILE } from './documentFile';
+
+export type JsonObject = { [key: string]: unknown };
+
+type ComponentSchema = (typeof COMPONENT_SCHEMAS)[number];
+type HttpStatus = number;
+
+interface HeaderDoc {
+  description: string;
+  required: boolean;
+  schema: JsonObject;
+}
+
+interface OperationDoc {
+  operationId: string;
+  summary: string;
+  description: string;
+  /** The JSON body the operation reads, if any. */
+  requestBody?: ComponentSchema;
+  /** Whether the operation reads `Idempotency-Key`. */
+  idempotencyKey?: boolean;
+  query?: JsonObject[];
+  success: {
+    status: HttpStatus;
+    description: string;
+    schema: ComponentSchema;
+    headers?: Record<string, HeaderDoc>;
+  };
+  /** The problems the operation itself may answer, besides those every route may (`EVERY_ROUTE_PROBLEMS`). */
+  problems: readonly ProblemType[];
+}
+
+/** Each kind of problem always comes with the same status; what it means for the caller. */
+const PROBLEM_KINDS: Record<ProblemType, { status: HttpStatus; meaning: string }> = {
+  [ProblemType.INVALID_REQUEST]: {
+    status: 400,
+    meaning: 'a header, parameter or the body is invalid; `errors` lists each field',
+  },
+  [ProblemType.SPOT_NOT_ALLOWED]: {
+    status: 403,
+    meaning: 'JWT mode with a spot claim: the token does not list the spot named in `x-spot-id`',
+  },
+  [ProblemType.EXPORT_NOT_FOUND]: {
+    status: 404,
+    meaning: "no such export for this spot (an unknown id, a malformed one and another spot's alike)",
+  },
+  [ProblemType.PAYLOAD_TOO_LARGE]: {
+    status: 413,
+    meaning: `the body is over ${MAX_REQUEST_BODY_BYTES} bytes`,
+  },
+  [ProblemType.UNSUPPORTED_MEDIA_TYPE]: {
+    status: 415,
+    meaning: 'the body is not declared `application/json` (UTF-8, not compressed)',
+  },
+  [ProblemType.REQUEST_HEADERS_TOO_LARGE]: {
+    status: 431,
+    meaning: `the headers total over ${MAX_REQUEST_HEADERS_BYTES} bytes`,
+  },
+  [ProblemType.SPOT_BUSY]: {
+    status: 409,
+    meaning:
+      'another export of the spot is in progress (OpenWeb runs one at a time); `activeExportId` names it',
+  },
+  [ProblemType.EXPORT_ALREADY_FINISHED]: {
+    status: 409,
+    meaning: 'the export completed or failed and can no longer be aborted; `exportStatus` says how it ended',
+  },
+  [ProblemType.UPSTREAM_EXPORT_IN_PROGRESS]: {
+    status: 409,
+    meaning: 'OpenWeb runs an export of this spot that was not started here; retry later',
+  },
+  [ProblemType.EXPORT_CHANGED_CONCURRENTLY]: {
+    status: 409,
+    meaning: 'the export changed while the request was handled; read it again and retry if still needed',
+  },
+  [ProblemType.IDEMPOTENCY_KEY_REUSED]: {
+    status: 422,
+    meaning: 'the `Idempotency-Key` was already used with a different request',
+  },
+  [ProblemType.SPOT_NOT_CONFIGURED]: {
+    status: 422,
+    meaning: 'no usable OpenWeb credentials are configured for the spot',
+  },
+  [ProblemType.UPSTREAM_REJECTED_REQUEST]: { status: 422, meaning: 'OpenWeb refused the request' },
+  [ProblemType.UPSTREAM_CREDENTIALS_REJECTED]: {
+    status: 502,
+    meaning: "OpenWeb refused the spot's credentials",
+  },
+  [ProblemType.UPSTREAM_PROTOCOL_ERROR]: {
+    status: 502,
+    meaning: 'OpenWeb answered in a way this service does not understand',
+  },
+  [ProblemType.UPSTREAM_ERROR]: { status: 502, meaning: 'OpenWeb refused or failed the request' },
+  [ProblemType.UPSTREAM_UNAVAILABLE]: { status: 503, meaning: 'OpenWeb could not be reached; retry later' },
+  [ProblemType.UPSTREAM_RATE_LIMITED]: {
+    status: 503,
+    meaning: 'OpenWeb is limiting requests; retry after `Retry-After` seconds when given',
+  },
+  [ProblemType.CREDENTIALS_UNAVAILABLE]: {
+    status: 503,
+    meaning: "the spot's credentials could not be read; retry later",
+  },
+  [ProblemType.UPSTREAM_TIMEOUT]: { status: 504, meaning: 'OpenWeb did not answer in time; retry later' },
+};
+
+/** Problems the middleware of every handler may answer: size limits, the spot header, the spot claim. */
+const EVERY_ROUTE_PROBLEMS: readonly ProblemType[] = [
+  ProblemType.INVALID_REQUEST,
+  ProblemType.SPOT_NOT_ALLOWED,
+  ProblemType.PAYLOAD_TOO_LARGE,
+  ProblemType.REQUEST_HEADERS_TOO_LARGE,
+];
+
+/** Problems of a use case that reads the spot's credentials and calls OpenWeb. */
+const UPSTREAM_PROBLEMS: readonly ProblemType[] = [
+  ProblemType.SPOT_NOT_CONFIGURED,
+  ProblemType.CREDENTIALS_UNAVAILABLE,
+  ProblemType.UPSTREAM_CREDENTIALS_REJECTED,
+  ProblemType.UPSTREAM_EXPORT_IN_PROGRESS,
+  ProblemType.UPSTREAM_REJECTED_REQUEST,
+  ProblemType.UPSTREAM_PROTOCOL_ERROR,
+  ProblemType.UPSTREAM_ERROR,
+  ProblemType.UPSTREAM_UNAVAILABLE,
+  ProblemType.UPSTREAM_RATE_LIMITED,
+  ProblemType.UPSTREAM_TIMEOUT,
+];
+
+const exportIdParameter: JsonObject = {
+  name: 'exportId',
+  in: 'path',
+  required: true,
+  description:
+    'The export, as `exportId` of a start or list answer. A malformed id is simply not found (404).',
+  schema: { type: 'string', pattern: EXPORT_ID_PATTERN.source },
+};
+
+/**
+ * What the document says about each route of the route table. Keyed by `METHOD /path`, so a
+ * route added to the table does not compile until it is described here.
+ */
+const OPERATIONS: { [K in RouteKey]: OperationDoc } = {
+  'POST /exports': {
+    operationId: 'startExport',
+    summary: 'Start an export',
+    description:
+      "Records the export and starts its polling workflow; OpenWeb is asked by the workflow, not in this request. One export per spot at a time. With `Idempotency-Key`, a repeated request gets the same answer (the export's current state) with `Idempotent-Replayed: true`.",
+    requestBody: startExportBodySchema,
+    idempotencyKey: true,
+    success: {
+      status: 202,
+      description:
+        'Accepted: the export, `REQUESTED` (on a replay, its current state). Read it back at `Location`.',
+      schema: exportViewSchema,
+      headers: {
+        Location: {
+          description: 'Where the export can be read: `/exports/{exportId}`.',
+          required: true,
+          schema: { type: 'string' },
+        },
+        'Idempotent-Replayed': {
+          description: 'Present on the answer to a repeated `Idempotency-Key`.',
+          required: false,
+          schema: { type: 'string', const: 'true' },
+        },
+      },
+    },
+    problems: [
+      ProblemType.UNSUPPORTED_MEDIA_TYPE,
+      ProblemType.SPOT_BUSY,
+      ProblemType.IDEMPOTENCY_KEY_REUSED,
+      ProblemType.SPOT_NOT_CONFIGURED,
+      ProblemType.CREDENTIALS_UNAVAILABLE,
+    ],
+  },
+  'GET /exports': {
+    operationId: 'listExports',
+    summary: "List the spot's exports",
+    description: 'Newest first, a page at a time. Unknown query parameters are refused.',
+    query: [
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: `Exports per page (default ${DEFAULT_LIST_LIMIT}).`,
+        schema: { type: 'integer', minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT },
+      },
+      {
+        name: 'nextToken',
+        in: 'query',
+        required: false,
+        description: '`nextToken` of the previous page.',
+        schema: { type: 'string', maxLength: MAX_NEXT_TOKEN_CHARS, pattern: NEXT_TOKEN_PATTERN.source },
+      },
+      {
+        name: 'status',
+        in: 'query',
+        required: false,
+        description: 'Only exports in this status.',
+        schema: { type: 'string', enum: [...EXPORT_STATUSES] },
+      },
+    ],
+    success: { status: 200, description: 'A page of exports.', schema: exportListSchema },
+    problems: [],
+  },
+  'GET /exports/{exportId}': {
+    operationId: 'getExport',
+    summary: 'Read an export',
+    description:
+      'The export as recorded; OpenWeb is asked only when the record is older than the configured freshness and the export is still running.',
+    success: { status: 200, description: 'The export.', schema: exportViewSchema },
+    problems: [ProblemType.EXPORT_NOT_FOUND, ProblemType.EXPORT_CHANGED_CONCURRENTLY, ...UPSTREAM_PROBLEMS],
+  },
+  'GET /exports/{exportId}/files': {
+    operationId: 'getExportFiles',
+    summary: "List an export's archived files",
+    description:
+      "The archive's state and, once ARCHIVED, every file with its size, SHA-256, rows and a URL that downloads the stored `.csv.gz` with no credentials until `urlExpiresAt`. The files outlive OpenWeb's links.",
+    success: { status: 200, description: 'The archive and its files.', schema: archivedFilesSchema },
+    problems: [ProblemType.EXPORT_NOT_FOUND],
+  },
+  'POST /exports/{exportId}/abort': {
+    operationId: 'abortExport',
+    summary: 'Abort an export',
+    description:
+      'Aborts the export at OpenWeb and stops its workflow. Safe to repeat: an aborted export is answered again; a completed or failed one is 409.',
+    success: {
+      status: 202,
+      description: 'The export, `ABORTED` (or `ABORTING` while OpenWeb is retried).',
+      schema: exportViewSchema,
+    },
+    problems: [
+      ProblemType.EXPORT_NOT_FOUND,
+      ProblemType.EXPORT_ALREADY_FINISHED,
+      ProblemType.EXPORT_CHANGED_CONCURRENTLY,
+      ...UPSTREAM_PROBLEMS,
+    ],
+  },
+};
+
+/** API Gateway's own answers, which no function builds. */
+const GATEWAY_ANSWERS: Record<HttpStatus, string> = {
+  401: 'JWT mode: the bearer token is missing or invalid (API Gateway, `{"message":"Unauthorized"}`).',
+  403: 'IAM mode: the signature is invalid or the caller may not invoke the API (API Gateway, `{"message":"Forbidden"}`).',
+  429: 'The stage throttle was hit (API Gateway, `{"message":"Too Many Requests"}`).',
+  503: 'The function did not answer within API Gateway\'s 29 s (API Gateway, `{"message":"Service Unavailable"}`).',
+};
+
+const SCHEMA_REF_PREFIX = '#/components/schemas/';
+
+function idOf(schema: ComponentSchema): string {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (id === undefined) throw new Error('every component schema has an id');
+  return id;
+}
+
+function schemaRef(schema: ComponentSchema): JsonObject {
+  return { $ref: `${SCHEMA_REF_PREFIX}${idOf(schema)}` };
+}
+
+/** `components.schemas`: the zod schemas as JSON Schema 2020-12, referring to each other by `$ref`. */
+function componentSchemas(): Record<string, JsonObject> {
+  const registry = z.registry<{ id: string }>();
+  for (const schema of COMPONENT_SCHEMAS) registry.add(schema, { id: idOf(schema) });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: 'input',
+    uri: (id) => `${SCHEMA_REF_PREFIX}${id}`,
+  });
+  return Object.fromEntries(
+    COMPONENT_SCHEMAS.map((schema) => {
+      const { $schema: _dialect, $id: _id, ...jsonSchema } = schemas[idOf(schema)] as JsonObject;
+      return [idOf(schema), jsonSchema];
+    }),
+  );
+}
+
+function problemContent(status: HttpStatus, types: readonly string[]): JsonObject {
+  return {
+    [PROBLEM_CONTENT_TYPE]: {
+      schema: {
+        allOf: [
+          schemaRef(problemSchema),
+          { type: 'object', properties: { status: { const: status }, type: { enum: types } } },
+        ],
+      },
+    },
+  };
+}
+
+function gatewayContent(): JsonObject {
+  return { [JSON_CONTENT_TYPE]: { schema: schemaRef(gatewayMessageSchema) } };
+}
+
+function errorResponses(operation: OperationDoc): Record<string, JsonObject> {
+  const byStatus = new Map<HttpStatus, ProblemType[]>();
+  for (const type of new Set([...EVERY_ROUTE_PROBLEMS, ...operation.problems])) {
+    const { status } = PROBLEM_KINDS[type];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), type]);
+  }
+  const responses: Record<string, JsonObject> = {};
+  const statuses = [
+    ...new Set([
+      ...byStatus.keys(),
+      ...Object.keys(GATEWAY_ANSWERS).map(Number),
+      INTERNAL_ERROR_PROBLEM.status,
+    ]),
+  ];
+  for (const status of statuses.sort((a, b) => a - b)) {
+    const types = byStatus.get(status) ?? [];
+    const gateway = GATEWAY_ANSWERS[status];
+    const lines = types.map((type) => `\`${type}\`: ${PROBLEM_KINDS[type].meaning}.`);
+    if (status === INTERNAL_ERROR_PROBLEM.status)
+      lines.push('`about:blank`: an unexpected failure; nothing about it is shown. Retry later.');
+    if (gateway !== undefined) lines.push(gateway);
+    const problemTypes =
+      status === INTERNAL_ERROR_PROBLEM.status ? ['about:blank'] : types.map((type) => `/problems/${type}`);
+    const response: JsonObject = {
+      description: lines.join('\n\n'),
+      content: {
+        ...(problemTypes.length > 0 && problemContent(status, problemTypes)),
+        ...(gateway !== undefined && gatewayContent()),
+      },
+    };
+    if (types.includes(ProblemType.UPSTREAM_RATE_LIMITED)) {
+      response.headers = {
+        'Retry-After': {
+          description: 'With `upstream-rate-limited`, when OpenWeb said: seconds to wait before retrying.',
+          required: false,
+          schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+        },
+      };
+    }
+    if (types.includes(ProblemType.UNSUPPORTED_MEDIA_TYPE)) {
+      response.headers = {
+        'Accept-Post': {
+          description: 'The media type the body must have.',
+          required: true,
+          schema: { type: 'string', const: JSON_CONTENT_TYPE },
+        },
+      };
+    }
+    responses[String(status)] = response;
+  }
+  return responses;
+}
+
+function operationObject(operation: OperationDoc): JsonObject {
+  const parameters: JsonObject[] = [{ $ref: '#/components/parameters/SpotId' }];
+  if (operation.idempotencyKey) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  parameters.push(...(operation.query ?? []));
+  const { success } = operation;
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    description: operation.description,
+    parameters,
+    ...(operation.requestBody !== undefined && {
+      requestBody: {
+        required: true,
+        content: { [JSON_CONTENT_TYPE]: { schema: schemaRef(operation.requestBody) } },
+      },
+    }),
+    responses: {
+      [String(success.status)]: {
+        description: success.description,
+        ...(success.headers !== undefined && { headers: success.headers }),
+        content: { [JSON_CONTENT_TYPE]: { schema: schemaRef(success.schema) } },
+      },
+      ...errorResponses(operation),
+    },
+  };
+}
+
+function paths(): Record<string, JsonObject> {
+  const result: Record<string, JsonObject> = {};
+  for (const route of ROUTES) {
+    const operation = OPERATIONS[routeKey(route) as RouteKey];
+    const item = result[route.path] ?? {};
+    result[route.path] = item;
+    if (route.path.includes('{exportId}')) item.parameters = [exportIdParameter];
+    item[route.method.toLowerCase()] = operationObject(operation);
+  }
+  return result;
+}
+
+function packageVersion(): string {
+  const packageJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return packageJson.version;
+}
+
+/** The OpenAPI 3.1 description of the HTTP API, built from the route table and the schemas. */
+export function openApiDocument(): JsonObject {
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: 'openweb-exports',
+      version: packageVersion(),
+      summary: 'Start, list, read and abort OpenWeb comment exports.',
+      description:
+        'Every request names its spot in `x-spot-id`. Errors are RFC 9457 problem details (`application/problem+json`); branch on `type`. Deployed, API Gateway authorizes every request with one of the two schemes, as the stack is configured: IAM (SigV4, the default) or a JWT bearer token. Locally (`npm start`) there is no authorization.',
+      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [
+      { url: 'http://127.0.0.1:3000', description: 'The local runtime (`npm start`).' },
+      {
+        url: 'https://{apiId}.execute-api.{region}.amazonaws.com',
+        description: 'A deployment: the stack output `ApiUrl`.',
+        variables: { apiId: { default: 'abc123' }, region: { default: 'eu-west-1' } },
+      },
+    ],
+    security: [{ sigv4: [] }, { jwt: [] }],
+    paths: paths(),
+    components: {
+      schemas: componentSchemas(),
+      parameters: {
+        SpotId: {
+          name: SPOT_ID_HEADER,
+          in: 'header',
+          required: true,
+          description:
+            'The spot the request acts for. In JWT mode with a spot claim, the token must list it.',
+          schema: { type: 'string', pattern: SPOT_ID_PATTERN.source },
+        },
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: `A key of your choice (1 to ${MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters): a repeated request with it gets the first answer. Header \`${IDEMPOTENCY_KEY_HEADER}\`.`,
+          schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+        },
+      },
+      securitySchemes: {
+        sigv4: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description:
+            'IAM mode (the default): AWS Signature Version 4 for service `execute-api`; the caller needs `execute-api:Invoke` on the API.',
+          'x-amazon-apigateway-authtype': 'awsSigv4',
+        },
+        jwt: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'JWT mode: a token of the configured issuer and audience (and scopes, when configured). With `auth.spotClaim`, the claim must list the `x-spot-id`.',
+        },
+      },
+    },
+  };
+}
+
+/** The document as committed: two-space JSON and a final newline. */
+export function openApiDocumentText(): string {
+  return `${JSON.stringify(openApiDocument(), null, 2)}\n`;
+}
