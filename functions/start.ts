@@ -39,7 +39,7 @@ async function startFromApi(
   const idempotencyKey = readIdempotencyKey(event);
   const body = readJsonBody(event);
   if (body === undefined) throw invalidRequest([{ field: 'body', message: 'is required' }]);
-  const parsed = exportRequestSchema(spotId).safeParse(body);
+  const parsed = exportRequestSchema(spotId, { nowMs: deps.now() }).safeParse(body);
   if (!parsed.success) throw invalidRequest(fieldProblemsOf(parsed.error, 'body'));
   const { record, replayed } = await startExport(deps, {
     spotId,
