@@ -110,7 +110,10 @@ describe('start handler', () => {
       // Assess
       expect(response.statusCode).toBe(422);
       expect(response.body).toMatchObject({ type: '/problems/spot-not-configured' });
-      expect(JSON.stringify(response.body)).not.toContain(SECRET_NAME_PREFIX);
+      // Where the operator must add them: the secret's name, which is configuration, not a value.
+      expect(response.body.detail).toBe(
+        `No OpenWeb credentials are configured for spot ${UNCONFIGURED_SPOT}: looked in secret ${SECRET_NAME_PREFIX}${UNCONFIGURED_SPOT}.`,
+      );
       expect(aws.dynamoDb).not.toHaveReceivedCommand(PutCommand);
       expect(aws.stepFunctions).not.toHaveReceivedCommand(StartExecutionCommand);
       expect(aws.publishedEvents()).toEqual([]);
