@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { ConfigError } from '../lib/config';
 import { cdkJsonStackConfig } from './cdkJsonStackConfig';
-import { LocalRuntimeConfigError } from './errors';
+import { LocalRuntimeConfigError, LocalRuntimeInUseError } from './errors';
 import { parseLocalRuntimeSettings } from './localRuntimeSettings';
 import { LOCAL_PROJECT_ROOT } from './projectRoot';
 import { readyBanner } from './readyBanner';
@@ -66,7 +66,11 @@ try {
   );
   if (stopRequested) await stop();
 } catch (error) {
-  if (error instanceof LocalRuntimeConfigError || error instanceof ConfigError) {
+  if (
+    error instanceof LocalRuntimeConfigError ||
+    error instanceof LocalRuntimeInUseError ||
+    error instanceof ConfigError
+  ) {
     console.error(error.message);
   } else {
     console.error('The local runtime could not start:', error);

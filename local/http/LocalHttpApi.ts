@@ -16,6 +16,8 @@ import { MAX_LOCAL_REQUEST_BODY_BYTES, readBoundedBody } from './readBoundedBody
 export const LOCAL_API_HOST = '127.0.0.1';
 /** Routes of the local runtime itself live under this prefix, which no API route starts with. */
 export const LOCAL_ROUTE_PREFIX = '/_local/';
+/** Local routes outside the prefix: the index and the health check, which the deployed API never has. */
+export const LOCAL_TOP_LEVEL_PATHS: readonly string[] = ['/', '/health'];
 /** How long close() lets requests in progress finish before cutting their connections. */
 export const HTTP_CLOSE_GRACE_MS = 5_000;
 
@@ -167,11 +169,14 @@ export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<L
 }
 
 function checkRouteTables(routes: readonly Route[], localRoutes: readonly LocalRoute[]): void {
-  const clash = routes.find((route) => route.path.startsWith(LOCAL_ROUTE_PREFIX));
-  const stray = localRoutes.find((route) => !route.path.startsWith(LOCAL_ROUTE_PREFIX));
+  const isLocalPath = (path: string) =>
+    path.startsWith(LOCAL_ROUTE_PREFIX) || LOCAL_TOP_LEVEL_PATHS.includes(path);
+  const clash = routes.find((route) => isLocalPath(route.path));
+  const stray = localRoutes.find((route) => !isLocalPath(route.path));
   if (clash !== undefined || stray !== undefined) {
     throw new LocalRuntimeError(
-      `Local-only routes must live under ${LOCAL_ROUTE_PREFIX} and API routes must not: ` +
+      `Local-only routes must live under ${LOCAL_ROUTE_PREFIX} (or be ${LOCAL_TOP_LEVEL_PATHS.join(' or ')}) ` +
+        'and API routes must not: ' +
         `${(clash ?? stray)?.method} ${(clash ?? stray)?.path}`,
     );
   }

@@ -185,6 +185,20 @@ describe('start handler', () => {
       expect(aws.stepFunctions.commandCalls(StartExecutionCommand)).toHaveLength(1);
     });
 
+    it('skips a run while the spot is busy: a success naming the active export, counted and logged at INFO', async () => {
+      // Prepare
+      const busy = parseResponse(await handler(apiRequests.start(SPOT, DATE_RANGE), lambdaContext()));
+      const activeExportId = busy.body.exportId as string;
+
+      // Act
+      const result = await handler(scheduled, lambdaContext());
+
+      // Assess
+      expect(result).toEqual({ skipped: true, reason: 'spot busy', spotId: SPOT, activeExportId });
+      expect(aws.stepFunctions.commandCalls(StartExecutionCommand)).toHaveLength(1);
+      expect(aws.metrics.published.get('ScheduledRunsSkipped')).toBe(1);
+    });
+
     it('throws a named error for an event it cannot turn into an export', async () => {
       // Act / Assess
       await expect(handler({ ...scheduled, window: 'P1M' }, lambdaContext())).rejects.toBeInstanceOf(
