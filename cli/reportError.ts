@@ -10,6 +10,7 @@ import {
   CliInterruptedError,
   CliUsageError,
   UnexpectedApiResponseError,
+  WatchGaveUpError,
 } from './errors';
 import { problemKind } from './ProblemDetails';
 
@@ -49,6 +50,15 @@ export function reportError(error: unknown, io: CliIo, context: ErrorReportConte
         'or point --api (or OPENWEB_EXPORTS_API) at a deployed stack.\n',
     );
     return ExitCode.API_UNREACHABLE;
+  }
+  if (error instanceof WatchGaveUpError) {
+    const resume = error.resumeCommand ?? `${CLI_NAME} watch ${error.exportId} --spot ${error.spotId}`;
+    io.stderr.write(
+      `error: ${error.lastError.message}\n` +
+        `Stopped watching after ${error.attempts} reconnect attempts; the export keeps running. ` +
+        `Resume watching with: ${resume}\n`,
+    );
+    return error.lastError instanceof ApiUnreachableError ? ExitCode.API_UNREACHABLE : ExitCode.API_ERROR;
   }
   if (error instanceof CliInterruptedError) return ExitCode.INTERRUPTED;
   io.stderr.write(

@@ -3,9 +3,11 @@ import {
   booleanOption,
   CLI_NAME,
   intervalSecondsOption,
+  reconnectAttemptsOption,
   rejectPositionals,
   requireSpotId,
   stringOption,
+  watchResumeCommand,
 } from '../cliOptions';
 import { ExitCode } from '../ExitCode';
 import { CliUsageError } from '../errors';
@@ -34,7 +36,8 @@ Options:
   --max-records-in-file <n>     Split the CSV into files of at most n records
   --idempotency-key <key>       Repeat a start safely: the same key returns the same export
   --wait                        Follow the export until it finishes (see 'watch')
-  --interval-seconds <n>        With --wait, seconds between status checks (default 2, at least 1)`,
+  --interval-seconds <n>        With --wait, seconds between status checks (default 2, at least 1)
+  --reconnect-attempts <n>      With --wait, failed checks in a row to retry (default 30; see 'watch')`,
   options: {
     from: { type: 'string' },
     until: { type: 'string' },
@@ -45,6 +48,7 @@ Options:
     'idempotency-key': { type: 'string' },
     wait: { type: 'boolean' },
     'interval-seconds': { type: 'string' },
+    'reconnect-attempts': { type: 'string' },
   },
   run: runStart,
 };
@@ -55,10 +59,13 @@ async function runStart(context: CommandContext): Promise<ExitCode> {
   const spotId = requireSpotId(context, NAME);
   const body = startExportBody(values, io.now());
   const wait = booleanOption(values, 'wait');
-  if (!wait && stringOption(values, 'interval-seconds') !== undefined) {
-    throw new CliUsageError('--interval-seconds only applies with --wait', NAME);
+  for (const option of ['interval-seconds', 'reconnect-attempts']) {
+    if (!wait && stringOption(values, option) !== undefined) {
+      throw new CliUsageError(`--${option} only applies with --wait`, NAME);
+    }
   }
   const intervalSeconds = intervalSecondsOption(values, NAME);
+  const reconnectAttempts = reconnectAttemptsOption(values, NAME);
   const idempotencyKey = stringOption(values, 'idempotency-key');
   if (idempotencyKey === '') throw new CliUsageError('--idempotency-key must not be empty', NAME);
 
@@ -83,6 +90,8 @@ async function runStart(context: CommandContext): Promise<ExitCode> {
     io,
     renderer: createProgressRenderer(mode, io),
     initialView: view,
+    reconnectAttempts,
+    resumeCommand: watchResumeCommand(values, view.exportId, spotId),
   });
   return exitCodeForExport(final);
 }
