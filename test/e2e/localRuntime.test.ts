@@ -113,6 +113,7 @@ describe('the local runtime, run as npm start runs it', () => {
     expect(output).toContain('NO authentication');
     expect(output).toMatch(/upstream {3}OpenWeb simulator at http:\/\/127\.0\.0\.1:\d+/);
     expect(output).toContain('sp_demo, sp_other');
+    expect(output).toMatch(/index {6}curl -s http:\/\/127\.0\.0\.1:\d+\/ \(version, routes, docs\)/);
     expect(output).toContain('Export-sp_other-0  rate(1 day) → every 1.4 min');
     expect(output).toContain(dataDir);
   });
