@@ -1,7 +1,11 @@
 import { SPOT_ID_PATTERN } from '../lib/secrets/spotCredentialsSchema';
 import type { CliOptionsConfig, CliOptionValues, CommandContext } from './CliCommand';
 import { CliUsageError } from './errors';
-import { DEFAULT_WATCH_INTERVAL_SECONDS, MIN_WATCH_INTERVAL_SECONDS } from './watchExport';
+import {
+  DEFAULT_WATCH_INTERVAL_SECONDS,
+  DEFAULT_WATCH_RECONNECT_ATTEMPTS,
+  MIN_WATCH_INTERVAL_SECONDS,
+} from './watchExport';
 
 export const CLI_NAME = 'openweb-exports';
 
@@ -79,4 +83,21 @@ export function intervalSecondsOption(values: CliOptionValues, command: string):
     );
   }
   return value;
+}
+
+/** Bounds `--reconnect-attempts`; at the 30 s cap, 1000 attempts is over 8 hours. */
+export const MAX_WATCH_RECONNECT_ATTEMPTS = 1000;
+
+/** `--reconnect-attempts`: failed status checks in a row a watch retries before it gives up. */
+export function reconnectAttemptsOption(values: CliOptionValues, command: string): number {
+  return (
+    integerOption(values, 'reconnect-attempts', command, { min: 0, max: MAX_WATCH_RECONNECT_ATTEMPTS }) ??
+    DEFAULT_WATCH_RECONNECT_ATTEMPTS
+  );
+}
+
+/** The command line that watches this export again, with the --api it was given, if any. */
+export function watchResumeCommand(values: CliOptionValues, exportId: string, spotId: string): string {
+  const api = stringOption(values, 'api');
+  return `${CLI_NAME} watch ${exportId} --spot ${spotId}${api === undefined ? '' : ` --api ${api}`}`;
 }

@@ -59,3 +59,26 @@ export class ArchiveUnavailableError extends CliError {}
 
 /** A file could not be downloaded, failed its SHA-256 check, or could not be written. */
 export class DownloadFailedError extends CliError {}
+
+/** A watch stopped after the API failed too many times in a row; the export itself keeps running. */
+export class WatchGaveUpError extends CliError {
+  readonly lastError: ApiUnreachableError | ApiProblemError;
+  readonly exportId: string;
+  readonly spotId: string;
+  readonly attempts: number;
+  readonly resumeCommand: string | undefined;
+
+  constructor(
+    lastError: ApiUnreachableError | ApiProblemError,
+    context: { exportId: string; spotId: string; attempts: number; resumeCommand?: string },
+  ) {
+    super(`stopped watching after ${context.attempts} reconnect attempts: ${lastError.message}`, {
+      cause: lastError,
+    });
+    this.lastError = lastError;
+    this.exportId = context.exportId;
+    this.spotId = context.spotId;
+    this.attempts = context.attempts;
+    this.resumeCommand = context.resumeCommand;
+  }
+}

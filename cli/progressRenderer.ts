@@ -20,6 +20,27 @@ export interface ProgressRenderer {
   interrupt(view: ExportView | undefined): void;
   /** When watching stops on an error: leaves the terminal ready for the error message. */
   close(): void;
+  /** A status check failed and is retried after a pause; `view` is the last one seen. */
+  reconnecting(view: ExportView, state: ReconnectState): void;
+  /** A status check succeeded again after failures. */
+  reconnected(view: ExportView): void;
+}
+
+export interface ReconnectState {
+  /** 1-based, failures in a row so far. */
+  attempt: number;
+  maxAttempts: number;
+  nextInMs: number;
+  /** Why the last check failed, e.g. "the API cannot be reached". */
+  reason: string;
+}
+
+/** "reconnecting (attempt 2 of 30, next in 4 s): the API cannot be reached" */
+export function reconnectingText(state: ReconnectState): string {
+  return (
+    `reconnecting (attempt ${state.attempt} of ${state.maxAttempts}, ` +
+    `next in ${Math.ceil(state.nextInMs / 1000)} s): ${state.reason}`
+  );
 }
 
 // Return to the start of the line and erase it, so the next status replaces the last.
@@ -68,6 +89,14 @@ function ttyRenderer(io: CliIo): ProgressRenderer {
       writeStoppedWatching(io, view);
     },
     close,
+    reconnecting(view, state) {
+      const spinner = SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length];
+      io.stdout.write(
+        `${REDRAW_LINE}${fitToTerminal(`${spinner} ${view.exportId}  ${view.status}  ${reconnectingText(state)}`)}`,
+      );
+      drawn = true;
+    },
+    reconnected() {},
   };
 }
 
@@ -97,7 +126,17 @@ function plainRenderer(io: CliIo): ProgressRenderer {
       writeStoppedWatching(io, view);
     },
     close() {},
+    reconnecting(view, state) {
+      io.stdout.write(`${isoSeconds(io.now())}  ${view.exportId}  ${reconnectingText(state)}\n`);
+    },
+    reconnected(view) {
+      io.stdout.write(`${isoSeconds(io.now())}  ${view.exportId}  reconnected\n`);
+    },
   };
+}
+
+function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** One JSON view per change; the last line is the final view. */
@@ -113,6 +152,13 @@ function jsonRenderer(io: CliIo): ProgressRenderer {
       writeStoppedWatching(io, view);
     },
     close() {},
+    // stdout stays JSON only.
+    reconnecting(view, state) {
+      io.stderr.write(`${view.exportId}  ${reconnectingText(state)}\n`);
+    },
+    reconnected(view) {
+      io.stderr.write(`${view.exportId}  reconnected\n`);
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { ProblemType } from '../lib/http/ProblemType';
 import type { CliIo } from './CliIo';
 import { CLI_NAME } from './cliOptions';
+import { COMMANDS } from './commands';
 import { ExitCode } from './ExitCode';
 import {
   ApiProblemError,
@@ -11,6 +12,7 @@ import {
   CliUsageError,
   DownloadFailedError,
   UnexpectedApiResponseError,
+  WatchGaveUpError,
 } from './errors';
 import { problemKind } from './ProblemDetails';
 
@@ -28,7 +30,7 @@ export interface ErrorReportContext {
 export function reportError(error: unknown, io: CliIo, context: ErrorReportContext): number {
   if (error instanceof CliUsageError) {
     const help = error.command ? `${CLI_NAME} ${error.command} --help` : `${CLI_NAME} --help`;
-    io.stderr.write(`error: ${error.message}\nRun '${help}' for usage.\n`);
+    io.stderr.write(`error: ${error.message}\n${usageLine(error.command)}\nRun '${help}' for details.\n`);
     return ExitCode.USAGE;
   }
   if (error instanceof AwsCredentialsUnavailableError) {
@@ -59,11 +61,27 @@ export function reportError(error: unknown, io: CliIo, context: ErrorReportConte
     io.stderr.write(`error: ${error.message}\n`);
     return ExitCode.DOWNLOAD_FAILED;
   }
+  if (error instanceof WatchGaveUpError) {
+    const resume = error.resumeCommand ?? `${CLI_NAME} watch ${error.exportId} --spot ${error.spotId}`;
+    io.stderr.write(
+      `error: ${error.lastError.message}\n` +
+        `Stopped watching after ${error.attempts} reconnect attempts; the export keeps running. ` +
+        `Resume watching with: ${resume}\n`,
+    );
+    return error.lastError instanceof ApiUnreachableError ? ExitCode.API_UNREACHABLE : ExitCode.API_ERROR;
+  }
   if (error instanceof CliInterruptedError) return ExitCode.INTERRUPTED;
   io.stderr.write(
     `unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
   return UNEXPECTED_ERROR_EXIT_CODE;
+}
+
+/** The synopsis of the command the error is about, or of the CLI with its command names. */
+function usageLine(commandName: string | undefined): string {
+  const command = COMMANDS.find((candidate) => candidate.name === commandName);
+  if (command !== undefined) return `Usage: ${CLI_NAME} ${command.synopsis}`;
+  return `Usage: ${CLI_NAME} <command> [options]   (commands: ${COMMANDS.map(({ name }) => name).join(', ')})`;
 }
 
 function describeProblem(error: ApiProblemError, context: ErrorReportContext): string {

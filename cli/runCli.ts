@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { type ApiEndpoint, resolveApiEndpoint } from './ApiEndpoint';
-import type { CliCommand, CliOptionValues, CommandContext } from './CliCommand';
+import type { CliCommand, CliOptionsConfig, CliOptionValues, CommandContext } from './CliCommand';
 import type { CliIo } from './CliIo';
 import { booleanOption, GLOBAL_OPTIONS, stringOption } from './cliOptions';
 import { COMMANDS } from './commands';
@@ -10,6 +10,7 @@ import { ExportsApiClient } from './ExportsApiClient';
 import { CliUsageError } from './errors';
 import { type ErrorReportContext, reportError } from './reportError';
 import { createSigV4RequestSigner } from './sigV4RequestSigner';
+import { suggestName } from './suggestName';
 import { commandUsage, generalUsage } from './usage';
 
 const HELP_COMMAND = 'help';
@@ -31,7 +32,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (commandName === undefined) return showGeneralHelp(rest, io);
     if (commandName === HELP_COMMAND) return showHelpFor(rest, io);
     const command = COMMANDS.find((candidate) => candidate.name === commandName);
-    if (command === undefined) throw new CliUsageError(`unknown command '${commandName}'`);
+    if (command === undefined) throw unknownCommand(commandName);
 
     const { values, positionals } = parseCommandArgs(command, rest);
     if (booleanOption(values, 'help')) {
@@ -87,10 +88,51 @@ function splitCommandLine(argv: readonly string[]): CommandLine {
   return { commandName: undefined, rest: [...argv] };
 }
 
+function unknownCommand(name: string): CliUsageError {
+  const suggestion = suggestName(
+    name,
+    COMMANDS.map((command) => command.name),
+  );
+  return new CliUsageError(
+    `unknown command ${name}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}`,
+  );
+}
+
+/**
+ * Refuses an option the command does not know, naming the nearest one it does: parseArgs' own
+ * message is meant for developers (and quotes unevenly).
+ */
+function rejectUnknownOptions(command: CliCommand, args: readonly string[]): void {
+  const options: CliOptionsConfig = { ...GLOBAL_OPTIONS, ...command.options };
+  const longNames = Object.keys(options);
+  const shortNames = new Set(Object.values(options).flatMap((option) => option.short ?? []));
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    if (arg === '--') return;
+    if (arg.startsWith('--')) {
+      const name = arg.slice(2).split('=')[0] as string;
+      const option = Object.hasOwn(options, name) ? options[name] : undefined;
+      if (option === undefined) {
+        const suggestion = suggestName(name, longNames);
+        throw new CliUsageError(
+          `unknown option --${name}${suggestion === undefined ? '' : ` (did you mean --${suggestion}?)`}`,
+          command.name,
+        );
+      }
+      // The next argument is this option's value, whatever it looks like.
+      if (option.type === 'string' && !arg.includes('=')) index += 1;
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      const short = arg.slice(1, 2);
+      if (!shortNames.has(short)) throw new CliUsageError(`unknown option -${short}`, command.name);
+    }
+  }
+}
+
 function parseCommandArgs(
   command: CliCommand,
   args: string[],
 ): { values: CliOptionValues; positionals: string[] } {
+  rejectUnknownOptions(command, args);
   try {
     return parseArgs({
       args,
@@ -119,7 +161,7 @@ function showHelpFor(rest: readonly string[], io: CliIo): number {
     return ExitCode.SUCCESS;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (command === undefined) throw new CliUsageError(`unknown command '${name}'`);
+  if (command === undefined) throw unknownCommand(name);
   io.stdout.write(commandUsage(command));
   return ExitCode.SUCCESS;
 }

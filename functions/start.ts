@@ -1,3 +1,4 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { isScheduledExportEvent, scheduledStartCommand } from '../lib/events/scheduledExportEvent';
 import { exportRequestSchema } from '../lib/exports/exportRequestSchema';
@@ -15,12 +16,13 @@ import { createExportHandler } from '../lib/runtime/createExportHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
+import { SpotBusyError } from '../lib/store/errors';
 
 /** Start an export: `POST /exports`, or an EventBridge Scheduler schedule. */
 export function makeStartHandler(runtime: HandlerRuntime) {
   return createExportHandler(runtime, async (event, deps) => {
     if (isApiGatewayEvent(event)) return startFromApi(deps, event);
-    if (isScheduledExportEvent(event)) return startFromSchedule(deps, event);
+    if (isScheduledExportEvent(event)) return startFromSchedule(deps, event, runtime.logger);
     throw new UnrecognisedEventError(HandlerNames.START);
   });
 }
@@ -39,7 +41,7 @@ async function startFromApi(
   const idempotencyKey = readIdempotencyKey(event);
   const body = readJsonBody(event);
   if (body === undefined) throw invalidRequest([{ field: 'body', message: 'is required' }]);
-  const parsed = exportRequestSchema(spotId).safeParse(body);
+  const parsed = exportRequestSchema(spotId, { nowMs: deps.now() }).safeParse(body);
   if (!parsed.success) throw invalidRequest(fieldProblemsOf(parsed.error, 'body'));
   const { record, replayed } = await startExport(deps, {
     spotId,
@@ -53,8 +55,41 @@ async function startFromApi(
   });
 }
 
-/** `{exportId, status}`; failures are thrown so Scheduler retries and, in the end, dead-letters them. */
-async function startFromSchedule(deps: ExportDependencies, event: unknown) {
-  const { record } = await startExport(deps, scheduledStartCommand(event));
-  return { exportId: record.exportId, status: record.status };
+/** What a scheduled run did: started (or found, on a redelivery) an export, or skipped a busy spot. */
+export type ScheduledStartResult =
+  | { exportId: string; status: string }
+  | { skipped: true; reason: 'spot busy'; spotId: string; activeExportId?: string };
+
+/**
+ * `{exportId, status}`. A spot still busy with an earlier export is a normal outcome, not a
+ * failure: the run is skipped (logged at INFO with the export that holds the spot, counted as
+ * ScheduledRunsSkipped) and answered as a success, so Scheduler neither retries it into the same
+ * busy spot nor dead-letters it; the next run exports its own window. Other failures are thrown,
+ * so Scheduler retries and, in the end, dead-letters them.
+ */
+async function startFromSchedule(
+  deps: ExportDependencies,
+  event: unknown,
+  logger: Logger,
+): Promise<ScheduledStartResult> {
+  const command = scheduledStartCommand(event);
+  try {
+    const { record } = await startExport(deps, command);
+    return { exportId: record.exportId, status: record.status };
+  } catch (error) {
+    if (!(error instanceof SpotBusyError)) throw error;
+    const until = command.request.kind === 'dateRange' ? command.request.until : undefined;
+    logger.info(`Scheduled export skipped: spot busy with export ${error.activeExportId ?? 'unknown'}`, {
+      spotId: command.spotId,
+      activeExportId: error.activeExportId,
+      windowEnd: until,
+    });
+    deps.metrics.count('ScheduledRunsSkipped');
+    return {
+      skipped: true,
+      reason: 'spot busy',
+      spotId: command.spotId,
+      ...(error.activeExportId !== undefined && { activeExportId: error.activeExportId }),
+    };
+  }
 }

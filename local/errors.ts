@@ -46,3 +46,17 @@ export class LocalRuntimeStoppingError extends LocalRuntimeError {
     this.name = 'LocalRuntimeStoppingError';
   }
 }
+
+/**
+ * Another local runtime holds what this one needs (a port, the data folder); `problems` has one
+ * line for each, saying which setting picks another.
+ */
+export class LocalRuntimeInUseError extends LocalRuntimeError {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'LocalRuntimeInUseError';
+    this.problems = problems;
+  }
+}

@@ -1,3 +1,5 @@
+import { pathToFileURL } from 'node:url';
+import { ROUTES } from '../lib/http/routeTable';
 import type { InMemoryExportMetrics } from '../lib/observability/InMemoryExportMetrics';
 import { UnknownScheduleError } from './errors';
 import { type LocalRoute, OPENAPI_DOCUMENT_PATH } from './http/LocalHttpApi';
@@ -11,6 +13,71 @@ export interface LocalOnlyRoutesOptions {
   metrics: InMemoryExportMetrics;
   /** The committed `openapi.json`, served as is at `/openapi.json`. */
   openApiDocument: Buffer;
+  /** What `GET /` shows; `GET /` and `GET /health` are absent without it. */
+  about?: LocalRuntimeAbout;
+}
+
+/** The runtime's facts for its index and health check. */
+export interface LocalRuntimeAbout {
+  /** The package version. */
+  version: string;
+  spots: readonly string[];
+  /** Where README.md and docs/ are, for links to them. */
+  projectRoot: string;
+  /** Epoch ms. */
+  startedAtMs: number;
+  /** Whether the active exports found at start have been resumed yet. */
+  resumed: () => boolean;
+  now?: () => number;
+}
+
+const MS_PER_SECOND = 1000;
+
+/** The local-only routes a person is pointed at from the index. */
+const LOCAL_LINKS = {
+  health: '/health',
+  openapi: '/openapi.json',
+  schedules: '/_local/schedules',
+  events: '/_local/events',
+  metrics: '/_local/metrics',
+};
+
+function indexAndHealth(about: LocalRuntimeAbout): LocalRoute[] {
+  const now = about.now ?? Date.now;
+  const doc = (path: string) => pathToFileURL(`${about.projectRoot}/${path}`).href;
+  return [
+    {
+      method: 'GET',
+      path: '/',
+      handle: async () =>
+        localJson(200, {
+          name: 'openweb-exports',
+          version: about.version,
+          mode: 'local: loopback only, no authorization',
+          routes: ROUTES.map((route) => `${route.method} ${route.path}`),
+          headers: { 'x-spot-id': 'every API route names the spot (sp_…)' },
+          spots: about.spots,
+          local: LOCAL_LINKS,
+          docs: {
+            readme: doc('README.md'),
+            api: `${doc('README.md')}#the-http-api`,
+            cli: `${doc('README.md')}#the-cli`,
+            upstream: doc('docs/upstream.md'),
+          },
+        }),
+    },
+    {
+      method: 'GET',
+      path: '/health',
+      handle: async () =>
+        localJson(200, {
+          status: 'ok',
+          version: about.version,
+          uptimeSeconds: Math.max(0, Math.floor((now() - about.startedAtMs) / MS_PER_SECOND)),
+          activeExportsResumed: about.resumed(),
+        }),
+    },
+  ];
 }
 
 /**
@@ -21,6 +88,7 @@ export interface LocalOnlyRoutesOptions {
 export function localOnlyRoutes(options: LocalOnlyRoutesOptions): LocalRoute[] {
   const { schedules, events, metrics, openApiDocument } = options;
   return [
+    ...(options.about === undefined ? [] : indexAndHealth(options.about)),
     {
       method: 'GET',
       path: OPENAPI_DOCUMENT_PATH,
@@ -42,7 +110,8 @@ export function localOnlyRoutes(options: LocalOnlyRoutesOptions): LocalRoute[] {
         const name = pathParameters.name as string;
         try {
           const run = await schedules.fire(name);
-          if (run.outcome === 'succeeded') return localJson(200, run);
+          // Skipped (the spot is busy) is an answer too: Scheduler counts it as delivered.
+          if (run.outcome !== 'failed') return localJson(200, run);
           // The target failed: in AWS, Scheduler would retry it and then dead-letter the event.
           return localProblem({
             status: 502,

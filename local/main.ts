@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { ConfigError } from '../lib/config';
 import { cdkJsonStackConfig } from './cdkJsonStackConfig';
-import { LocalRuntimeConfigError } from './errors';
+import { LocalRuntimeConfigError, LocalRuntimeInUseError } from './errors';
 import { parseLocalRuntimeSettings } from './localRuntimeSettings';
 import { LOCAL_PROJECT_ROOT } from './projectRoot';
 import { readyBanner } from './readyBanner';
@@ -12,7 +12,7 @@ import { type LocalRuntime, startLocalRuntime } from './startLocalRuntime';
 const STOP_TIMEOUT_MS = 20_000;
 const EXIT_INTERRUPTED = 130;
 
-// Known and harmless here (see TOOLCHAIN.md): the lockfile pins SDK releases that run on Node 20.
+// Known and harmless here (see README, Node versions): the lockfile pins SDK releases that run on Node 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const say = (line: string) => console.log(line);
@@ -66,7 +66,11 @@ try {
   );
   if (stopRequested) await stop();
 } catch (error) {
-  if (error instanceof LocalRuntimeConfigError || error instanceof ConfigError) {
+  if (
+    error instanceof LocalRuntimeConfigError ||
+    error instanceof LocalRuntimeInUseError ||
+    error instanceof ConfigError
+  ) {
     console.error(error.message);
   } else {
     console.error('The local runtime could not start:', error);

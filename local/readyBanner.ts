@@ -35,6 +35,7 @@ export function readyBanner(input: ReadyBannerInput): string[] {
         `${schedule.localTiming ?? `fired by hand only: ${schedule.notRunReason}`}`,
     ),
     `             list: curl -s ${api}/_local/schedules · run one now: curl -s -X POST ${api}/_local/schedules/<name>/fire`,
+    `  index      curl -s ${api}/ (version, routes, docs) · health: curl -s ${api}/health`,
     `  data       ${runtime.dataDir ?? 'in memory: nothing is kept after Ctrl-C'}`,
     '  try',
     `    curl -s -X POST ${api}/exports -H 'x-spot-id: ${spot}' -H 'content-type: application/json' \\`,

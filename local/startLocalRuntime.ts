@@ -24,9 +24,15 @@ import { DynamoDbExportStore } from '../lib/store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../lib/store/DynamoDbTokenStore';
 import { OPENAPI_DOCUMENT_FILE } from '../openapi/documentFile';
 import { loadStateMachine } from './cachedStateMachine';
-import { LocalRuntimeConfigError, LocalRuntimeError, LocalRuntimeStoppingError } from './errors';
+import {
+  LocalRuntimeConfigError,
+  LocalRuntimeError,
+  LocalRuntimeInUseError,
+  LocalRuntimeStoppingError,
+} from './errors';
 import { ForegroundActivity } from './ForegroundActivity';
-import { startLocalHttpApi } from './http/LocalHttpApi';
+import { LOCAL_API_HOST, startLocalHttpApi } from './http/LocalHttpApi';
+import { isAddressInUse, isPortInUse, lockDataDir } from './instanceGuard';
 import { LocalExportEvents } from './LocalExportEvents';
 import { LocalPollingWorkflows } from './LocalPollingWorkflows';
 import { ensureTable, startLocalDynamoDb } from './localDynamoDb';
@@ -96,11 +102,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const { settings } = options;
   const say = options.say ?? (() => {});
   const bootedAtMs = Date.now();
+  const projectRoot = options.projectRoot ?? LOCAL_PROJECT_ROOT;
+  let resumeDone = false;
   // Undone in reverse order on stop, or when starting fails halfway.
   const closers: (() => Promise<void>)[] = [];
   try {
+    // Before anything slow or anything that touches the data folder: a second `npm start` stops here.
+    await claimPortsAndDataDir(settings, closers);
     const { stateMachine, fromCache } = await loadStateMachine(settings.rawStackConfig, {
-      projectRoot: options.projectRoot ?? LOCAL_PROJECT_ROOT,
+      projectRoot,
       onSynthesize: () =>
         say('Synthesizing the stack for its state machine definition (once per change of infra/ or lib/)…'),
     });
@@ -108,19 +118,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const spots = await spotsWithCredentials(credentials, settings.secretsFile);
     warnAboutScheduledSpotsWithoutCredentials(settings.stackConfig, spots, say);
 
+    const { upstream } = settings;
     const simulator =
-      settings.upstream.kind === 'simulator'
+      upstream.kind === 'simulator'
         ? await startOpenWebSimulator({
-            port: settings.upstream.port,
+            port: upstream.port,
             // The same keys the handlers send, so every spot of the file can export.
             spots: await spotKeys(credentials, spots),
-            authRequestsPerSecond: settings.upstream.authRequestsPerSecond,
-            authRateLimitRetryAfter: settings.upstream.authRateLimitRetryAfter,
-            exportRequestsPerSecond: settings.upstream.exportRequestsPerSecond ?? 0,
-            exportRateLimitScope: settings.upstream.exportRateLimitScope,
-            ...(settings.upstream.recordsPerExport !== undefined && {
-              recordsPerExport: settings.upstream.recordsPerExport,
-            }),
+            authRequestsPerSecond: upstream.authRequestsPerSecond,
+            authRateLimitRetryAfter: upstream.authRateLimitRetryAfter,
+            exportRequestsPerSecond: upstream.exportRequestsPerSecond ?? 0,
+            exportRateLimitScope: upstream.exportRateLimitScope,
+            ...(upstream.recordsPerExport !== undefined && { recordsPerExport: upstream.recordsPerExport }),
             timeScale: settings.timeScale,
             // Kept beside the table, so a restart finds its in-flight exports still running upstream.
             ...(settings.dataDir !== undefined && {
@@ -128,6 +137,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
             }),
             // In memory, a fresh id sequence per run: ids from an earlier run must never come back.
             seed: randomInt(1, MAX_SIMULATOR_SEED),
+          }).catch((error: unknown) => {
+            throw isAddressInUse(error)
+              ? new LocalRuntimeInUseError([simulatorPortInUse(upstream.port)])
+              : error;
           })
         : undefined;
     if (simulator !== undefined) closers.push(() => simulator.close());
@@ -233,8 +246,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         events,
         metrics,
         openApiDocument: readFileSync(join(options.projectRoot ?? LOCAL_PROJECT_ROOT, OPENAPI_DOCUMENT_FILE)),
+        about: {
+          version: packageVersion(projectRoot),
+          spots,
+          projectRoot,
+          startedAtMs: bootedAtMs,
+          resumed: () => resumeDone,
+        },
       }),
       logger,
+    }).catch((error: unknown) => {
+      throw isAddressInUse(error) ? new LocalRuntimeInUseError([apiPortInUse(settings.apiPort)]) : error;
     });
     closers.push(() => api.close());
     schedules.start();
@@ -242,6 +264,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const resumed = track(
       resumeActiveExports(deps, bootedAtMs).then(
         (summary) => {
+          resumeDone = true;
           reportResume(summary, say);
           return summary;
         },
@@ -278,6 +301,54 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   } catch (error) {
     await closeInReverse(closers);
     throw error;
+  }
+}
+
+function apiPortInUse(port: number): string {
+  return `port ${port} is in use — set PORT to a free port (PORT=0 picks one)`;
+}
+
+function simulatorPortInUse(port: number): string {
+  return `port ${port} (the OpenWeb simulator) is in use — set SIMULATOR_PORT to a free port (0 picks one)`;
+}
+
+/**
+ * Takes the data folder (released last, on stop) and checks the ports are free; one line per
+ * conflict, naming the setting to change. Nothing of another runtime is touched.
+ * @throws LocalRuntimeInUseError
+ */
+async function claimPortsAndDataDir(
+  settings: LocalRuntimeSettings,
+  closers: (() => Promise<void>)[],
+): Promise<void> {
+  const problems: string[] = [];
+  if (settings.dataDir !== undefined) {
+    const lock = lockDataDir(settings.dataDir);
+    if (lock.kind === 'acquired') closers.push(async () => lock.release());
+    else {
+      problems.push(
+        `the data folder ${settings.dataDir} is in use by another npm start (pid ${lock.pid}) — ` +
+          'set LOCAL_DATA_DIR to another folder (or to memory)',
+      );
+    }
+  }
+  if (await isPortInUse(settings.apiPort, LOCAL_API_HOST)) problems.push(apiPortInUse(settings.apiPort));
+  const { upstream } = settings;
+  if (upstream.kind === 'simulator' && (await isPortInUse(upstream.port, LOCAL_API_HOST))) {
+    problems.push(simulatorPortInUse(upstream.port));
+  }
+  if (problems.length > 0) throw new LocalRuntimeInUseError(problems);
+}
+
+/** The package's version, or `unknown` when package.json cannot be read. */
+function packageVersion(projectRoot: string): string {
+  try {
+    const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+      version?: unknown;
+    };
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
   }
 }
 
@@ -407,6 +478,14 @@ function reportScheduleRun(run: ScheduleRun, say: (line: string) => void): void 
           `${summary.workflowsRestarted} workflow(s) restarted, ${summary.failures} failed`,
       );
     }
+    return;
+  }
+  if (run.outcome === 'skipped') {
+    const skipped = run.result as { spotId?: string; activeExportId?: string } | undefined;
+    say(
+      `${prefix}: skipped, spot ${skipped?.spotId} busy with export ${skipped?.activeExportId ?? 'unknown'} ` +
+        `(window ending ${run.scheduledTime}; a deployed schedule skips it the same way)`,
+    );
     return;
   }
   const started = run.result as { exportId?: string; status?: string } | undefined;

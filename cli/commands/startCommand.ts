@@ -4,9 +4,11 @@ import {
   booleanOption,
   CLI_NAME,
   intervalSecondsOption,
+  reconnectAttemptsOption,
   rejectPositionals,
   requireSpotId,
   stringOption,
+  watchResumeCommand,
 } from '../cliOptions';
 import { downloadArchive, waitForArchive } from '../downloadArchive';
 import { ExitCode } from '../ExitCode';
@@ -38,7 +40,8 @@ Options:
   --wait                        Follow the export until it finishes (see 'watch')
   --interval-seconds <n>        With --wait, seconds between status checks (default 2, at least 1)
   --download <dir>              With --wait, once the export COMPLETED and its files are archived,
-                                download them into <dir>/<exportId>/ (see 'download')`,
+                                download them into <dir>/<exportId>/ (see 'download')
+  --reconnect-attempts <n>      With --wait, failed checks in a row to retry (default 30; see 'watch')`,
   options: {
     from: { type: 'string' },
     until: { type: 'string' },
@@ -50,6 +53,7 @@ Options:
     wait: { type: 'boolean' },
     'interval-seconds': { type: 'string' },
     download: { type: 'string' },
+    'reconnect-attempts': { type: 'string' },
   },
   run: runStart,
 };
@@ -60,14 +64,17 @@ async function runStart(context: CommandContext): Promise<ExitCode> {
   const spotId = requireSpotId(context, NAME);
   const body = startExportBody(values, io.now());
   const wait = booleanOption(values, 'wait');
-  if (!wait && stringOption(values, 'interval-seconds') !== undefined) {
-    throw new CliUsageError('--interval-seconds only applies with --wait', NAME);
+  for (const option of ['interval-seconds', 'reconnect-attempts']) {
+    if (!wait && stringOption(values, option) !== undefined) {
+      throw new CliUsageError(`--${option} only applies with --wait`, NAME);
+    }
   }
   const downloadDir = stringOption(values, 'download');
   if (!wait && downloadDir !== undefined)
     throw new CliUsageError('--download only applies with --wait', NAME);
   if (downloadDir === '') throw new CliUsageError('--download needs a directory', NAME);
   const intervalSeconds = intervalSecondsOption(values, NAME);
+  const reconnectAttempts = reconnectAttemptsOption(values, NAME);
   const idempotencyKey = stringOption(values, 'idempotency-key');
   if (idempotencyKey === '') throw new CliUsageError('--idempotency-key must not be empty', NAME);
 
@@ -92,6 +99,8 @@ async function runStart(context: CommandContext): Promise<ExitCode> {
     io,
     renderer: createProgressRenderer(mode, io),
     initialView: view,
+    reconnectAttempts,
+    resumeCommand: watchResumeCommand(values, view.exportId, spotId),
   });
   if (downloadDir === undefined || final.status !== ExportStatus.COMPLETED) return exitCodeForExport(final);
   await waitForArchive({ client, io, spotId, exportId: view.exportId, intervalSeconds });

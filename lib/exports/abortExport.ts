@@ -12,6 +12,11 @@ import type { ExportDependencies } from './ports';
 import { adoptListedExport, giveUpRecovery, isRecoveryOver } from './recoverUpstreamExport';
 
 const MS_PER_SECOND = 1000;
+/**
+ * What the upstream last said once it took the abort: it answers an abort without a status, and
+ * the export is never polled again, so its last poll's "Processing" would be stale.
+ */
+export const UPSTREAM_ABORT_ACCEPTED = 'abort accepted';
 
 export type AbortReason = 'requested' | 'timeout';
 
@@ -87,7 +92,7 @@ async function sendAbort(
     }
     throw error;
   }
-  return finishAbort(deps, aborting, command.reason);
+  return finishAbort(deps, aborting, command.reason, UPSTREAM_ABORT_ACCEPTED);
 }
 
 async function markAborting(
@@ -124,9 +129,11 @@ async function finishAbort(
   deps: ExportDependencies,
   record: ExportRecord,
   reason: AbortReason,
+  upstreamStatus?: string,
 ): Promise<ExportRecord> {
   const { record: aborted, won } = await transitionOrCurrent(deps, record, ExportStatus.ABORTED, {
     completedAt: isoAt(deps.now()),
+    ...(upstreamStatus !== undefined && { upstreamStatus }),
   });
   if (!won) return aborted;
   await onTerminal(deps, aborted);

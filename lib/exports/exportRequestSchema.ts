@@ -5,8 +5,14 @@ import type { ExportRequest } from './ExportRecord';
 export const MAX_EXPORT_RANGE_HOURS = 730;
 export const MAX_RECORDS_IN_FILE = 100_000;
 export const CSV_DELIMITERS = [',', ';', '|', '\t'] as const;
+/**
+ * How far past the server's clock a window may end: a caller whose clock runs a little ahead
+ * (`--last P1D` ends at the caller's now) is not refused. The same allowance SigV4 gives.
+ */
+export const FUTURE_WINDOW_ALLOWANCE_SECONDS = 300;
 
-const MS_PER_HOUR = 60 * 60 * 1000;
+const MS_PER_SECOND = 1000;
+const MS_PER_HOUR = 60 * 60 * MS_PER_SECOND;
 const RFC3339_UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const POST_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 
@@ -29,22 +35,42 @@ const fileOptions = {
     .optional(),
 };
 
+export interface ExportRequestSchemaOptions {
+  /** Epoch ms; when given, a window that ends later than this (plus the allowance) is refused. */
+  nowMs?: number;
+}
+
 /** A date range request's shape; the checks between its fields come on top, in `dateRangeSchema`. */
 export const dateRangeRequestShape = z.strictObject({ from: instant, until: instant, ...fileOptions });
 
-const dateRangeSchema = dateRangeRequestShape.superRefine((value, context) => {
-  const fromMs = Date.parse(value.from);
-  const untilMs = Date.parse(value.until);
-  if (fromMs >= untilMs) {
-    context.addIssue({ code: 'custom', path: ['until'], message: 'must be after from' });
-  } else if (untilMs - fromMs > MAX_EXPORT_RANGE_HOURS * MS_PER_HOUR) {
-    context.addIssue({
-      code: 'custom',
-      path: ['until'],
-      message: `the range may span at most ${MAX_EXPORT_RANGE_HOURS} hours`,
-    });
-  }
-});
+const dateRangeSchema = (options: ExportRequestSchemaOptions) =>
+  dateRangeRequestShape.superRefine((value, context) => {
+    const fromMs = Date.parse(value.from);
+    const untilMs = Date.parse(value.until);
+    if (
+      options.nowMs !== undefined &&
+      untilMs > options.nowMs + FUTURE_WINDOW_ALLOWANCE_SECONDS * MS_PER_SECOND
+    ) {
+      const now = new Date(Math.floor(options.nowMs / MS_PER_SECOND) * MS_PER_SECOND)
+        .toISOString()
+        .replace('.000Z', 'Z');
+      context.addIssue({
+        code: 'custom',
+        path: ['until'],
+        message:
+          `must not be in the future (it is ${now} on the server, which allows ` +
+          `${FUTURE_WINDOW_ALLOWANCE_SECONDS} s of clock skew): comments that are not written yet cannot be exported`,
+      });
+    } else if (fromMs >= untilMs) {
+      context.addIssue({ code: 'custom', path: ['until'], message: 'must be after from' });
+    } else if (untilMs - fromMs > MAX_EXPORT_RANGE_HOURS * MS_PER_HOUR) {
+      context.addIssue({
+        code: 'custom',
+        path: ['until'],
+        message: `the range may span at most ${MAX_EXPORT_RANGE_HOURS} hours`,
+      });
+    }
+  });
 
 /** A conversation request's shape; `exportRequestSchema` also checks the id names the caller's spot. */
 export const conversationRequestShape = z.strictObject({
@@ -56,7 +82,10 @@ export const conversationRequestShape = z.strictObject({
  * The body of a start request: `{from, until}` or `{conversationId}`, plus optional
  * `delimiter` and `maxRecordsInFile`. Unknown fields are refused, so a typo is not silently ignored.
  */
-export function exportRequestSchema(spotId: string): z.ZodType<ExportRequest> {
+export function exportRequestSchema(
+  spotId: string,
+  options: ExportRequestSchemaOptions = {},
+): z.ZodType<ExportRequest> {
   const conversation = conversationRequestShape.refine(
     (value) =>
       value.conversationId.startsWith(`${spotId}_`) &&
@@ -75,7 +104,7 @@ export function exportRequestSchema(spotId: string): z.ZodType<ExportRequest> {
         });
       }
     })
-    .pipe(z.union([dateRangeSchema, conversation]))
+    .pipe(z.union([dateRangeSchema(options), conversation]))
     .transform(
       (value): ExportRequest =>
         'conversationId' in value ? { kind: 'conversation', ...value } : { kind: 'dateRange', ...value },

@@ -47,7 +47,8 @@ export type ExportMetricName =
   | 'ExportsRecovered'
   | 'UpstreamPolls'
   | 'WorkflowsRestarted'
-  | 'WorkflowStartsFailed';
+  | 'WorkflowStartsFailed'
+  | 'ScheduledRunsSkipped';
 
 /** Everything a use case may touch. Handlers build it once per container. */
 export interface ExportDependencies {

@@ -80,12 +80,21 @@ export function problemForError(error: unknown): ProblemInit | undefined {
 
 /** Errors of the upstream and of the spot's credentials. */
 function upstreamProblem(error: unknown): ProblemInit | undefined {
-  if (error instanceof CredentialsNotFoundError || error instanceof InvalidCredentialsError) {
+  // Where they were looked up is configuration the operator needs to fix it; no value is quoted.
+  if (error instanceof CredentialsNotFoundError) {
     return {
       status: 422,
       type: ProblemType.SPOT_NOT_CONFIGURED,
       title: 'Spot not configured',
-      detail: 'No usable OpenWeb credentials are configured for this spot.',
+      detail: `No OpenWeb credentials are configured for spot ${error.spotId}: looked in ${error.source}.`,
+    };
+  }
+  if (error instanceof InvalidCredentialsError) {
+    return {
+      status: 422,
+      type: ProblemType.SPOT_NOT_CONFIGURED,
+      title: 'Spot not configured',
+      detail: `The OpenWeb credentials of spot ${error.spotId} in ${error.source} are not usable.`,
     };
   }
   if (error instanceof CredentialsUnavailableError) {

@@ -19,6 +19,8 @@ export const LOCAL_API_HOST = '127.0.0.1';
 export const LOCAL_ROUTE_PREFIX = '/_local/';
 /** The OpenAPI document of the API, served by the runtime itself next to the API's routes. */
 export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
+/** Local routes outside the prefix: the index and the health check, which the deployed API never has. */
+export const LOCAL_TOP_LEVEL_PATHS: readonly string[] = ['/', '/health'];
 /** How long close() lets requests in progress finish before cutting their connections. */
 export const HTTP_CLOSE_GRACE_MS = 5_000;
 
@@ -179,12 +181,16 @@ export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<L
 }
 
 function checkRouteTables(routes: readonly Route[], localRoutes: readonly LocalRoute[]): void {
-  const isLocalPath = (path: string) => path.startsWith(LOCAL_ROUTE_PREFIX) || path === OPENAPI_DOCUMENT_PATH;
+  const isLocalPath = (path: string) =>
+    path.startsWith(LOCAL_ROUTE_PREFIX) ||
+    path === OPENAPI_DOCUMENT_PATH ||
+    LOCAL_TOP_LEVEL_PATHS.includes(path);
   const clash = routes.find((route) => isLocalPath(route.path));
   const stray = localRoutes.find((route) => !isLocalPath(route.path));
   if (clash !== undefined || stray !== undefined) {
     throw new LocalRuntimeError(
-      `Local-only routes must live under ${LOCAL_ROUTE_PREFIX} (or be ${OPENAPI_DOCUMENT_PATH}) and API routes must not: ` +
+      `Local-only routes must live under ${LOCAL_ROUTE_PREFIX} (or be ${[OPENAPI_DOCUMENT_PATH, ...LOCAL_TOP_LEVEL_PATHS].join(' or ')}) ` +
+        'and API routes must not: ' +
         `${(clash ?? stray)?.method} ${(clash ?? stray)?.path}`,
     );
   }

@@ -1,5 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LOCAL_ROUTE_PREFIX, OPENAPI_DOCUMENT_PATH } from '../../../local/http/LocalHttpApi';
+import {
+  LOCAL_ROUTE_PREFIX,
+  LOCAL_TOP_LEVEL_PATHS,
+  OPENAPI_DOCUMENT_PATH,
+} from '../../../local/http/LocalHttpApi';
 import { OpenApiResponseValidator } from '../../support/openApiResponses';
 
 const DEFAULT_POLL_INTERVAL_MS = 200;
@@ -15,7 +19,7 @@ const openApi = OpenApiResponseValidator.committed();
 
 /**
  * A JSON request to the local API. Every answer of the API is held to the OpenAPI document
- * (status, headers, body); the runtime's own routes (`/_local/…`, `/openapi.json`) are not part
+ * (status, headers, body); the runtime's own routes (`/_local/…`, `/openapi.json`, `/`, `/health`) are not part
  * of the API, and a request the document has no operation for must say so with `outsideApi`.
  */
 export async function requestJson(
@@ -24,7 +28,10 @@ export async function requestJson(
 ): Promise<JsonResponse> {
   const method = init.method ?? 'GET';
   const { pathname } = new URL(url);
-  const localOnly = pathname.startsWith(LOCAL_ROUTE_PREFIX) || pathname === OPENAPI_DOCUMENT_PATH;
+  const localOnly =
+    pathname.startsWith(LOCAL_ROUTE_PREFIX) ||
+    pathname === OPENAPI_DOCUMENT_PATH ||
+    LOCAL_TOP_LEVEL_PATHS.includes(pathname);
   if (init.outsideApi === true && openApi.documents(method, pathname)) {
     throw new Error(`${method} ${pathname} is an operation of the OpenAPI document`);
   }

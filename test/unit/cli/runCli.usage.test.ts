@@ -62,8 +62,15 @@ describe('runCli usage', () => {
 
   it.each([
     { argv: [], message: 'a command is missing' },
-    { argv: ['export'], message: "unknown command 'export'" },
-    { argv: ['status', 'exp_1', '--spot', 'sp_demo', '--colour'], message: "Unknown option '--colour'" },
+    { argv: ['export'], message: 'unknown command export\n' },
+    { argv: ['stat', 'exp_1'], message: 'unknown command stat (did you mean status?)' },
+    { argv: ['status', 'exp_1', '--spot', 'sp_demo', '--colour'], message: 'unknown option --colour\n' },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--wiat'],
+      message: 'unknown option --wiat (did you mean --wait?)',
+    },
+    { argv: ['list', '--spto=sp_demo'], message: 'unknown option --spto (did you mean --spot?)' },
+    { argv: ['list', '-x'], message: 'unknown option -x' },
     { argv: ['status', '--spot', 'sp_demo'], message: 'the export id is missing' },
     { argv: ['status', 'exp_1', 'exp_2', '--spot', 'sp_demo'], message: "unexpected argument 'exp_2'" },
     { argv: ['status', 'exp_1'], message: '--spot <id> is required' },
@@ -138,7 +145,9 @@ describe('runCli usage', () => {
     // Assess
     expect(code).toBe(ExitCode.USAGE);
     expect(io.stderrText()).toContain(message);
-    expect(io.stderrText()).toMatch(/Run 'openweb-exports( \w+)? --help' for usage\./);
+    expect(io.stderrText()).toMatch(
+      /\nUsage: openweb-exports .+\nRun 'openweb-exports( \w+)? --help' for details\.\n$/,
+    );
   });
 
   it('does not echo an API URL that carries a password', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
 import type { ExportView } from '../../../cli/ExportView';
 import { runCli } from '../../../cli/runCli';
-import { WATCH_MAX_CONSECUTIVE_TRANSIENT_FAILURES } from '../../../cli/watchExport';
+import { DEFAULT_WATCH_RECONNECT_ATTEMPTS, reconnectDelayMs } from '../../../cli/watchExport';
 import { COMPLETED_LINKS, EXPORT_ID, exportView, SPOT_ID } from './support/exportViews';
 import {
   type FakeExportsApi,
@@ -278,7 +278,7 @@ describe('watch command', () => {
     expect(server.requests).toHaveLength(4);
   });
 
-  it('gives up with exit 5 when the server keeps failing', async () => {
+  it('gives up with exit 5 when the server keeps failing, backing off, and says the export keeps running', async () => {
     // Prepare
     const unavailable = problemReply(503, { title: 'Upstream unavailable', detail: 'try again' });
     const server = await serveSequence([ok({ status: 'PROCESSING', pollCount: 1 }), unavailable]);
@@ -289,8 +289,43 @@ describe('watch command', () => {
 
     // Assess
     expect(code).toBe(ExitCode.API_ERROR);
-    expect(server.requests).toHaveLength(1 + WATCH_MAX_CONSECUTIVE_TRANSIENT_FAILURES + 1);
+    expect(server.requests).toHaveLength(1 + DEFAULT_WATCH_RECONNECT_ATTEMPTS + 1);
+    expect(io.sleeps).toEqual([
+      2000,
+      ...Array.from({ length: DEFAULT_WATCH_RECONNECT_ATTEMPTS }, (_, index) => reconnectDelayMs(index + 1)),
+    ]);
+    expect(io.sleeps.slice(1, 7)).toEqual([1000, 2000, 4000, 8000, 16000, 30000]);
+    expect(io.stdoutText()).toContain('reconnecting (attempt 1 of 30, next in 1 s): the API answered 503');
+    expect(io.stdoutText()).toContain('reconnecting (attempt 30 of 30, next in 30 s)');
     expect(io.stderrText()).toContain('Upstream unavailable: try again');
+    expect(io.stderrText()).toContain(
+      `Stopped watching after 30 reconnect attempts; the export keeps running. Resume watching with: openweb-exports watch ${EXPORT_ID} --spot ${SPOT_ID} --api ${server.url}`,
+    );
+  });
+
+  it('takes --reconnect-attempts, and exits 6 when the API stays unreachable', async () => {
+    // Prepare
+    const server = await serveSequence([ok({ status: 'PROCESSING', pollCount: 1 })]);
+    const url = server.url;
+    let calls = 0;
+    const io = createTestIo({
+      fetch: async (input, init) => {
+        calls += 1;
+        if (calls > 1) throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
+        return globalThis.fetch(input, init);
+      },
+    });
+
+    // Act
+    const code = await runCli(watchArgs(url, '--reconnect-attempts', '2'), io);
+
+    // Assess
+    expect(code).toBe(ExitCode.API_UNREACHABLE);
+    expect(calls).toBe(1 + 2 + 1);
+    expect(io.stderrText()).toContain('cannot reach the API');
+    expect(io.stderrText()).toContain(
+      'Stopped watching after 2 reconnect attempts; the export keeps running.',
+    );
   });
 
   it('exits 5 at once when the export does not exist', async () => {

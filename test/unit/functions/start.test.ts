@@ -110,7 +110,10 @@ describe('start handler', () => {
       // Assess
       expect(response.statusCode).toBe(422);
       expect(response.body).toMatchObject({ type: '/problems/spot-not-configured' });
-      expect(JSON.stringify(response.body)).not.toContain(SECRET_NAME_PREFIX);
+      // Where the operator must add them: the secret's name, which is configuration, not a value.
+      expect(response.body.detail).toBe(
+        `No OpenWeb credentials are configured for spot ${UNCONFIGURED_SPOT}: looked in secret ${SECRET_NAME_PREFIX}${UNCONFIGURED_SPOT}.`,
+      );
       expect(aws.dynamoDb).not.toHaveReceivedCommand(PutCommand);
       expect(aws.stepFunctions).not.toHaveReceivedCommand(StartExecutionCommand);
       expect(aws.publishedEvents()).toEqual([]);
@@ -180,6 +183,20 @@ describe('start handler', () => {
       // Assess
       expect(again.exportId).toBe(first.exportId);
       expect(aws.stepFunctions.commandCalls(StartExecutionCommand)).toHaveLength(1);
+    });
+
+    it('skips a run while the spot is busy: a success naming the active export, counted and logged at INFO', async () => {
+      // Prepare
+      const busy = parseResponse(await handler(apiRequests.start(SPOT, DATE_RANGE), lambdaContext()));
+      const activeExportId = busy.body.exportId as string;
+
+      // Act
+      const result = await handler(scheduled, lambdaContext());
+
+      // Assess
+      expect(result).toEqual({ skipped: true, reason: 'spot busy', spotId: SPOT, activeExportId });
+      expect(aws.stepFunctions.commandCalls(StartExecutionCommand)).toHaveLength(1);
+      expect(aws.metrics.published.get('ScheduledRunsSkipped')).toBe(1);
     });
 
     it('throws a named error for an event it cannot turn into an export', async () => {
