@@ -1,5 +1,6 @@
 import { type ArchiveDependencies, archiveExport, failArchive } from '../lib/archive/archiveExport';
 import type { ExportRecord } from '../lib/exports/ExportRecord';
+import type { ArchiveTaskOutput } from '../lib/exports/pollingWorkflowContract';
 import { HandlerNames } from '../lib/http/routeTable';
 import type { ArchiveHandlerRuntime } from '../lib/runtime/archiveDependencies';
 import { archiveHandlerRuntime, defaultArchiveDependencies } from '../lib/runtime/archiveDependencies';
@@ -10,7 +11,6 @@ import {
   parseArchiveFailedTaskInput,
   parseArchiveTaskInput,
 } from '../lib/runtime/workflowTaskInput';
-import type { ArchiveTaskOutput } from '../lib/workflow/pollingWorkflowContract';
 
 /** How much of a task error's cause goes into the FAILED archive's reason. */
 const MAX_REASON_CHARS = 300;

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { type ArchivedFilesDependencies, archivedFiles } from '../lib/archive/archivedFiles';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
+import { exportNotFound } from '../lib/http/exportNotFound';
 import { jsonResponse } from '../lib/http/jsonResponse';
 import { readExportId } from '../lib/http/readExportId';
 import { readSpotId } from '../lib/http/readSpotId';
@@ -34,5 +35,8 @@ async function filesFromApi(
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const spotId = readSpotId(event);
   const exportId = readExportId(event);
-  return jsonResponse(200, await archivedFiles(deps, spotId, exportId));
+  const files = await archivedFiles(deps, spotId, exportId);
+  // The same 404 as every route: another spot's export is indistinguishable from a missing one.
+  if (files === undefined) throw exportNotFound();
+  return jsonResponse(200, files);
 }

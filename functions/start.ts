@@ -4,6 +4,7 @@ import { isScheduledExportEvent, scheduledStartCommand } from '../lib/events/sch
 import { exportRequestSchema } from '../lib/exports/exportRequestSchema';
 import type { ExportDependencies } from '../lib/exports/ports';
 import { startExport } from '../lib/exports/startExport';
+import { SpotBusyError } from '../lib/exports/storeErrors';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportLocation, exportView } from '../lib/http/exportView';
 import { fieldProblemsOf, invalidRequest } from '../lib/http/invalidRequest';
@@ -16,7 +17,6 @@ import { createExportHandler } from '../lib/runtime/createExportHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
-import { SpotBusyError } from '../lib/store/errors';
 
 /** Start an export: `POST /exports`, or an EventBridge Scheduler schedule. */
 export function makeStartHandler(runtime: HandlerRuntime) {

@@ -11,7 +11,7 @@ import {
   PollingWorkflowErrors,
   type PollTaskInput,
   type TimeoutAbortTaskInput,
-} from '../lib/workflow/pollingWorkflowContract';
+} from '../lib/exports/pollingWorkflowContract';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { PollingConfig } from './stackConfig';
 import {

@@ -1,9 +1,9 @@
 import './promiseWithResolvers';
 import { type StateMachineDefinition as AslDefinition, StateMachine } from 'aws-local-stepfunctions';
 import type { ExtractedStateMachine } from '../infra/stateMachineDefinition';
+import type { PollingWorkflowInput } from '../lib/exports/pollingWorkflowContract';
 import type { PollingWorkflows } from '../lib/exports/ports';
 import type { HandlerName } from '../lib/http/routeTable';
-import type { PollingWorkflowInput } from '../lib/workflow/pollingWorkflowContract';
 import { LocalRuntimeStoppingError } from './errors';
 import { inputDrivenWaits, scaleDefinitionTimes } from './scaleDefinitionTimes';
 

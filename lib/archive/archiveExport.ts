@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ArchivedFile, ArchiveStatus } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 import { isTransientFailure } from '../exports/isTransientFailure';
@@ -8,7 +9,6 @@ import { checkDownloadLink, type DownloadLinkPolicy } from '../openweb/downloadL
 import { archiveObjectKey, archivePartitionDate } from './archiveKeys';
 import { archiveZipFile } from './archiveZipFile';
 import { downloadToFile } from './downloadToFile';
-import { type ArchivedFile, ArchiveStatus } from './ExportArchive';
 import { ArchiveClaimRefusedError, ArchiveRejectedError, ArchiveRetryableError } from './errors';
 import type { ArchiveEvents, ArchiveRecords, ArchiveSettings, ArchiveStorage } from './ports';
 

@@ -3,8 +3,8 @@ import { PassThrough, type Readable, Transform, type TransformCallback } from 'n
 import { pipeline } from 'node:stream/promises';
 import { crc32, createGzip, constants as zlibConstants } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import type { ArchivedFile } from '../exports/ExportArchive';
 import { CsvRecordCounter } from './CsvRecordCounter';
-import type { ArchivedFile } from './ExportArchive';
 import { CorruptArchiveError } from './errors';
 import type { ArchiveStorage } from './ports';
 

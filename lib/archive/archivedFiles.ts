@@ -1,7 +1,6 @@
+import { ArchiveStatus } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
-import { ExportNotFoundError } from '../store/errors';
-import { ArchiveStatus } from './ExportArchive';
 import type { ArchiveStorage } from './ports';
 
 /** An export's archive as the API shows it. */
@@ -40,15 +39,15 @@ const MS_PER_SECOND = 1000;
 
 /**
  * The archived files of one export with a download URL each. Only an ARCHIVED export lists
- * files: a partial archive is never shown. @throws ExportNotFoundError (unknown or another spot's)
+ * files: a partial archive is never shown. Undefined for an unknown export (or another spot's).
  */
 export async function archivedFiles(
   deps: ArchivedFilesDependencies,
   spotId: string,
   exportId: string,
-): Promise<ArchivedFilesView> {
+): Promise<ArchivedFilesView | undefined> {
   const record = await deps.getExport(spotId, exportId);
-  if (record === undefined) throw new ExportNotFoundError(spotId, exportId);
+  if (record === undefined) return undefined;
   const archive = archiveView(record, deps.storage !== undefined);
   if (archive.status !== ArchiveStatus.ARCHIVED || deps.storage === undefined) return { archive, items: [] };
   const { storage } = deps;

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
+import type { ExportArchive } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
-import type { ExportArchive } from './ExportArchive';
 
 export interface StoredObjectInfo {
   contentType: string;

@@ -1,6 +1,6 @@
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import type { ArchivedFile } from '../archive/ExportArchive';
 import type { ArchiveEvents } from '../archive/ports';
+import type { ArchivedFile } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 import type { ExportEvents } from '../exports/ports';

@@ -1,4 +1,4 @@
-import type { ExportArchive } from '../archive/ExportArchive';
+import type { ExportArchive } from './ExportArchive';
 import type { ExportStatus } from './ExportStatus';
 
 /** Optional CSV settings the upstream accepts with either kind of request. */

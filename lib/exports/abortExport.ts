@@ -2,7 +2,6 @@ import {
   ExportNotAbortableError,
   ExportNotFoundError as UpstreamExportNotFoundError,
 } from '../openweb/errors';
-import { ExportNotFoundError } from '../store/errors';
 import { checkExport } from './checkExport';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus } from './ExportStatus';
@@ -10,6 +9,7 @@ import { ExportAlreadyFinishedError } from './errors';
 import { isoAt, onTerminal, transitionOrCurrent } from './exportLifecycle';
 import type { ExportDependencies } from './ports';
 import { adoptListedExport, giveUpRecovery, isRecoveryOver } from './recoverUpstreamExport';
+import { ExportNotFoundError } from './storeErrors';
 
 const MS_PER_SECOND = 1000;
 /**

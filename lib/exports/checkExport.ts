@@ -1,13 +1,13 @@
 import { ExportNotFoundError as UpstreamExportNotFoundError } from '../openweb/errors';
 import type { ExportStatusReport } from '../openweb/responses';
 import { UpstreamExportStatus } from '../openweb/UpstreamExportStatus';
-import { ExportNotFoundError } from '../store/errors';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { isoAt, onTerminal } from './exportLifecycle';
 import type { PollObservation } from './planPollUpdate';
 import type { ExportDependencies } from './ports';
 import { adoptListedExport, giveUpRecovery, isRecoveryOver } from './recoverUpstreamExport';
+import { ExportNotFoundError } from './storeErrors';
 
 /**
  * Who is asking decides how eagerly the upstream is called:

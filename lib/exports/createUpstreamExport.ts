@@ -1,11 +1,4 @@
 import { AmbiguousCreateError, ExportConflictError } from '../openweb/errors';
-import { ExportNotFoundError, SpotBusyError } from '../store/errors';
-import {
-  ExportCreateDeferredError,
-  ExportCreateRejectedError,
-  ExportPollingTimedOutError,
-} from '../workflow/errors';
-import type { CreateTaskInput, CreateTaskOutput } from '../workflow/pollingWorkflowContract';
 import { abortExport } from './abortExport';
 import {
   createFailureKind,
@@ -24,9 +17,16 @@ import {
   transitionOrCurrent,
 } from './exportLifecycle';
 import { isTransientFailure } from './isTransientFailure';
+import type { CreateTaskInput, CreateTaskOutput } from './pollingWorkflowContract';
 import type { ExportDependencies } from './ports';
 import { adoptListedExport } from './recoverUpstreamExport';
 import { takeSpotLock } from './startExport';
+import { ExportNotFoundError, SpotBusyError } from './storeErrors';
+import {
+  ExportCreateDeferredError,
+  ExportCreateRejectedError,
+  ExportPollingTimedOutError,
+} from './workflowErrors';
 
 const MS_PER_SECOND = 1000;
 /** How the failure reason of an export whose create was refused begins (the rest says why). */

@@ -1,12 +1,12 @@
 import type { CreateExportRequest } from '../openweb/CreateExportRequest';
-import { TransitionConflictError } from '../store/errors';
-import { pollingExecutionName } from '../workflow/pollingWorkflowContract';
 import type { ExportChangeField, ExportChanges, ExportRecord, ExportRequest } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { IllegalTransitionError } from './errors';
 import { EXPORT_HISTORY_SAMPLE_SIZE, expectedExportDurationSeconds } from './expectedExportDuration';
 import { isTransientFailure } from './isTransientFailure';
+import { pollingExecutionName } from './pollingWorkflowContract';
 import type { ExportDependencies } from './ports';
+import { TransitionConflictError } from './storeErrors';
 
 /** Shared steps of the use cases: terminal bookkeeping, workflow tracking, request mapping. */
 

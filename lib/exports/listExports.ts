@@ -1,5 +1,5 @@
-import type { ExportPage } from '../store/ExportStore';
 import type { ExportStatus } from './ExportStatus';
+import type { ExportPage } from './ExportStore';
 import type { ExportDependencies } from './ports';
 
 export const DEFAULT_LIST_LIMIT = 20;

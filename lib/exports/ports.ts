@@ -2,10 +2,10 @@ import type { CreateExportRequest } from '../openweb/CreateExportRequest';
 import type { ListExportsOptions } from '../openweb/OpenWebClient';
 import type { CreatedExport, ExportStatusReport, ListedExport } from '../openweb/responses';
 import type { CredentialsProvider } from '../secrets/CredentialsProvider';
-import type { ExportStore } from '../store/ExportStore';
-import type { PollingWorkflowInput } from '../workflow/pollingWorkflowContract';
 import type { ExportRecord } from './ExportRecord';
 import type { ExportSettings } from './ExportSettings';
+import type { ExportStore } from './ExportStore';
+import type { PollingWorkflowInput } from './pollingWorkflowContract';
 
 /** The upstream as the use cases need it; `OpenWebClient` satisfies it. */
 export interface UpstreamExports {

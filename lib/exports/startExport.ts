@@ -1,5 +1,3 @@
-import { ExportAlreadyExistsError, IdempotencyConflictError, SpotBusyError } from '../store/errors';
-import { pollingExecutionName } from '../workflow/pollingWorkflowContract';
 import type { ExportRecord, ExportRequest, ExportSource } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { newExportId } from './exportId';
@@ -9,8 +7,10 @@ import {
   SPOT_LOCK_DEADLINE_MARGIN_SECONDS,
   startWorkflowExecution,
 } from './exportLifecycle';
+import { pollingExecutionName } from './pollingWorkflowContract';
 import type { ExportDependencies } from './ports';
 import { requestFingerprint } from './requestFingerprint';
+import { ExportAlreadyExistsError, IdempotencyConflictError, SpotBusyError } from './storeErrors';
 
 export interface StartExportCommand {
   spotId: string;

@@ -1,5 +1,12 @@
 import { ExportAlreadyFinishedError, IllegalTransitionError } from '../exports/errors';
 import {
+  ExportNotFoundError,
+  IdempotencyKeyReusedError,
+  InvalidPaginationTokenError,
+  SpotBusyError,
+  TransitionConflictError,
+} from '../exports/storeErrors';
+import {
   AmbiguousCreateError,
   AmbiguousCreateReason,
   AuthRejectedError,
@@ -17,13 +24,6 @@ import {
   CredentialsUnavailableError,
   InvalidCredentialsError,
 } from '../secrets/errors';
-import {
-  ExportNotFoundError,
-  IdempotencyKeyReusedError,
-  InvalidPaginationTokenError,
-  SpotBusyError,
-  TransitionConflictError,
-} from '../store/errors';
 import { exportNotFound } from './exportNotFound';
 import { invalidRequest } from './invalidRequest';
 import { ProblemError, type ProblemInit } from './ProblemError';

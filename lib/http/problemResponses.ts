@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj, Request } from '@middy/core';
-import { PollingWorkflowErrors } from '../workflow/pollingWorkflowContract';
+import { PollingWorkflowErrors } from '../exports/pollingWorkflowContract';
 import { isApiGatewayEvent } from './apiGatewayEvent';
 import type { ProblemInit } from './ProblemError';
 import { problemForError } from './problemForError';

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { isValidExportId } from '../exports/exportId';
-import { spotIdSchema } from '../secrets/spotCredentialsSchema';
 import type {
   ArchiveFailedTaskInput,
   ArchiveTaskInput,
   CreateTaskInput,
   PollTaskInput,
   TimeoutAbortTaskInput,
-} from '../workflow/pollingWorkflowContract';
+} from '../exports/pollingWorkflowContract';
+import { spotIdSchema } from '../secrets/spotCredentialsSchema';
 import { InvalidTaskInputError } from './errors';
 
 const exportIdSchema = z.string().refine(isValidExportId, 'must be an export id');

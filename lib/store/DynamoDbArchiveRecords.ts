@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ArchiveStatus, type ExportArchive } from '../archive/ExportArchive';
 import { ArchiveClaimRefusedError } from '../archive/errors';
 import type { ArchiveClaim, ArchiveRecords } from '../archive/ports';
+import { ArchiveStatus, type ExportArchive } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 import { isConditionalCheckFailed } from './conditionalCheckFailure';

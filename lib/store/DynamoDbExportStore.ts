@@ -10,14 +10,6 @@ import {
 import type { ExportRecord, NewExportRecord } from '../exports/ExportRecord';
 import { EXPORT_CHANGE_FIELDS } from '../exports/ExportRecord';
 import { type ExportStatus, isTerminal } from '../exports/ExportStatus';
-import { IllegalTransitionError } from '../exports/errors';
-import { assertTransition, canTransition, legalSourcesOf } from '../exports/exportTransitions';
-import { type PollObservation, planPollUpdate } from '../exports/planPollUpdate';
-import {
-  isConditionalCheckFailed,
-  itemOfConditionalCheckFailure,
-  type StoredItem,
-} from './conditionalCheckFailure';
 import type {
   AcquireSpotLockOptions,
   ExportPage,
@@ -28,7 +20,12 @@ import type {
   RecordPollOptions,
   RecordPollResult,
   TransitionRequest,
-} from './ExportStore';
+} from '../exports/ExportStore';
+import { IllegalTransitionError } from '../exports/errors';
+import { assertTransition, canTransition, legalSourcesOf } from '../exports/exportTransitions';
+import type { IdempotencyRecord } from '../exports/IdempotencyRecord';
+import { type PollObservation, planPollUpdate } from '../exports/planPollUpdate';
+import type { SpotLock } from '../exports/SpotLock';
 import {
   ExportAlreadyExistsError,
   ExportNotFoundError,
@@ -36,11 +33,14 @@ import {
   IdempotencyKeyReusedError,
   SpotBusyError,
   TransitionConflictError,
-} from './errors';
+} from '../exports/storeErrors';
+import {
+  isConditionalCheckFailed,
+  itemOfConditionalCheckFailure,
+  type StoredItem,
+} from './conditionalCheckFailure';
 import { exportRecordToItem, itemToExportRecord } from './exportItem';
-import type { IdempotencyRecord } from './IdempotencyRecord';
 import { decodePaginationToken, encodePaginationToken, type PaginationKeyShape } from './paginationToken';
-import type { SpotLock } from './SpotLock';
 import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
 import {
   ACTIVE_INDEX_PARTITION,

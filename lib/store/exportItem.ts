@@ -1,4 +1,4 @@
-import type { ExportArchive } from '../archive/ExportArchive';
+import type { ExportArchive } from '../exports/ExportArchive';
 import type { ExportRecord, ExportRequest } from '../exports/ExportRecord';
 import { isActive } from '../exports/ExportStatus';
 import type { StoredItem } from './conditionalCheckFailure';

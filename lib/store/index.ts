@@ -1,12 +1,3 @@
-export { createDocumentClient, toDocumentClient } from './createDocumentClient';
-export {
-  DEFAULT_POLL_BOOKKEEPING_INTERVAL_SECONDS,
-  DEFAULT_SPOT_LOCK_LEASE_SECONDS,
-  DynamoDbExportStore,
-  type DynamoDbExportStoreOptions,
-  MAX_LIST_EXPORTS_LIMIT,
-} from './DynamoDbExportStore';
-export { DynamoDbTokenStore, type DynamoDbTokenStoreOptions } from './DynamoDbTokenStore';
 export type {
   AcquireSpotLockOptions,
   ExportPage,
@@ -17,7 +8,9 @@ export type {
   RecordPollOptions,
   RecordPollResult,
   TransitionRequest,
-} from './ExportStore';
+} from '../exports/ExportStore';
+export type { IdempotencyRecord } from '../exports/IdempotencyRecord';
+export type { SpotLock } from '../exports/SpotLock';
 export {
   ExportAlreadyExistsError,
   ExportNotFoundError,
@@ -27,9 +20,16 @@ export {
   InvalidPaginationTokenError,
   SpotBusyError,
   TransitionConflictError,
-} from './errors';
-export type { IdempotencyRecord } from './IdempotencyRecord';
-export type { SpotLock } from './SpotLock';
+} from '../exports/storeErrors';
+export { createDocumentClient, toDocumentClient } from './createDocumentClient';
+export {
+  DEFAULT_POLL_BOOKKEEPING_INTERVAL_SECONDS,
+  DEFAULT_SPOT_LOCK_LEASE_SECONDS,
+  DynamoDbExportStore,
+  type DynamoDbExportStoreOptions,
+  MAX_LIST_EXPORTS_LIMIT,
+} from './DynamoDbExportStore';
+export { DynamoDbTokenStore, type DynamoDbTokenStoreOptions } from './DynamoDbTokenStore';
 export {
   createTableInput,
   ExportTableAttribute,

@@ -1,4 +1,4 @@
-import { InvalidPaginationTokenError } from './errors';
+import { InvalidPaginationTokenError } from '../exports/storeErrors';
 
 export type PaginationKey = Record<string, string>;
 

@@ -5,7 +5,7 @@ import FakeTimers from '@sinonjs/fake-timers';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { stateMachineDefinitionFromTemplate } from '../../infra/stateMachineDefinition';
 import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
-import { ExportStillProcessingError } from '../../lib/workflow/errors';
+import { ExportStillProcessingError } from '../../lib/exports/workflowErrors';
 import { createSeededRandom } from '../../local/openweb-simulator/seededRandom';
 
 const EXPORT_DURATIONS_SECONDS = [60, 600, 3_600, 21_600];

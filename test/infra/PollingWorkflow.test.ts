@@ -14,8 +14,8 @@ import {
   createRetryMaxAttempts,
   statusPollMaxAttempts,
 } from '../../infra/statusPollRetry';
+import { PollingWorkflowErrors } from '../../lib/exports/pollingWorkflowContract';
 import { HandlerNames } from '../../lib/http/routeTable';
-import { PollingWorkflowErrors } from '../../lib/workflow/pollingWorkflowContract';
 import { extractStateMachineDefinition } from './extractStateMachineDefinition';
 import { removeTestAssemblies, synthesizeTestStack } from './synthesizeTestStack';
 

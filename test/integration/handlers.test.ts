@@ -5,6 +5,7 @@ import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/exports/ExportSettings';
+import type { PollingWorkflowInput } from '../../lib/exports/pollingWorkflowContract';
 import type { ExportDependencies, PollingWorkflows } from '../../lib/exports/ports';
 import { InMemoryExportMetrics } from '../../lib/observability/InMemoryExportMetrics';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
@@ -13,7 +14,6 @@ import type { CredentialsProvider } from '../../lib/secrets/CredentialsProvider'
 import { CredentialsNotFoundError } from '../../lib/secrets/errors';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
-import type { PollingWorkflowInput } from '../../lib/workflow/pollingWorkflowContract';
 import { DEMO_SPOTS, type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
 import {

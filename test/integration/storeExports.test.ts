@@ -4,13 +4,13 @@ import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../lib/exports/ExportStatus';
 import { IllegalTransitionError } from '../../lib/exports/errors';
 import { newExportId } from '../../lib/exports/exportId';
-import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import {
   ExportAlreadyExistsError,
   ExportNotFoundError,
   InvalidPaginationTokenError,
   TransitionConflictError,
-} from '../../lib/store/errors';
+} from '../../lib/exports/storeErrors';
+import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { encodePaginationToken } from '../../lib/store/paginationToken';
 import { exportKey } from '../../lib/store/tableKeys';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  IdempotencyConflictError,
+  IdempotencyKeyReusedError,
+  SpotBusyError,
+} from '../../lib/exports/storeErrors';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
-import { IdempotencyConflictError, IdempotencyKeyReusedError, SpotBusyError } from '../../lib/store/errors';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
 
 const START_MS = Date.UTC(2025, 0, 1);

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
+import { pollingExecutionName } from '../../lib/exports/pollingWorkflowContract';
 import { HandlerNames } from '../../lib/http/routeTable';
-import { pollingExecutionName } from '../../lib/workflow/pollingWorkflowContract';
 import {
   createSeededRandom,
   deriveSeed,

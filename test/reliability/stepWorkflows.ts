@@ -1,10 +1,10 @@
-import { HandlerNames } from '../../lib/http/routeTable';
 import type {
   CreateTaskInput,
   PollTaskInput,
   TimeoutAbortTaskInput,
-} from '../../lib/workflow/pollingWorkflowContract';
-import { PollingWorkflowErrors } from '../../lib/workflow/pollingWorkflowContract';
+} from '../../lib/exports/pollingWorkflowContract';
+import { PollingWorkflowErrors } from '../../lib/exports/pollingWorkflowContract';
+import { HandlerNames } from '../../lib/http/routeTable';
 import type { FaultScenario } from './FaultScenario';
 
 /** Executions whose create task has succeeded, per scenario: they are in the poll loop. */

@@ -4,10 +4,10 @@ import { abortExport } from '../../../lib/exports/abortExport';
 import { checkExport } from '../../../lib/exports/checkExport';
 import type { ExportRecord, ExportRequest } from '../../../lib/exports/ExportRecord';
 import { isTerminal } from '../../../lib/exports/ExportStatus';
+import type { ExportStore } from '../../../lib/exports/ExportStore';
 import type { ExportDependencies } from '../../../lib/exports/ports';
 import { reconcileExports } from '../../../lib/exports/reconcileExports';
 import { startExport } from '../../../lib/exports/startExport';
-import type { ExportStore } from '../../../lib/store/ExportStore';
 import { auditedStore, StoreAudit } from '../../support/auditedStore';
 import { startExportHarness } from '../../support/exportHarness';
 

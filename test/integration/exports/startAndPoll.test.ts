@@ -5,9 +5,13 @@ import type { ExportRequest } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { ExportAlreadyFinishedError } from '../../../lib/exports/errors';
 import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
+import { PollingWorkflowErrors } from '../../../lib/exports/pollingWorkflowContract';
 import { startExport } from '../../../lib/exports/startExport';
-import { ExportNotFoundError, IdempotencyKeyReusedError, SpotBusyError } from '../../../lib/store/errors';
-import { PollingWorkflowErrors } from '../../../lib/workflow/pollingWorkflowContract';
+import {
+  ExportNotFoundError,
+  IdempotencyKeyReusedError,
+  SpotBusyError,
+} from '../../../lib/exports/storeErrors';
 import { captureError } from '../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { runCreateTask, startAndCreate } from '../../support/startAndCreate';

@@ -5,8 +5,8 @@ import {
 } from '../../../infra/stateMachineDefinition';
 import { synthesizeStackTemplate } from '../../../infra/synthesizeStackTemplate';
 import type { ArchiveDependencies } from '../../../lib/archive/archiveExport';
-import { ArchiveStatus } from '../../../lib/archive/ExportArchive';
 import { abortExport } from '../../../lib/exports/abortExport';
+import { ArchiveStatus } from '../../../lib/exports/ExportArchive';
 import type { ExportRequest } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { startExport } from '../../../lib/exports/startExport';

@@ -2,8 +2,8 @@ import { DescribeExecutionCommand, StartExecutionCommand } from '@aws-sdk/client
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeCheckStatusHandler } from '../../../functions/check-status';
 import { makeStartHandler } from '../../../functions/start';
+import { PollingWorkflowErrors } from '../../../lib/exports/pollingWorkflowContract';
 import { InvalidTaskInputError, UnrecognisedEventError } from '../../../lib/runtime/errors';
-import { PollingWorkflowErrors } from '../../../lib/workflow/pollingWorkflowContract';
 import { apiRequests, lambdaContext, parseResponse } from '../http/support/apiGatewayEvents';
 import {
   createTaskEvent,

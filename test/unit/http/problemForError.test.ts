@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ExportAlreadyFinishedError, IllegalTransitionError } from '../../../lib/exports/errors';
+import {
+  ExportNotFoundError,
+  IdempotencyKeyReusedError,
+  InvalidPaginationTokenError,
+  SpotBusyError,
+  TransitionConflictError,
+} from '../../../lib/exports/storeErrors';
 import { ProblemError } from '../../../lib/http/ProblemError';
 import { problemForError } from '../../../lib/http/problemForError';
 import {
@@ -20,13 +27,6 @@ import {
   CredentialsUnavailableError,
   InvalidCredentialsError,
 } from '../../../lib/secrets/errors';
-import {
-  ExportNotFoundError,
-  IdempotencyKeyReusedError,
-  InvalidPaginationTokenError,
-  SpotBusyError,
-  TransitionConflictError,
-} from '../../../lib/store/errors';
 import { exportRecordFixture } from '../../support/exportRecordFixtures';
 
 const SPOT = 'sp_abc';

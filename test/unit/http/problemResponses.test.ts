@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../../lib/config';
 import type { ExportDependencies } from '../../../lib/exports/ports';
+import { SpotBusyError } from '../../../lib/exports/storeErrors';
 import { ProblemError } from '../../../lib/http/ProblemError';
 import { InMemoryExportMetrics } from '../../../lib/observability/InMemoryExportMetrics';
 import { createExportHandler, type EventRouter } from '../../../lib/runtime/createExportHandler';
 import type { HandlerRuntime } from '../../../lib/runtime/HandlerRuntime';
-import { SpotBusyError } from '../../../lib/store/errors';
 import { apiEvent, lambdaContext, parseResponse, silentLogger } from './support/apiGatewayEvents';
 
 const SECRET_LOOKING_MESSAGE = 'connect ECONNREFUSED 10.0.0.7:5432 password=hunter2';

@@ -12,7 +12,6 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { IllegalTransitionError } from '../../../lib/exports/errors';
-import { DynamoDbExportStore } from '../../../lib/store/DynamoDbExportStore';
 import {
   ExportAlreadyExistsError,
   ExportNotFoundError,
@@ -21,7 +20,8 @@ import {
   InvalidPaginationTokenError,
   SpotBusyError,
   TransitionConflictError,
-} from '../../../lib/store/errors';
+} from '../../../lib/exports/storeErrors';
+import { DynamoDbExportStore } from '../../../lib/store/DynamoDbExportStore';
 import { exportRecordToItem } from '../../../lib/store/exportItem';
 import { encodePaginationToken } from '../../../lib/store/paginationToken';
 import { exportRecordFixture, FIXTURE_SPOT_ID } from '../../support/exportRecordFixtures';

@@ -1,12 +1,7 @@
-import type {
-  ExportChangeField,
-  ExportChanges,
-  ExportRecord,
-  NewExportRecord,
-} from '../exports/ExportRecord';
-import type { ExportStatus } from '../exports/ExportStatus';
-import type { PollObservation } from '../exports/planPollUpdate';
+import type { ExportChangeField, ExportChanges, ExportRecord, NewExportRecord } from './ExportRecord';
+import type { ExportStatus } from './ExportStatus';
 import type { IdempotencyRecord } from './IdempotencyRecord';
+import type { PollObservation } from './planPollUpdate';
 import type { SpotLock } from './SpotLock';
 
 export interface GetExportOptions {

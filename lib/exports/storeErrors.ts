@@ -1,5 +1,5 @@
-import type { ExportRecord } from '../exports/ExportRecord';
-import type { ExportStatus } from '../exports/ExportStatus';
+import type { ExportRecord } from './ExportRecord';
+import type { ExportStatus } from './ExportStatus';
 import type { IdempotencyRecord } from './IdempotencyRecord';
 import type { SpotLock } from './SpotLock';
 
