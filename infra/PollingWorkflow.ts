@@ -15,13 +15,17 @@ import {
 import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { PollingConfig } from './stackConfig';
 import {
+  ARCHIVE_RETRY_MAX_ATTEMPTS,
   CREATE_RETRY_BACKOFF_RATE,
   CREATE_RETRY_INTERVAL_SECONDS,
-  CREATE_RETRY_MAX_DELAY_SECONDS,
   createRetryMaxAttempts,
+  createRetryMaxDelaySeconds,
   STATUS_POLL_BACKOFF_RATE,
   statusPollMaxAttempts,
+  TRANSIENT_RETRY_MAX_ATTEMPTS,
 } from './statusPollRetry';
+
+export { ARCHIVE_RETRY_MAX_ATTEMPTS, TRANSIENT_RETRY_MAX_ATTEMPTS };
 
 /** The Lambda service's own passing failures, retried like the task's transient errors. */
 export const LAMBDA_SERVICE_ERRORS = [
@@ -48,7 +52,6 @@ export const POLL_RETRY_ERRORS = [PollingWorkflowErrors.STILL_PROCESSING, ...TRA
 export const CREATE_RETRY_ERRORS = [PollingWorkflowErrors.CREATE_DEFERRED, ...LAMBDA_SERVICE_ERRORS] as const;
 export const TRANSIENT_RETRY_INTERVAL_SECONDS = 5;
 export const TRANSIENT_RETRY_MAX_DELAY_SECONDS = 120;
-export const TRANSIENT_RETRY_MAX_ATTEMPTS = 6;
 /** What the archive task's retrier repeats: a download or storage hiccup, and Lambda's own. */
 export const ARCHIVE_RETRY_ERRORS = [
   PollingWorkflowErrors.ARCHIVE_RETRY,
@@ -57,7 +60,6 @@ export const ARCHIVE_RETRY_ERRORS = [
 ] as const;
 export const ARCHIVE_RETRY_INTERVAL_SECONDS = 10;
 export const ARCHIVE_RETRY_MAX_DELAY_SECONDS = 300;
-export const ARCHIVE_RETRY_MAX_ATTEMPTS = 6;
 const TRANSIENT_RETRY_BACKOFF_RATE = 2;
 
 /**
@@ -143,7 +145,7 @@ export class PollingWorkflow extends Construct {
     createExport.addRetry({
       errors: [...CREATE_RETRY_ERRORS],
       interval: Duration.seconds(CREATE_RETRY_INTERVAL_SECONDS),
-      maxDelay: Duration.seconds(CREATE_RETRY_MAX_DELAY_SECONDS),
+      maxDelay: Duration.seconds(createRetryMaxDelaySeconds(polling)),
       backoffRate: CREATE_RETRY_BACKOFF_RATE,
       jitterStrategy: sfn.JitterType.FULL,
       maxAttempts: createRetryMaxAttempts(polling),

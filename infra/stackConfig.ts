@@ -14,6 +14,7 @@ import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestSchema';
 import { JWT_CLAIM_NAME_PATTERN } from '../lib/http/jwtClaimValues';
 import { isDownloadHostEntry } from '../lib/openweb/downloadLinkPolicy';
 import { spotIdSchema } from '../lib/secrets/spotCredentialsSchema';
+import { STEP_FUNCTIONS_MAX_HISTORY_EVENTS, workflowHistoryBudget } from './statusPollRetry';
 
 /** The CDK context key holding the deployment's configuration (a JSON object, or its JSON text from `-c`). */
 export const STACK_CONFIG_CONTEXT_KEY = 'openwebExports';
@@ -157,6 +158,16 @@ const pollingSchema = z
         code: 'custom',
         path: ['statusPollMaxDelaySeconds'],
         message: `must be at least statusPollIntervalSeconds (${polling.statusPollIntervalSeconds})`,
+      });
+    }
+    const history = workflowHistoryBudget(polling);
+    if (history.worstCaseEvents >= STEP_FUNCTIONS_MAX_HISTORY_EVENTS) {
+      context.addIssue({
+        code: 'custom',
+        path: ['exportDeadlineSeconds'],
+        message:
+          `one export's workflow could write ${history.arithmetic} history events, past Step Functions' ` +
+          `${STEP_FUNCTIONS_MAX_HISTORY_EVENTS}: lower exportDeadlineSeconds or raise statusPollMaxDelaySeconds`,
       });
     }
     if (polling.defaultFirstPollDelaySeconds >= polling.exportDeadlineSeconds) {

@@ -30,12 +30,25 @@ export function statusPollMaxAttempts(
 export const CREATE_RETRY_INTERVAL_SECONDS = 2;
 export const CREATE_RETRY_MAX_DELAY_SECONDS = 60;
 export const CREATE_RETRY_BACKOFF_RATE = 2;
+/**
+ * A create put off until a long deadline would try so often that the execution's history fills
+ * up: the cap grows with the deadline (60 s up to 12 hours, then a 720th of the deadline).
+ */
+const CREATE_RETRY_CAP_SHARE_OF_DEADLINE = 720;
+
+/** The create retrier's cap for this deadline. */
+export function createRetryMaxDelaySeconds(polling: Pick<PollingConfig, 'exportDeadlineSeconds'>): number {
+  return Math.max(
+    CREATE_RETRY_MAX_DELAY_SECONDS,
+    Math.ceil(polling.exportDeadlineSeconds / CREATE_RETRY_CAP_SHARE_OF_DEADLINE),
+  );
+}
 
 /** `MaxAttempts` of the create task's retrier: enough to keep trying until the export deadline. */
 export function createRetryMaxAttempts(polling: Pick<PollingConfig, 'exportDeadlineSeconds'>): number {
   return retryAttemptsToOutlast(polling.exportDeadlineSeconds, {
     intervalSeconds: CREATE_RETRY_INTERVAL_SECONDS,
-    maxDelaySeconds: CREATE_RETRY_MAX_DELAY_SECONDS,
+    maxDelaySeconds: createRetryMaxDelaySeconds(polling),
   });
 }
 
@@ -64,4 +77,51 @@ function retryAttemptsToOutlast(
   const remainingSeconds = Math.max(0, deadlineSeconds - meanElapsedSeconds);
   attempts += Math.ceil(remainingSeconds / (maxDelaySeconds / 2));
   return Math.min(STEP_FUNCTIONS_MAX_RETRY_ATTEMPTS, attempts * ATTEMPTS_SAFETY_FACTOR);
+}
+
+/** Attempts of the retriers outside the loops: the timeout abort, the archive, recording its failure. */
+export const TRANSIENT_RETRY_MAX_ATTEMPTS = 6;
+export const ARCHIVE_RETRY_MAX_ATTEMPTS = 6;
+
+/** Step Functions ends a Standard execution that reaches this many history events. */
+export const STEP_FUNCTIONS_MAX_HISTORY_EVENTS = 25_000;
+/** A Lambda task attempt writes TaskScheduled, TaskStarted and TaskSucceeded or TaskFailed. */
+const EVENTS_PER_TASK_ATTEMPT = 3;
+/**
+ * Everything but the task attempts, generously: execution started and ended, each state
+ * entered and exited (11 states at most on one path), the first wait's two events.
+ */
+const FIXED_HISTORY_EVENTS = 40;
+
+export interface HistoryBudget {
+  /** The most history events one execution can write. */
+  worstCaseEvents: number;
+  /** The sum, for an error message. */
+  arithmetic: string;
+}
+
+/**
+ * The worst case of one execution's history: every retrier using all its attempts (full jitter
+ * can make delays short, so only `MaxAttempts` bounds them), three events per task attempt.
+ */
+export function workflowHistoryBudget(
+  polling: Pick<
+    PollingConfig,
+    'exportDeadlineSeconds' | 'statusPollIntervalSeconds' | 'statusPollMaxDelaySeconds'
+  >,
+): HistoryBudget {
+  const attempts = {
+    create: createRetryMaxAttempts(polling),
+    poll: statusPollMaxAttempts(polling),
+    // AbortOnTimeout, ArchiveFiles and RecordArchiveFailure, each with its own retrier.
+    others: 2 * TRANSIENT_RETRY_MAX_ATTEMPTS + ARCHIVE_RETRY_MAX_ATTEMPTS,
+  };
+  const total = attempts.create + attempts.poll + attempts.others;
+  const worstCaseEvents = total * EVENTS_PER_TASK_ATTEMPT + FIXED_HISTORY_EVENTS;
+  return {
+    worstCaseEvents,
+    arithmetic:
+      `(${attempts.create} create + ${attempts.poll} poll + ${attempts.others} other task attempts) × ` +
+      `${EVENTS_PER_TASK_ATTEMPT} events + ${FIXED_HISTORY_EVENTS} = ${worstCaseEvents}`,
+  };
 }

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { parseStackConfig, type StackConfigError } from '../../infra/stackConfig';
 import {
+  createRetryMaxAttempts,
+  createRetryMaxDelaySeconds,
   STATUS_POLL_BACKOFF_RATE,
+  STEP_FUNCTIONS_MAX_HISTORY_EVENTS,
   STEP_FUNCTIONS_MAX_RETRY_ATTEMPTS,
   statusPollMaxAttempts,
+  workflowHistoryBudget,
 } from '../../infra/statusPollRetry';
 import { createSeededRandom } from '../../local/openweb-simulator/seededRandom';
 
@@ -65,5 +70,54 @@ describe('statusPollMaxAttempts', () => {
 
     // Assess
     expect(attempts).toBe(STEP_FUNCTIONS_MAX_RETRY_ATTEMPTS);
+  });
+});
+
+describe('the workflow history budget', () => {
+  const defaults = parseStackConfig({}).polling;
+
+  it('keeps the default configuration well under Step Functions’ 25,000 events per execution', () => {
+    // Act
+    const budget = workflowHistoryBudget(defaults);
+
+    // Assess
+    expect(budget.worstCaseEvents).toBeLessThan(STEP_FUNCTIONS_MAX_HISTORY_EVENTS);
+    expect(budget.arithmetic).toBe(
+      `(${createRetryMaxAttempts(defaults)} create + ${statusPollMaxAttempts(defaults)} poll + 18 other task attempts) × 3 events + 40 = ${budget.worstCaseEvents}`,
+    );
+  });
+
+  it('lets the create retrier back off further for a long deadline, so a day fits too', () => {
+    const day = { ...defaults, exportDeadlineSeconds: 86_400 };
+    expect(createRetryMaxDelaySeconds(defaults)).toBe(60);
+    expect(createRetryMaxDelaySeconds(day)).toBe(120);
+    expect(workflowHistoryBudget(day).worstCaseEvents).toBeLessThan(STEP_FUNCTIONS_MAX_HISTORY_EVENTS);
+  });
+
+  it.each([
+    [{ exportDeadlineSeconds: 604_800 }],
+    [{ statusPollIntervalSeconds: 1, statusPollMaxDelaySeconds: 1 }],
+  ])('refuses %j, saying the arithmetic', (polling) => {
+    // Act
+    const problems = (() => {
+      try {
+        parseStackConfig({ polling });
+        return [];
+      } catch (error) {
+        return (error as StackConfigError).problems;
+      }
+    })();
+
+    // Assess
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      /^openwebExports\.polling\.exportDeadlineSeconds: one export's workflow could write \(\d+ create \+ \d+ poll \+ 18 other task attempts\) × 3 events \+ 40 = \d+ history events, past Step Functions' 25000: lower exportDeadlineSeconds or raise statusPollMaxDelaySeconds$/,
+    );
+  });
+
+  it('accepts a week-long deadline once polls may be half an hour apart', () => {
+    expect(() =>
+      parseStackConfig({ polling: { exportDeadlineSeconds: 604_800, statusPollMaxDelaySeconds: 1_800 } }),
+    ).not.toThrow();
   });
 });
