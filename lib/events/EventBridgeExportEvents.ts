@@ -20,12 +20,24 @@ export const ExportEventDetailType = {
 
 export type ExportEventDetailType = (typeof ExportEventDetailType)[keyof typeof ExportEventDetailType];
 
+/**
+ * EventBridge refuses an event over 256 KB. A link may be 4 KB and an export may have many, so
+ * an event carries the links that fit in this many bytes (in order) and says how many there are;
+ * `GET /exports/{exportId}` has them all. The same bound holds the archive event's file list.
+ */
+export const MAX_EVENT_LIST_BYTES = 128 * 1024;
+
 /** The event's `detail`. Absent fields are left out. */
 export interface ExportEventDetail {
   spotId: string;
   exportId: string;
   status: ExportStatus;
+  /** The first links, as many as fit in MAX_EVENT_LIST_BYTES. */
   links: string[];
+  /** How many links the export has. */
+  linkCount: number;
+  /** Present (true) when `links` holds only the first ones: read the export for the rest. */
+  linksTruncated?: true;
   upstreamExportId?: string;
   completedAt?: string;
   failureReason?: string;
@@ -39,7 +51,11 @@ export interface ArchiveEventDetail {
   /** The archive bucket, when known to the publisher. */
   bucket?: string;
   archivedAt?: string;
+  /** The first files, as many as fit in MAX_EVENT_LIST_BYTES. */
   files: Omit<ArchivedFile, 'sourceLink'>[];
+  fileCount: number;
+  /** Present (true) when `files` holds only the first ones: `GET /exports/{exportId}/files` lists them all. */
+  filesTruncated?: true;
 }
 
 export interface EventBridgeExportEventsOptions {
@@ -103,12 +119,27 @@ export class EventBridgeExportEvents implements ExportEvents, ArchiveEvents {
   }
 }
 
+/** The leading items whose JSON fits in `maxBytes`. */
+export function itemsWithin<T>(items: readonly T[], maxBytes: number): T[] {
+  let bytes = 0;
+  const kept: T[] = [];
+  for (const item of items) {
+    bytes += Buffer.byteLength(JSON.stringify(item), 'utf8') + 1;
+    if (bytes > maxBytes) break;
+    kept.push(item);
+  }
+  return kept;
+}
+
 export function exportEventDetail(record: ExportRecord): ExportEventDetail {
+  const links = itemsWithin(record.links, MAX_EVENT_LIST_BYTES);
   return {
     spotId: record.spotId,
     exportId: record.exportId,
     status: record.status,
-    links: record.links,
+    links,
+    linkCount: record.links.length,
+    ...(links.length < record.links.length && { linksTruncated: true as const }),
     ...(record.upstreamExportId !== undefined && { upstreamExportId: record.upstreamExportId }),
     ...(record.completedAt !== undefined && { completedAt: record.completedAt }),
     ...(record.failureReason !== undefined && { failureReason: record.failureReason }),
@@ -116,18 +147,22 @@ export function exportEventDetail(record: ExportRecord): ExportEventDetail {
 }
 
 export function archiveEventDetail(record: ExportRecord, bucket?: string): ArchiveEventDetail {
+  const all = (record.archive?.files ?? []).map(({ name, key, bytes, sha256, rows }) => ({
+    name,
+    key,
+    bytes,
+    sha256,
+    rows,
+  }));
+  const files = itemsWithin(all, MAX_EVENT_LIST_BYTES);
   return {
     spotId: record.spotId,
     exportId: record.exportId,
     status: record.status,
     ...(bucket !== undefined && { bucket }),
     ...(record.archive?.archivedAt !== undefined && { archivedAt: record.archive.archivedAt }),
-    files: (record.archive?.files ?? []).map(({ name, key, bytes, sha256, rows }) => ({
-      name,
-      key,
-      bytes,
-      sha256,
-      rows,
-    })),
+    files,
+    fileCount: all.length,
+    ...(files.length < all.length && { filesTruncated: true as const }),
   };
 }

@@ -40,9 +40,30 @@ describe('EventBridgeExportEvents', () => {
       exportId: record.exportId,
       status: 'COMPLETED',
       links: ['https://files.example/1.csv.zip'],
+      linkCount: 1,
       upstreamExportId: 'up_1',
       completedAt: '2025-01-01T01:00:00.000Z',
     });
+  });
+
+  it('keeps an export with the most and longest links under EventBridge’s 256 KB, saying how many there are', async () => {
+    // Prepare: 500 links of 4,096 characters (the longest the download-link policy accepts): 2 MB.
+    const links = Array.from({ length: 500 }, (_, index) =>
+      `https://files.example/${String(index).padStart(4, '0')}.csv.zip?sig=`.padEnd(4096, 'x'),
+    );
+
+    // Act
+    await events.publishTerminal(exportRecordFixture({ status: 'COMPLETED', links }));
+
+    // Assess
+    const entry = eventBridge.commandCalls(PutEventsCommand)[0]?.args[0].input.Entries?.[0];
+    const detail = JSON.parse(entry?.Detail ?? '');
+    const entryBytes = Buffer.byteLength(JSON.stringify(entry), 'utf8');
+    expect(entryBytes).toBeLessThan(256 * 1024);
+    expect(detail.linkCount).toBe(500);
+    expect(detail.linksTruncated).toBe(true);
+    expect(detail.links.length).toBeGreaterThan(20);
+    expect(detail.links).toEqual(links.slice(0, detail.links.length));
   });
 
   it('puts Export Archived on the bus with the bucket and each file, without the source links', async () => {
@@ -96,6 +117,7 @@ describe('EventBridgeExportEvents', () => {
           rows: 3,
         },
       ],
+      fileCount: 1,
     });
   });
 
