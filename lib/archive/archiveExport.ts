@@ -62,9 +62,7 @@ export async function archiveExport(
     return { outcome: 'skipped', record: existing };
   }
   const runId = command.runId ?? workflowRunId(existing);
-  const final =
-    existing.archive?.status === ArchiveStatus.ARCHIVED || existing.archive?.status === ArchiveStatus.FAILED;
-  if (final && command.force !== true) return { outcome: 'skipped', record: existing };
+  if (isFinal(existing) && command.force !== true) return { outcome: 'skipped', record: existing };
 
   const nowMs = deps.now();
   let claimed: ExportRecord;
@@ -77,10 +75,7 @@ export async function archiveExport(
     });
   } catch (error) {
     if (!(error instanceof ArchiveClaimRefusedError)) throw error;
-    const status = error.current?.archive?.status;
-    if (status === ArchiveStatus.ARCHIVED || status === ArchiveStatus.FAILED) {
-      return { outcome: 'skipped', record: error.current };
-    }
+    if (isFinal(error.current)) return { outcome: 'skipped', record: error.current };
     throw new ArchiveRetryableError(`another run is archiving export ${exportId}`, { cause: error });
   }
 
@@ -103,11 +98,21 @@ export async function archiveExport(
     }
     throw error;
   }
-  const record = await deps.archives.finish(spotId, exportId, runId, {
-    status: ArchiveStatus.ARCHIVED,
-    files,
-    archivedAt: new Date(deps.now()).toISOString(),
-  });
+  let record: ExportRecord;
+  try {
+    record = await deps.archives.finish(spotId, exportId, runId, {
+      status: ArchiveStatus.ARCHIVED,
+      files,
+      archivedAt: new Date(deps.now()).toISOString(),
+    });
+  } catch (error) {
+    // Our claim lapsed and another run took over: its result stands (the same keys and bytes).
+    if (!(error instanceof ArchiveClaimRefusedError)) throw error;
+    if (isFinal(error.current)) return { outcome: 'skipped', record: error.current };
+    throw new ArchiveRetryableError(`another run took over the archive of export ${exportId}`, {
+      cause: error,
+    });
+  }
   await deps.events.publishArchived(record);
   return { outcome: 'archived', record };
 }
@@ -128,6 +133,11 @@ export async function failArchive(
     if (error instanceof ArchiveClaimRefusedError) return error.current;
     throw error;
   }
+}
+
+function isFinal(record: ExportRecord | undefined): boolean {
+  const status = record?.archive?.status;
+  return status === ArchiveStatus.ARCHIVED || status === ArchiveStatus.FAILED;
 }
 
 /** The run id of the export's own workflow execution. */

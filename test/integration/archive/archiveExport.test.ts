@@ -339,6 +339,31 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     expect(archived).toHaveLength(1);
   });
 
+  it('leaves the result of a run that took over a lapsed claim, instead of failing', async () => {
+    // Prepare: while this run uploads, its claim lapses and another run archives and records first.
+    const record = await completedExport();
+    const real = new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName });
+    const overtaken: ArchiveRecords = {
+      claim: (...args) => real.claim(...args),
+      finish: async (spotId, exportId, runId, archive) => {
+        h.clock.advance(21 * 60 * 1000); // past the 20-minute claim
+        await archiveExport(archiveDeps(), { spotId, exportId, runId: 'operator' });
+        return real.finish(spotId, exportId, runId, archive);
+      },
+    };
+
+    // Act
+    const result = await archiveExport(archiveDeps({ archives: overtaken }), {
+      spotId: SPOT,
+      exportId: record.exportId,
+    });
+
+    // Assess
+    expect(result.outcome).toBe('skipped');
+    expect(result.record?.archive?.status).toBe(ArchiveStatus.ARCHIVED);
+    expectObjectsMatch(result.record?.archive?.files ?? [], await storedObjects());
+  });
+
   it('re-archives on request with the same keys, bytes and checksums', async () => {
     // Prepare
     const record = await completedExport();
