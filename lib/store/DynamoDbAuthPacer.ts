@@ -24,6 +24,8 @@ const CONTENDED_RESERVATION_MAX_ATTEMPTS = 8;
  */
 export class DynamoDbAuthPacer implements AuthPacer {
   readonly intervalMs: number;
+  /** How late a request may leave after its slot: the headroom of the spacing over the limit's own. */
+  readonly #slackMs: number;
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
   readonly #maxWaitMs: number;
@@ -32,6 +34,7 @@ export class DynamoDbAuthPacer implements AuthPacer {
 
   constructor(options: DynamoDbAuthPacerOptions) {
     this.intervalMs = authIntervalMs(options.requestsPerSecond);
+    this.#slackMs = Math.max(0, this.intervalMs - Math.floor(1000 / options.requestsPerSecond));
     this.#client = options.client;
     this.#tableName = options.tableName;
     this.#maxWaitMs = options.maxWaitMs ?? AUTH_PACER_MAX_WAIT_MS;
@@ -47,7 +50,10 @@ export class DynamoDbAuthPacer implements AuthPacer {
       if (slotMs - nowMs > this.#maxWaitMs) throw new UpstreamAuthPacedError(spotId, slotMs - nowMs);
       if (await this.#moveNextFree(seenMs, slotMs + this.intervalMs)) {
         if (slotMs > nowMs) await this.#sleep(slotMs - nowMs);
-        return;
+        // Sent later than the headroom allows (a slow reservation, a busy or thawed process), this
+        // request would arrive less than a limit's interval before the next slot's: it gives its
+        // slot up and reserves another, so lateness never compresses the fleet's spacing.
+        if (this.#now() - slotMs <= this.#slackMs) return;
       }
     }
     // Heavily contended: the slots are being taken as fast as they come; try again in one interval.

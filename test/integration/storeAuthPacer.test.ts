@@ -107,6 +107,38 @@ describe('DynamoDbAuthPacer (dynalite, several containers at once)', () => {
   });
 });
 
+describe('DynamoDbAuthPacer when a request leaves late', () => {
+  it('gives up a slot it woke too late for and takes the next, so no two sends come closer than the limit', async () => {
+    // Prepare: a clock that only sleeps move; the first wake (the second request's) is 300 ms late.
+    epochMs += 10 * 60 * 1000;
+    let clockMs = epochMs;
+    const lateness = [300];
+    const sends: number[] = [];
+    const pacer = new DynamoDbAuthPacer({
+      client: table.documentClient,
+      tableName: table.tableName,
+      requestsPerSecond: 1,
+      maxWaitMs: MAX_WAIT_MS,
+      now: () => clockMs,
+      sleep: async (ms) => {
+        clockMs += ms + (lateness.shift() ?? 0);
+      },
+    });
+
+    // Act: three requests one after another, each sent as soon as its acquire returns.
+    for (let request = 0; request < 3; request++) {
+      await pacer.acquire('sp_late');
+      sends.push(clockMs);
+    }
+
+    // Assess
+    // The second request's slot was +1.1 s; it woke at +1.4 s, gave that slot up and left at +2.2 s.
+    expect(sends.map((at) => at - epochMs)).toEqual([0, 2_200, 3_300]);
+    const gaps = sends.slice(1).map((at, index) => at - (sends[index] as number));
+    expect(gaps.every((gap) => gap >= 1_000)).toBe(true);
+  });
+});
+
 describe('DynamoDbAuthPacer with OpenWeb clients in several containers against the simulator', () => {
   const SPOTS = Object.fromEntries(
     Array.from({ length: 6 }, (_, index) => [`sp_paced_${index}`, { apiKey: `key-${index}` }]),
