@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { AUTH_PACER_MAX_WAIT_MS, type AuthPacer, authIntervalMs } from '../openweb/AuthPacer';
+import { AUTH_PACER_MAX_WAIT_MS, type AuthPacer, authIntervalMs, MS_PER_SECOND } from '../openweb/AuthPacer';
 import { UpstreamAuthPacedError } from '../openweb/errors';
 import { isConditionalCheckFailed } from './conditionalCheckFailure';
 import { ExportTableAttribute } from './tableDefinition';
@@ -14,7 +14,10 @@ export interface DynamoDbAuthPacerOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** Reservations that lost a race to another container before this one gives up for now. */
+/** Late requests give their slot up only when the upstream's limit spaces requests at least this far apart. */
+const LATE_CHECK_MIN_LIMIT_INTERVAL_MS = 200;
+
+/** Reservations that lost a race to another container (or were left too late) before this one gives up for now. */
 const CONTENDED_RESERVATION_MAX_ATTEMPTS = 8;
 
 /**
@@ -34,7 +37,13 @@ export class DynamoDbAuthPacer implements AuthPacer {
 
   constructor(options: DynamoDbAuthPacerOptions) {
     this.intervalMs = authIntervalMs(options.requestsPerSecond);
-    this.#slackMs = Math.max(0, this.intervalMs - Math.floor(1000 / options.requestsPerSecond));
+    const limitIntervalMs = MS_PER_SECOND / options.requestsPerSecond;
+    // At a few requests per second or more, timers and the network jitter more than the spacing
+    // itself: a late request is sent as it is.
+    this.#slackMs =
+      limitIntervalMs >= LATE_CHECK_MIN_LIMIT_INTERVAL_MS
+        ? Math.max(0, this.intervalMs - Math.floor(limitIntervalMs))
+        : Number.POSITIVE_INFINITY;
     this.#client = options.client;
     this.#tableName = options.tableName;
     this.#maxWaitMs = options.maxWaitMs ?? AUTH_PACER_MAX_WAIT_MS;
