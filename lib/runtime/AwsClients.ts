@@ -16,15 +16,16 @@ export interface AwsClients {
 export const AWS_REQUEST_TIMEOUT_MS = 5_000;
 export const AWS_CONNECTION_TIMEOUT_MS = 1_000;
 
-const requestHandler = {
+/** Every AWS client's bounds on connecting and on one request. */
+export const AWS_REQUEST_HANDLER = {
   requestTimeout: AWS_REQUEST_TIMEOUT_MS,
   connectionTimeout: AWS_CONNECTION_TIMEOUT_MS,
 };
 
 /** Region and credentials come from the Lambda environment. */
 export const awsClientFactories: { [K in keyof AwsClients]: () => AwsClients[K] } = {
-  documentClient: () => createDocumentClient({ requestHandler }),
-  stepFunctions: () => new SFNClient({ requestHandler }),
-  eventBridge: () => new EventBridgeClient({ requestHandler }),
-  secretsManager: () => new SecretsManagerClient({ requestHandler }),
+  documentClient: () => createDocumentClient({ requestHandler: AWS_REQUEST_HANDLER }),
+  stepFunctions: () => new SFNClient({ requestHandler: AWS_REQUEST_HANDLER }),
+  eventBridge: () => new EventBridgeClient({ requestHandler: AWS_REQUEST_HANDLER }),
+  secretsManager: () => new SecretsManagerClient({ requestHandler: AWS_REQUEST_HANDLER }),
 };

@@ -12,7 +12,7 @@ import { S3ArchiveStorage } from '../s3/S3ArchiveStorage';
 import { createDocumentClient } from '../store/createDocumentClient';
 import { DynamoDbArchiveRecords } from '../store/DynamoDbArchiveRecords';
 import { DynamoDbExportStore } from '../store/DynamoDbExportStore';
-import { AWS_CONNECTION_TIMEOUT_MS, AWS_REQUEST_TIMEOUT_MS } from './AwsClients';
+import { AWS_CONNECTION_TIMEOUT_MS, AWS_REQUEST_HANDLER } from './AwsClients';
 import type { HandlerRuntime } from './HandlerRuntime';
 
 /** The clients the archive needs; the local runtime passes its own (dynalite, the S3 stand-in). */
@@ -37,33 +37,36 @@ export interface ArchiveDependencyOptions {
  */
 export const ARCHIVE_CLAIM_LEASE_SECONDS = 20 * 60;
 
-const requestHandler = {
-  requestTimeout: AWS_REQUEST_TIMEOUT_MS,
-  connectionTimeout: AWS_CONNECTION_TIMEOUT_MS,
-};
-
 /** The archive's dependencies: the exports table, the archive bucket, the export bus. @throws ConfigError */
 export function createArchiveDependencies(
   config: Config,
   options: ArchiveDependencyOptions = {},
 ): ArchiveDependencies {
   const { tableName, bucketName, eventBusName } = requireArchiveResources(config);
-  const documentClient = options.clients?.documentClient ?? createDocumentClient({ requestHandler });
+  const documentClient =
+    options.clients?.documentClient ?? createDocumentClient({ requestHandler: AWS_REQUEST_HANDLER });
   // Uploads stream for minutes; only connecting is bounded.
   const s3 =
     options.clients?.s3 ?? new S3Client({ requestHandler: { connectionTimeout: AWS_CONNECTION_TIMEOUT_MS } });
   const store = new DynamoDbExportStore({ client: documentClient, tableName });
+  // Built on the first announcement: the files function, which never announces, never builds it.
+  let busEvents: EventBridgeExportEvents | undefined;
+  const lazyBusEvents = (): ArchiveDependencies['events'] => ({
+    publishArchived: (record) => {
+      busEvents ??= new EventBridgeExportEvents({
+        client:
+          options.clients?.eventBridge ?? new EventBridgeClient({ requestHandler: AWS_REQUEST_HANDLER }),
+        eventBusName,
+        archiveBucketName: bucketName,
+      });
+      return busEvents.publishArchived(record);
+    },
+  });
   return {
     getExport: (spotId, exportId) => store.getExport(spotId, exportId),
     archives: new DynamoDbArchiveRecords({ client: documentClient, tableName }),
     storage: new S3ArchiveStorage({ client: s3, bucketName }),
-    events:
-      options.events ??
-      new EventBridgeExportEvents({
-        client: options.clients?.eventBridge ?? new EventBridgeClient({ requestHandler }),
-        eventBusName,
-        archiveBucketName: bucketName,
-      }),
+    events: options.events ?? lazyBusEvents(),
     downloadPolicy: downloadLinkPolicy(config.openWeb.exportBaseUrl, config.openWeb.downloadHosts),
     settings: {
       claimLeaseSeconds: ARCHIVE_CLAIM_LEASE_SECONDS,

@@ -205,12 +205,7 @@ describe('the local runtime, run as npm start runs it', () => {
         ],
         {},
       );
-      const exit = await Promise.race([
-        cli.exited,
-        new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new Error('the CLI did not finish')), CLI_TIMEOUT_MS),
-        ),
-      ]);
+      const exit = await within(cli.exited, CLI_TIMEOUT_MS, 'the CLI');
 
       // Assess
       expect(listing.archive.status).toBe('ARCHIVED');
@@ -335,12 +330,7 @@ describe('the local runtime, run as npm start runs it', () => {
         ],
         {},
       );
-      const exit = await Promise.race([
-        cli.exited,
-        new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new Error('the CLI did not finish')), CLI_TIMEOUT_MS),
-        ),
-      ]);
+      const exit = await within(cli.exited, CLI_TIMEOUT_MS, 'the CLI');
 
       // Assess
       expect(exit.code).toBe(0);
