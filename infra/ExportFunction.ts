@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { type CfnResource, Duration, Size, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { type HandlerName, handlerEntryPath } from '../lib/http/routeTable';
+import { FUNCTION_BUNDLING } from './functionBundling';
 import { HANDLER_METADATA_KEY } from './stateMachineDefinition';
 
 /** The repository root: entry paths in the route table are relative to it. */
@@ -14,10 +15,6 @@ export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The newest Node.js runtime aws-cdk-lib offers (cdk-nag AwsSolutions-L1 asks for the latest). */
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
-
-// esbuild emits ESM; CommonJS dependencies bundled into it still call `require`.
-const ESM_REQUIRE_BANNER =
-  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 export interface ExportFunctionProps {
   handler: HandlerName;
@@ -67,18 +64,7 @@ export class ExportFunction extends Construct {
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: {
-        format: OutputFormat.ESM,
-        banner: ESM_REQUIRE_BANNER,
-        mainFields: ['module', 'main'],
-        minify: true,
-        // Step Functions and callers match errors by name; keep class names through minification.
-        keepNames: true,
-        sourceMap: true,
-        sourcesContent: false,
-        // Bundle the AWS SDK too: a pinned, tree-shaken SDK instead of whatever the runtime ships.
-        externalModules: [],
-      },
+      bundling: FUNCTION_BUNDLING,
     });
     (this.function.node.defaultChild as CfnResource).addMetadata(HANDLER_METADATA_KEY, props.handler);
 

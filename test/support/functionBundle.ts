@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { FUNCTION_RUNTIME, PROJECT_ROOT } from '../../infra/ExportFunction';
+import { FUNCTION_BUNDLING } from '../../infra/functionBundling';
+import { type HandlerName, handlerEntryPath } from '../../lib/http/routeTable';
+
+/** The file the stack's ESM bundles are written to (what Lambda loads as `index.handler`). */
+export const BUNDLE_FILE = 'index.mjs';
+
+export interface FunctionBundle {
+  /** Absolute path of the bundle's `index.mjs`. */
+  file: string;
+  metafile: Metafile;
+}
+
+/**
+ * Builds one function exactly as the stack does: the stack's bundling options
+ * (infra/functionBundling.ts) turned into the esbuild options aws-cdk-lib passes, for the
+ * runtime's Node.js target. An option this mapping does not know is refused, so a new
+ * bundling setting in the stack cannot silently make the checks build something else.
+ */
+export async function buildFunctionBundle(handler: HandlerName, outdir: string): Promise<FunctionBundle> {
+  const file = join(outdir, BUNDLE_FILE);
+  const result = await build({
+    ...esbuildOptionsFor(FUNCTION_BUNDLING),
+    entryPoints: [join(PROJECT_ROOT, handlerEntryPath(handler))],
+    absWorkingDir: PROJECT_ROOT,
+    outfile: file,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  return { file, metafile: result.metafile };
+}
+
+/** Node.js major of the function runtime, as aws-cdk-lib derives esbuild's target from it. */
+export function esbuildTarget(runtimeName: string = FUNCTION_RUNTIME.name): string {
+  const major = /nodejs(\d+)/.exec(runtimeName)?.[1];
+  if (major === undefined) throw new Error(`Not a Node.js runtime: ${runtimeName}`);
+  return `node${major}`;
+}
+
+const MAPPED = new Set<keyof BundlingOptions>([
+  'format',
+  'banner',
+  'mainFields',
+  'minify',
+  'keepNames',
+  'sourceMap',
+  'sourcesContent',
+  'externalModules',
+]);
+
+export function esbuildOptionsFor(bundling: Readonly<BundlingOptions>): BuildOptions {
+  const unknown = Object.keys(bundling).filter((key) => !MAPPED.has(key as keyof BundlingOptions));
+  if (unknown.length > 0) {
+    throw new Error(`The bundle builder does not map these bundling options yet: ${unknown.join(', ')}`);
+  }
+  return {
+    bundle: true,
+    platform: 'node',
+    target: esbuildTarget(),
+    ...(bundling.format !== undefined && { format: bundling.format }),
+    ...(bundling.banner !== undefined && { banner: { js: bundling.banner } }),
+    ...(bundling.mainFields !== undefined && { mainFields: bundling.mainFields }),
+    minify: bundling.minify === true,
+    keepNames: bundling.keepNames === true,
+    // aws-cdk-lib passes a bare --sourcemap: a linked .map file beside the bundle.
+    ...(bundling.sourceMap === true && { sourcemap: 'linked' as const }),
+    ...(bundling.sourcesContent === false && { sourcesContent: false }),
+    // Unset, aws-cdk-lib leaves the runtime's own SDK out of the bundle.
+    external: bundling.externalModules ?? ['@aws-sdk/*'],
+  };
+}
