@@ -6,7 +6,12 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExportFunction } from '../../infra/ExportFunction';
 import { HandlerNames } from '../../lib/http/routeTable';
-import { BUNDLE_FILE, buildFunctionBundle, esbuildOptionsFor, esbuildTarget } from '../support/functionBundle';
+import {
+  BUNDLE_FILE,
+  buildFunctionBundle,
+  esbuildOptionsFor,
+  esbuildTarget,
+} from '../support/functionBundle';
 
 const SYNTH_TIMEOUT_MS = 120_000;
 
