@@ -4,8 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { countFiles } from './commentsArchive';
 import { handleControlRequest } from './controlSurface';
 import { DownloadLinkSigner } from './DownloadLinkSigner';
-import { EXPORT_RATE_LIMIT_SCOPES, ExportRateLimit, type ExportRateLimitScope } from './ExportRateLimit';
-import { OpenWebSimulatorError } from './errors';
+import { ExportRateLimit, type ExportRateLimitScope } from './ExportRateLimit';
 import type { RateLimitRefusals } from './RateLimitRefusals';
 import { RequestLog, type SimulatorRequest } from './RequestLog';
 import { readRequestBody } from './readRequestBody';
@@ -23,6 +22,7 @@ import { errorResponse, type SimulatorResponse, truncatedResponse } from './Simu
 import { readSimulatorState, writeSimulatorState } from './SimulatorStateFile';
 import { SlidingWindowRateLimiter } from './SlidingWindowRateLimiter';
 import { deriveSeed } from './seededRandom';
+import { checkSimulatorOptions } from './simulatorOptionsSchema';
 import { CONTROL_PATH_PREFIX, matchRoute, type RouteMatch } from './simulatorRoutes';
 import { type CreateResponseStyle, UpstreamEndpoints, type UpstreamExchange } from './UpstreamEndpoints';
 
@@ -116,7 +116,7 @@ const defaults = {
 export async function startOpenWebSimulator(
   options: OpenWebSimulatorOptions = {},
 ): Promise<OpenWebSimulator> {
-  checkOptions(options);
+  checkSimulatorOptions(options);
   const server = createServer();
   await listen(server, options.host ?? defaults.host, options.port ?? defaults.port);
   try {
@@ -428,36 +428,4 @@ function listen(server: Server, host: string, port: number): Promise<void> {
       resolve();
     });
   });
-}
-
-function checkOptions(options: OpenWebSimulatorOptions): void {
-  const nonNegative: [string, number | undefined][] = [
-    ['tokenTtlSeconds', options.tokenTtlSeconds],
-    ['authRequestsPerSecond', options.authRequestsPerSecond],
-    ['exportRequestsPerSecond', options.exportRequestsPerSecond],
-    ['timeScale', options.timeScale],
-    ['recordsPerExport', options.recordsPerExport],
-  ];
-  for (const [name, value] of nonNegative) {
-    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
-      throw new OpenWebSimulatorError(`Option ${name} must be a non-negative number, got ${value}`);
-    }
-  }
-  if (options.exportRequestsPerSecond !== undefined && !Number.isInteger(options.exportRequestsPerSecond)) {
-    // Counted per sliding second: a fraction would silently round up.
-    throw new OpenWebSimulatorError(
-      `Option exportRequestsPerSecond must be an integer, got ${options.exportRequestsPerSecond}`,
-    );
-  }
-  const scope = options.exportRateLimitScope;
-  if (scope !== undefined && !EXPORT_RATE_LIMIT_SCOPES.includes(scope)) {
-    throw new OpenWebSimulatorError(
-      `Option exportRateLimitScope must be one of ${EXPORT_RATE_LIMIT_SCOPES.join(', ')}, got ${scope}`,
-    );
-  }
-  if (options.recordsPerExport !== undefined && !Number.isInteger(options.recordsPerExport)) {
-    throw new OpenWebSimulatorError(
-      `Option recordsPerExport must be an integer, got ${options.recordsPerExport}`,
-    );
-  }
 }
