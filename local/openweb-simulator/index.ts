@@ -18,7 +18,6 @@ export {
 } from './OpenWebSimulator';
 export type { RateLimitRefusals } from './RateLimitRefusals';
 export type { SimulatorRequest } from './RequestLog';
-export { MAX_REQUEST_BODY_BYTES } from './readRequestBody';
 export {
   CSV_DELIMITERS,
   MAX_EXPORT_RANGE_HOURS,
