@@ -7,9 +7,9 @@ import {
   DOWNLOAD_LINK_LIFETIME_MS,
   type OpenWebSimulator,
   type OpenWebSimulatorOptions,
-  readCommentsArchive,
   startOpenWebSimulator,
 } from '../../local/openweb-simulator/index';
+import { readCommentsArchive } from '../support/readCommentsArchive';
 
 const START_MS = Date.parse('2024-05-01T00:00:00Z');
 const ONE_HOUR_RANGE = { from: '2024-04-01T00:00:00Z', until: '2024-04-01T01:00:00Z' };
