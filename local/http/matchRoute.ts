@@ -2,6 +2,8 @@
 export interface RouteShape {
   method: string;
   path: string;
+  /** Patterns some parameters must match (after decoding) for the route to match. */
+  parameterPatterns?: Readonly<Record<string, RegExp>>;
 }
 
 export type RouteMatch<R extends RouteShape> =
@@ -26,7 +28,7 @@ export function matchRoute<R extends RouteShape>(
   const allow: string[] = [];
   for (const route of routes) {
     const pathParameters = matchPath(route.path, segments);
-    if (pathParameters === undefined) continue;
+    if (pathParameters === undefined || !parametersMatch(route, pathParameters)) continue;
     if (route.method === method) return { kind: 'matched', route, pathParameters };
     if (!allow.includes(route.method)) allow.push(route.method);
   }
@@ -41,6 +43,12 @@ function decodedSegments(rawPath: string): string[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+function parametersMatch(route: RouteShape, pathParameters: Record<string, string>): boolean {
+  return Object.entries(route.parameterPatterns ?? {}).every(([name, pattern]) =>
+    pattern.test(pathParameters[name] ?? ''),
+  );
 }
 
 function matchPath(template: string, segments: readonly string[]): Record<string, string> | undefined {

@@ -4,28 +4,41 @@ import type { IncomingMessage } from 'node:http';
 export const MAX_LOCAL_REQUEST_BODY_BYTES = 1024 * 1024;
 
 /**
- * The request's body, or `'tooLarge'` as soon as it is known to exceed `maxBytes`
- * (from Content-Length, or while reading), so an oversized body is never buffered.
- * The caller answers 413 and closes the connection.
+ * What happens to the rest of a body over the limit: `stop` reading it (the caller answers and
+ * closes the connection), or `drain` it without keeping it, so the answer reaches a client that
+ * is still sending, on a connection that stays usable.
  */
-export function readBoundedBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'tooLarge'> {
+export type OversizedBodyHandling = 'stop' | 'drain';
+
+/**
+ * The request's body, or `'tooLarge'` when it exceeds `maxBytes` (known from Content-Length,
+ * or while reading); an oversized body is never buffered. With `stop`, the answer comes as soon
+ * as the body is known to be too large; with `drain`, once the client has sent all of it.
+ */
+export function readBoundedBody(
+  request: IncomingMessage,
+  maxBytes = MAX_LOCAL_REQUEST_BODY_BYTES,
+  oversized: OversizedBodyHandling = 'stop',
+): Promise<Buffer | 'tooLarge'> {
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve('tooLarge');
+  let tooLarge = Number.isFinite(declared) && declared > maxBytes;
+  if (tooLarge && oversized === 'stop') return Promise.resolve('tooLarge');
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > maxBytes) {
+      tooLarge ||= received > maxBytes;
+      if (!tooLarge) {
+        chunks.push(chunk);
+      } else if (oversized === 'stop') {
         stopReading();
         resolve('tooLarge');
-        return;
       }
-      chunks.push(chunk);
     };
     const onEnd = () => {
       stopReading();
-      resolve(Buffer.concat(chunks));
+      resolve(tooLarge ? 'tooLarge' : Buffer.concat(chunks));
     };
     const onError = (error: Error) => {
       stopReading();

@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_LOCAL_REQUEST_BODY_BYTES, readBoundedBody } from '../http/readBoundedBody';
 import { countFiles } from './commentsArchive';
 import { handleControlRequest } from './controlSurface';
 import { DownloadLinkSigner } from './DownloadLinkSigner';
 import { ExportRateLimit, type ExportRateLimitScope } from './ExportRateLimit';
 import type { RateLimitRefusals } from './RateLimitRefusals';
 import { RequestLog, type SimulatorRequest } from './RequestLog';
-import { readRequestBody } from './readRequestBody';
 import {
   defaultExportDurationMs,
   type SimulatedExportOutcome,
@@ -336,10 +336,10 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
         return errorResponse(404, `Not found: ${entry.method} ${url.pathname}`);
       case 'methodNotAllowed':
         return errorResponse(405, `Method ${entry.method} not allowed on ${url.pathname}`, {
-          allow: route.allowedMethod,
+          allow: route.allow.join(', '),
         });
       case 'control': {
-        const body = await readRequestBody(request);
+        const body = await readBody(request);
         return body === 'tooLarge'
           ? errorResponse(413, 'Request body too large')
           : handleControlRequest(this, entry.method, url, body);
@@ -364,7 +364,7 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
     if (fault.kind === 'resetBeforeProcessing') {
       return 'reset';
     }
-    const body = await readRequestBody(request);
+    const body = await readBody(request);
     if (body === 'tooLarge') {
       return errorResponse(413, 'Request body too large');
     }
@@ -402,6 +402,11 @@ function exportRateLimit(options: OpenWebSimulatorOptions): ExportRateLimit | un
     requestsPerSecond,
     options.exportRateLimitScope ?? defaults.exportRateLimitScope,
   );
+}
+
+/** A body over the limit is drained, so the 413 reaches a client still sending it. */
+function readBody(request: IncomingMessage): Promise<Buffer | 'tooLarge'> {
+  return readBoundedBody(request, MAX_LOCAL_REQUEST_BODY_BYTES, 'drain');
 }
 
 function writeResponse(response: ServerResponse, answer: SimulatorResponse): void {

@@ -13,6 +13,7 @@ import { emptyResponse, errorResponse, jsonResponse, type SimulatorResponse } fr
 import type { SlidingWindowRateLimiter } from './SlidingWindowRateLimiter';
 import { deriveSeed } from './seededRandom';
 import { generateComments } from './simulatedComments';
+import { DOWNLOAD_FILE_NAME } from './simulatorRoutes';
 
 /** How `POST /v4/export` answers: the upstream's exact shape is not documented. */
 export type CreateResponseStyle = 'statusLinkOnly' | 'statusLinkPath' | 'withId';
@@ -200,8 +201,8 @@ export class UpstreamEndpoints {
   }
 
   #download(exchange: UpstreamExchange): SimulatorResponse {
-    const exportId = decodeURIComponent(exchange.params.exportId ?? '');
-    const fileNumber = Number(exchange.params.fileNumber);
+    const exportId = exchange.params.exportId ?? '';
+    const fileNumber = Number(DOWNLOAD_FILE_NAME.exec(exchange.params.fileName ?? '')?.[1]);
     exchange.subject.exportId = exportId;
     const check = this.deps.links.check(
       exportId,

@@ -1,16 +1,9 @@
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { formatCsv, parseCsv } from './csv';
-import { OpenWebSimulatorError } from './errors';
+import { strToU8, zipSync } from 'fflate';
+import { formatCsv } from './csv';
 import { COMMENT_FIELDS, type SimulatedComment } from './simulatedComments';
 
 /** Zip timestamps cannot predate 1980. */
 const ZIP_EPOCH_MS = Date.UTC(1980, 0, 1);
-
-export interface CommentsArchiveContents {
-  fileName: string;
-  header: string[];
-  rows: string[][];
-}
 
 /** Splits items into files of at most `maxPerFile`; an empty export still has one (header-only) file. */
 export function splitIntoFiles<T>(items: readonly T[], maxPerFile: number): T[][] {
@@ -38,16 +31,4 @@ export function buildCommentsArchive(
   ];
   const csv = formatCsv(rows, delimiter);
   return zipSync({ [csvFileName]: strToU8(csv) }, { mtime: new Date(Math.max(modifiedAt, ZIP_EPOCH_MS)) });
-}
-
-/** Reads back a downloaded archive: its single CSV, split into header and rows. */
-export function readCommentsArchive(archive: Uint8Array, delimiter = ','): CommentsArchiveContents {
-  const entries = Object.entries(unzipSync(archive));
-  const [entry, ...others] = entries;
-  if (!entry || others.length > 0) {
-    throw new OpenWebSimulatorError(`Expected one CSV in the archive, found ${entries.length} entries`);
-  }
-  const [fileName, content] = entry;
-  const [header = [], ...rows] = parseCsv(strFromU8(content), delimiter);
-  return { fileName, header, rows };
 }

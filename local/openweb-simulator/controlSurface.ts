@@ -1,3 +1,4 @@
+import { matchRoute } from '../http/matchRoute';
 import {
   InvalidSimulatorFaultsError,
   SimulatedExportFinishedError,
@@ -38,31 +39,56 @@ export function handleControlRequest(
   }
 }
 
-function dispatch(simulator: OpenWebSimulator, method: string, url: URL, body: Buffer): SimulatorResponse {
-  const segments = url.pathname.slice(CONTROL_PATH_PREFIX.length).split('/').map(decodeURIComponent);
-  const route = `${method} ${segments.map((segment, index) => (index === 1 ? ':id' : segment)).join('/')}`;
-  const id = segments[1] ?? '';
+type ControlAction =
+  | 'listRequests'
+  | 'rateLimitRefusals'
+  | 'clearRequests'
+  | 'setFaults'
+  | 'listExports'
+  | 'getExport'
+  | 'finishExport'
+  | 'setTokenTtl'
+  | 'addSpot';
 
-  switch (route) {
-    case 'GET requests':
+const CONTROL_ROUTES: readonly { method: string; path: string; action: ControlAction }[] = [
+  { method: 'GET', path: `${CONTROL_PATH_PREFIX}requests`, action: 'listRequests' },
+  { method: 'GET', path: `${CONTROL_PATH_PREFIX}rate-limit-refusals`, action: 'rateLimitRefusals' },
+  { method: 'DELETE', path: `${CONTROL_PATH_PREFIX}requests`, action: 'clearRequests' },
+  { method: 'PUT', path: `${CONTROL_PATH_PREFIX}faults`, action: 'setFaults' },
+  { method: 'GET', path: `${CONTROL_PATH_PREFIX}exports`, action: 'listExports' },
+  { method: 'GET', path: `${CONTROL_PATH_PREFIX}exports/{id}`, action: 'getExport' },
+  { method: 'POST', path: `${CONTROL_PATH_PREFIX}exports/{id}/finish`, action: 'finishExport' },
+  { method: 'PUT', path: `${CONTROL_PATH_PREFIX}token-ttl`, action: 'setTokenTtl' },
+  { method: 'PUT', path: `${CONTROL_PATH_PREFIX}spots/{id}`, action: 'addSpot' },
+];
+
+function dispatch(simulator: OpenWebSimulator, method: string, url: URL, body: Buffer): SimulatorResponse {
+  const match = matchRoute(CONTROL_ROUTES, method, url.pathname);
+  if (match.kind !== 'matched') {
+    return errorResponse(404, `Unknown simulator control route: ${method} ${url.pathname}`);
+  }
+  const id = match.pathParameters.id ?? '';
+
+  switch (match.route.action) {
+    case 'listRequests':
       return jsonResponse(200, { requests: simulator.requestLog });
-    case 'GET rate-limit-refusals':
+    case 'rateLimitRefusals':
       return jsonResponse(200, simulator.rateLimitRefusals);
-    case 'DELETE requests':
+    case 'clearRequests':
       simulator.clearRequestLog();
       return emptyResponse(204);
-    case 'PUT faults':
+    case 'setFaults':
       simulator.setFaults(parseSimulatorFaults(parseJson(body)));
       return emptyResponse(204);
-    case 'GET exports':
+    case 'listExports':
       return jsonResponse(200, {
         exports: simulator.listExports(url.searchParams.get('spotId') ?? undefined),
       });
-    case 'GET exports/:id': {
+    case 'getExport': {
       const view = simulator.getExport(id);
       return view ? jsonResponse(200, view) : errorResponse(404, `No simulated export with id ${id}`);
     }
-    case 'POST exports/:id/finish': {
+    case 'finishExport': {
       const { outcome } = parseJson(body);
       if (outcome !== 'completed' && outcome !== 'failed') {
         throw new SimulatedHttpError(400, 'outcome must be "completed" or "failed"');
@@ -70,7 +96,7 @@ function dispatch(simulator: OpenWebSimulator, method: string, url: URL, body: B
       simulator.finishExport(id, outcome);
       return jsonResponse(200, simulator.getExport(id));
     }
-    case 'PUT token-ttl': {
+    case 'setTokenTtl': {
       const { seconds } = parseJson(body);
       if (!Number.isInteger(seconds) || (seconds as number) < 1) {
         throw new SimulatedHttpError(400, 'seconds must be a positive integer');
@@ -78,7 +104,7 @@ function dispatch(simulator: OpenWebSimulator, method: string, url: URL, body: B
       simulator.setTokenTtlSeconds(seconds as number);
       return emptyResponse(204);
     }
-    case 'PUT spots/:id': {
+    case 'addSpot': {
       const { apiKey } = parseJson(body);
       if (typeof apiKey !== 'string' || apiKey === '') {
         throw new SimulatedHttpError(400, 'apiKey must be a non-empty string');
@@ -86,8 +112,6 @@ function dispatch(simulator: OpenWebSimulator, method: string, url: URL, body: B
       simulator.addSpot(id, apiKey);
       return emptyResponse(204);
     }
-    default:
-      return errorResponse(404, `Unknown simulator control route: ${method} ${url.pathname}`);
   }
 }
 

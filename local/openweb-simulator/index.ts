@@ -1,5 +1,5 @@
-export { buildCommentsArchive, type CommentsArchiveContents, readCommentsArchive } from './commentsArchive';
-export { formatCsv, parseCsv } from './csv';
+export { buildCommentsArchive } from './commentsArchive';
+export { formatCsv } from './csv';
 export { DOWNLOAD_LINK_LIFETIME_MS } from './DownloadLinkSigner';
 export { EXPORT_RATE_LIMIT_SCOPES, type ExportRateLimitScope } from './ExportRateLimit';
 export {
@@ -18,7 +18,6 @@ export {
 } from './OpenWebSimulator';
 export type { RateLimitRefusals } from './RateLimitRefusals';
 export type { SimulatorRequest } from './RequestLog';
-export { MAX_REQUEST_BODY_BYTES } from './readRequestBody';
 export {
   CSV_DELIMITERS,
   MAX_EXPORT_RANGE_HOURS,

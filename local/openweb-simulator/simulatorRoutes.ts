@@ -1,3 +1,4 @@
+import { matchRoute as matchRouteIn } from '../http/matchRoute';
 import type { SimulatorEndpoint } from './SimulatorEndpoint';
 
 export const CONTROL_PATH_PREFIX = '/__simulator/';
@@ -5,42 +6,41 @@ export const CONTROL_PATH_PREFIX = '/__simulator/';
 export type RouteMatch =
   | { kind: 'upstream'; endpoint: SimulatorEndpoint; params: Record<string, string> }
   | { kind: 'control' }
-  | { kind: 'methodNotAllowed'; allowedMethod: string }
+  | { kind: 'methodNotAllowed'; allow: string[] }
   | { kind: 'notFound' };
 
 interface UpstreamRoute {
   method: string;
-  pattern: RegExp;
+  path: string;
+  parameterPatterns?: Readonly<Record<string, RegExp>>;
   endpoint: SimulatorEndpoint;
 }
 
+/** A download's file name: `<file number from 1>.csv.zip`. */
+export const DOWNLOAD_FILE_NAME = /^([1-9]\d*)\.csv\.zip$/;
+
 // Paths as the upstream serves them; download links mimic pre-signed storage URLs.
 const UPSTREAM_ROUTES: readonly UpstreamRoute[] = [
-  { method: 'POST', pattern: /^\/v1\/publisher\/auth$/, endpoint: 'auth' },
-  { method: 'POST', pattern: /^\/v4\/export$/, endpoint: 'create' },
-  { method: 'GET', pattern: /^\/v4\/export\/status$/, endpoint: 'status' },
-  { method: 'GET', pattern: /^\/v4\/export\/abort$/, endpoint: 'abort' },
-  { method: 'GET', pattern: /^\/v4\/export\/list$/, endpoint: 'list' },
+  { method: 'POST', path: '/v1/publisher/auth', endpoint: 'auth' },
+  { method: 'POST', path: '/v4/export', endpoint: 'create' },
+  { method: 'GET', path: '/v4/export/status', endpoint: 'status' },
+  { method: 'GET', path: '/v4/export/abort', endpoint: 'abort' },
+  { method: 'GET', path: '/v4/export/list', endpoint: 'list' },
   {
     method: 'GET',
-    pattern: /^\/files\/(?<exportId>[^/]+)\/(?<fileNumber>[1-9]\d*)\.csv\.zip$/,
+    path: '/files/{exportId}/{fileName}',
+    parameterPatterns: { fileName: DOWNLOAD_FILE_NAME },
     endpoint: 'download',
   },
 ];
 
+/** The upstream call a request makes, or the control surface (which routes its own paths). */
 export function matchRoute(method: string, pathname: string): RouteMatch {
   if (pathname.startsWith(CONTROL_PATH_PREFIX)) {
     return { kind: 'control' };
   }
-  for (const route of UPSTREAM_ROUTES) {
-    const match = route.pattern.exec(pathname);
-    if (!match) {
-      continue;
-    }
-    if (route.method !== method) {
-      return { kind: 'methodNotAllowed', allowedMethod: route.method };
-    }
-    return { kind: 'upstream', endpoint: route.endpoint, params: { ...match.groups } };
-  }
-  return { kind: 'notFound' };
+  const match = matchRouteIn(UPSTREAM_ROUTES, method, pathname);
+  return match.kind === 'matched'
+    ? { kind: 'upstream', endpoint: match.route.endpoint, params: match.pathParameters }
+    : match;
 }

@@ -1,15 +1,15 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_LOCAL_REQUEST_BODY_BYTES } from '../../local/http/readBoundedBody';
 import {
   COMMENT_FIELDS,
   DOWNLOAD_LINK_LIFETIME_MS,
-  MAX_REQUEST_BODY_BYTES,
   type OpenWebSimulator,
   type OpenWebSimulatorOptions,
-  readCommentsArchive,
   startOpenWebSimulator,
 } from '../../local/openweb-simulator/index';
+import { readCommentsArchive } from '../support/readCommentsArchive';
 
 const START_MS = Date.parse('2024-05-01T00:00:00Z');
 const ONE_HOUR_RANGE = { from: '2024-04-01T00:00:00Z', until: '2024-04-01T01:00:00Z' };
@@ -688,7 +688,7 @@ describe('OpenWeb simulator', () => {
       // Prepare
       const sim = await start();
       const token = await authenticate(sim);
-      const body = JSON.stringify({ ...ONE_HOUR_RANGE, padding: 'x'.repeat(MAX_REQUEST_BODY_BYTES) });
+      const body = JSON.stringify({ ...ONE_HOUR_RANGE, padding: 'x'.repeat(MAX_LOCAL_REQUEST_BODY_BYTES) });
 
       // Act
       const response = await postExport(sim, exportHeaders(token), body);

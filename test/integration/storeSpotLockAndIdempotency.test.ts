@@ -1,3 +1,4 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   IdempotencyConflictError,
@@ -5,6 +6,7 @@ import {
   SpotBusyError,
 } from '../../lib/exports/storeErrors';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
+import { exportTableDefinition } from '../../lib/store/tableDefinition';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
 
 const START_MS = Date.UTC(2025, 0, 1);
@@ -267,5 +269,28 @@ describe('DynamoDbExportStore (dynalite): idempotency records', () => {
 
     // Assess
     expect(other.exportId).toBe('ex_b');
+  });
+});
+
+describe('DynamoDbExportStore (dynalite): expiry', () => {
+  it("writes a lock's and an idempotency record's expiry to the attribute the table expires items on", async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const keyExpiry = Math.floor(nowMs / MS_PER_SECOND) + 3600;
+
+    // Act
+    const lock = await store.acquireSpotLock(spotId, 'ex_a', { leaseSeconds: 60 });
+    await store.putIdempotencyRecord(spotId, 'key-1', {
+      exportId: 'ex_a',
+      requestFingerprint: 'fp-1',
+      expiresAtEpochSeconds: keyExpiry,
+    });
+    const { Items = [] } = await table.documentClient.send(new ScanCommand({ TableName: table.tableName }));
+
+    // Assess
+    const expiries = Items.filter((item) => JSON.stringify(item).includes(spotId))
+      .map((item) => item[exportTableDefinition.timeToLiveAttribute])
+      .sort((a, b) => a - b);
+    expect(expiries).toEqual([lock.expiresAtEpochSeconds, keyExpiry].sort((a, b) => a - b));
   });
 });

@@ -81,6 +81,8 @@ export class ReliabilityReport {
   readonly tolerated: string[] = [];
   /** Why each export that counts against goodput FAILED. */
   readonly otherFailures: string[] = [];
+  /** The scenarios tallied so far. */
+  readonly scenarioNames = new Set<string>();
   readonly #groups = new Map<string, GroupTally>();
   readonly #faults = new Map<string, number>();
 
@@ -108,6 +110,7 @@ export class ReliabilityReport {
     this.violations.push(...violations.map((violation) => `${scenarioName}: ${violation}`));
     this.tolerated.push(...scenario.toleratedFindings.map((finding) => `${scenarioName}: ${finding}`));
     this.#groups.set(group, tally);
+    this.scenarioNames.add(scenarioName);
   }
 
   /** Goodput of all groups whose name starts with `prefix`, taken together; undefined when none counted. */

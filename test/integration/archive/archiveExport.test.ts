@@ -24,10 +24,10 @@ import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
 import { S3ArchiveStorage } from '../../../lib/s3/S3ArchiveStorage';
 import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
 import { type LocalS3, startLocalS3 } from '../../../local/localS3';
-import { readCommentsArchive } from '../../../local/openweb-simulator/commentsArchive';
-import { parseCsv } from '../../../local/openweb-simulator/csv';
 import { captureError } from '../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
+import { parseCsv } from '../../support/parseCsv';
+import { readCommentsArchive } from '../../support/readCommentsArchive';
 import { startAndCreate } from '../../support/startAndCreate';
 
 const SPOT = 'sp_demo';

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { CsvRecordCounter } from '../../../lib/archive/CsvRecordCounter';
-import { formatCsv, parseCsv } from '../../../local/openweb-simulator/csv';
+import { formatCsv } from '../../../local/openweb-simulator/csv';
+import { parseCsv } from '../../support/parseCsv';
 
 /** Feeds `text` in chunks of `chunkBytes`, so records and quotes straddle chunk boundaries. */
 async function countRows(text: string, chunkBytes = 3): Promise<number> {

@@ -81,3 +81,30 @@ describe('matchRoute over the API route table', () => {
     expect(match.kind).toBe('methodNotAllowed');
   });
 });
+
+describe('matchRoute with parameter patterns', () => {
+  const routes = [
+    {
+      method: 'GET',
+      path: '/files/{exportId}/{fileName}',
+      parameterPatterns: { fileName: /^[1-9]\d*\.csv\.zip$/ },
+    },
+  ];
+
+  it('matches only when each patterned parameter matches, after decoding', () => {
+    // Act
+    const file = matchRoute(routes, 'GET', '/files/ex%2D1/12.csv.zip');
+    const kinds = ['/files/ex_1/0.csv.zip', '/files/ex_1/1.csv', '/files/ex_1/a.csv.zip'].map(
+      (path) => matchRoute(routes, 'GET', path).kind,
+    );
+    const wrongMethod = matchRoute(routes, 'POST', '/files/ex_1/1.csv.zip');
+
+    // Assess
+    expect(file).toMatchObject({
+      kind: 'matched',
+      pathParameters: { exportId: 'ex-1', fileName: '12.csv.zip' },
+    });
+    expect(kinds).toEqual(['notFound', 'notFound', 'notFound']);
+    expect(wrongMethod).toEqual({ kind: 'methodNotAllowed', allow: ['GET'] });
+  });
+});

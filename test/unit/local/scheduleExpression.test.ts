@@ -89,6 +89,23 @@ describe('parseScheduleExpression: cron()', () => {
     ]);
   });
 
+  it('runs the AWS documentation examples', () => {
+    // Act: 2026-11-21 is a Saturday.
+    const daily = runs('cron(0 2 * * ? *)', '2026-11-21T00:00:00Z', 2);
+    const officeHours = runs('cron(0/15 9-17 ? * MON-FRI *)', '2026-11-20T17:30:00Z', 3);
+    const monthly = runs('cron(0 8 1 * ? *)', '2026-11-21T00:00:00Z', 2);
+
+    // Assess
+    expect(daily).toEqual(['2026-11-21T02:00:00.000Z', '2026-11-22T02:00:00.000Z']);
+    // Friday 17:45 still runs (hour 17), then Monday morning.
+    expect(officeHours).toEqual([
+      '2026-11-20T17:45:00.000Z',
+      '2026-11-23T09:00:00.000Z',
+      '2026-11-23T09:15:00.000Z',
+    ]);
+    expect(monthly).toEqual(['2026-12-01T08:00:00.000Z', '2027-01-01T08:00:00.000Z']);
+  });
+
   it('reads day names with 1 = SUN, skipping to the next weekday', () => {
     // Act: 2026-11-21 is a Saturday.
     const weekdays = runs('cron(0 12 ? * MON-FRI *)', '2026-11-21T00:00:00Z', 2);
@@ -126,10 +143,15 @@ describe('parseScheduleExpression: cron()', () => {
     // Act
     const thirdFriday = runs('cron(0 9 ? * 6#3 *)', '2026-11-01T00:00:00Z', 1);
     const lastMonday = runs('cron(0 9 ? * MONL *)', '2026-11-01T00:00:00Z', 1);
+    const lastFriday = runs('cron(0 9 ? * 6L *)', '2026-11-01T00:00:00Z', 1);
+    const saturdays = runs('cron(0 9 ? * L *)', '2026-11-01T00:00:00Z', 2);
 
     // Assess
     expect(thirdFriday).toEqual(['2026-11-20T09:00:00.000Z']);
     expect(lastMonday).toEqual(['2026-11-30T09:00:00.000Z']);
+    expect(lastFriday).toEqual(['2026-11-27T09:00:00.000Z']);
+    // `L` alone is the last day of the week, Saturday.
+    expect(saturdays).toEqual(['2026-11-07T09:00:00.000Z', '2026-11-14T09:00:00.000Z']);
   });
 
   it('follows the wall clock of the time zone', () => {
@@ -152,16 +174,46 @@ describe('parseScheduleExpression: cron()', () => {
     expect(springForward).toEqual(['2026-03-30T00:30:00.000Z']);
   });
 
+  it('runs each wall-clock time of a repeating schedule once across clock changes', () => {
+    // Act: every half hour from 01:00 to 02:59, Paris time, over both 2026 changes.
+    const fallBack = runs('cron(0/30 1-2 * * ? *)', '2026-10-24T23:00:00Z', 5, 'Europe/Paris');
+    const springForward = runs('cron(0/30 1-2 * * ? *)', '2026-03-28T23:00:00Z', 3, 'Europe/Paris');
+    // New York goes back at 02:00 EDT to 01:00 EST on 2026-11-01.
+    const newYork = runs('cron(30 1 * * ? *)', '2026-10-31T12:00:00Z', 2, 'America/New_York');
+
+    // Assess: 01:30, 02:00, 02:30 CEST, no second 02:00 and 02:30 (CET), then 01:00 and 01:30 CET the day after.
+    expect(fallBack).toEqual([
+      '2026-10-24T23:30:00.000Z',
+      '2026-10-25T00:00:00.000Z',
+      '2026-10-25T00:30:00.000Z',
+      '2026-10-26T00:00:00.000Z',
+      '2026-10-26T00:30:00.000Z',
+    ]);
+    // 01:00 and 01:30 CET; 02:00 and 02:30 do not exist that night: the next is 01:00 CEST the day after.
+    expect(springForward).toEqual([
+      '2026-03-29T00:00:00.000Z',
+      '2026-03-29T00:30:00.000Z',
+      '2026-03-29T23:00:00.000Z',
+    ]);
+    expect(newYork).toEqual(['2026-11-01T05:30:00.000Z', '2026-11-02T06:30:00.000Z']);
+  });
+
   it('refuses what EventBridge refuses or this machine cannot read, naming the problem', () => {
     // Prepare
     const bad: [string, string | undefined, RegExp][] = [
       ['cron(0 2 * * ?)', undefined, /6 fields/],
       ['cron(0 2 * * * *)', undefined, /exactly one of day-of-month and day-of-week/],
       ['cron(0 2 ? * ? *)', undefined, /exactly one of day-of-month and day-of-week/],
-      ['cron(60 2 * * ? *)', undefined, /minutes/],
-      ['cron(0 2 ? * FUNDAY *)', undefined, /day-of-week/],
-      ['cron(0 20-10 * * ? *)', undefined, /backwards/],
+      ['cron(60 2 * * ? *)', undefined, /minute: 60/],
+      ['cron(0 2 ? * FUNDAY *)', undefined, /FUNDAY/],
+      ['cron(0 20-10 * * ? *)', undefined, /20-10/],
       ['cron(0 2 * * ? *)', 'Mars/Olympus_Mons', /time zone/],
+      ['cron(? 2 * * ? *)', undefined, /only allowed in day-of-month or day-of-week/],
+      ['cron(0 2 * * ? 2200)', undefined, /year: "2200" is not from 1970 to 2199/],
+      ['cron(0 2 * * ? 1969-1970)', undefined, /year/],
+      ['cron(0 2 ? * 8 *)', undefined, /day-of-week: "8"/],
+      ['cron(0 2 ? * 0 *)', undefined, /dayOfWeek/],
+      ['cron(0 2 ? * MON#6 *)', undefined, /nth weekday/],
     ];
 
     // Act

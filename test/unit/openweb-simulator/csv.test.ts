@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCsv, formatCsvField, parseCsv } from '../../../local/openweb-simulator/csv';
+import { formatCsv, formatCsvField } from '../../../local/openweb-simulator/csv';
 import { CSV_DELIMITERS } from '../../../local/openweb-simulator/requestValidation';
+import { parseCsv } from '../../support/parseCsv';
 
 describe('csv', () => {
   it('reads back exactly the rows it wrote, whatever the fields hold, for every allowed delimiter', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTableInput, exportTableDefinition } from '../../../lib/store/tableDefinition';
+import { createTableInput } from '../../../lib/store/tableDefinition';
 
 describe('createTableInput', () => {
   it('builds an on-demand table with the given name, base key and both indexes', () => {
@@ -33,10 +33,5 @@ describe('createTableInput', () => {
     expect(
       createTableInput('t').AttributeDefinitions?.every((attribute) => attribute.AttributeType === 'S'),
     ).toBe(true);
-  });
-
-  it('names the TTL attribute the stores write', () => {
-    // Assess
-    expect(exportTableDefinition.timeToLiveAttribute).toBe('expiresAtEpochSeconds');
   });
 });
