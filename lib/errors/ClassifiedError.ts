@@ -3,9 +3,10 @@ import type { ProblemInit } from './ProblemInit';
 
 /**
  * An error that says itself what it means, so no caller keeps a list of classes: whether
- * trying again later may help, what it means for a create, and what an API caller is
- * shown. Every error class of lib/ extends it; anything else is an unknown error, which
- * callers treat by its shape (an AWS fault, a network code) or as a generic failure.
+ * trying again later may help, what it means for a create, and what an API caller is shown.
+ * The error classes of the domain and its adapters extend it; anything else is an unknown
+ * error, which callers judge by its shape (an AWS fault, a network code) or treat as a
+ * generic failure.
  */
 export abstract class ClassifiedError extends Error {
   /**
