@@ -1,4 +1,4 @@
-import { ProblemType } from '../lib/http/ProblemType';
+import { ProblemType } from '../lib/errors/ProblemType';
 import type { CliIo } from './CliIo';
 import { CLI_NAME } from './cliOptions';
 import { COMMANDS } from './commands';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { ArchivedFilesView } from '../lib/archive/archivedFiles';
-import { type ExportRequest, UpstreamWaitKind } from '../lib/exports/ExportRecord';
+import type { FieldProblem } from '../lib/errors/ProblemInit';
+import { UpstreamWaitKind } from '../lib/errors/UpstreamWaitKind';
+import type { ExportRequest } from '../lib/exports/ExportRecord';
 import { ExportStatus } from '../lib/exports/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
 import {
@@ -10,7 +12,6 @@ import {
   MAX_EXPORT_RANGE_HOURS,
 } from '../lib/exports/exportRequestSchema';
 import type { ExportView, UpstreamWaitView } from '../lib/http/exportView';
-import type { FieldProblem } from '../lib/http/ProblemError';
 import { SPOT_ID_PATTERN } from '../lib/secrets/spotCredentialsSchema';
 
 /**

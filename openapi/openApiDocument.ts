@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { ProblemType } from '../lib/errors/ProblemType';
 import { EXPORT_STATUSES } from '../lib/exports/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../lib/exports/listExports';
 import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../lib/http/apiRequestLimits';
 import { JSON_CONTENT_TYPE } from '../lib/http/jsonResponse';
-import { ProblemType } from '../lib/http/ProblemType';
 import { PROBLEM_CONTENT_TYPE } from '../lib/http/problemResponse';
 import { INTERNAL_ERROR_PROBLEM } from '../lib/http/problemResponses';
 import {

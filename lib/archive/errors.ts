@@ -1,7 +1,11 @@
+import { ServiceError } from '../errors/ServiceError';
 import type { ExportRecord } from '../exports/ExportRecord';
 
-/** Base of the archive's errors. */
-export class ArchiveError extends Error {
+/**
+ * Base of the archive's errors. None is passing trouble to the caller: a passing failure is
+ * already `ArchiveRetryableError`, whose name the workflow's Retry keys on.
+ */
+export class ArchiveError extends ServiceError {
   override name = 'ArchiveError';
 }
 

@@ -1,5 +1,7 @@
+import { ServiceError } from '../errors/ServiceError';
+
 /** EventBridge refused an export event; the export's state is recorded, only the announcement is missing. */
-export class ExportEventPublishError extends Error {
+export class ExportEventPublishError extends ServiceError {
   override name = 'ExportEventPublishError';
   readonly errorCode: string | undefined;
 
@@ -13,7 +15,7 @@ export class ExportEventPublishError extends Error {
 }
 
 /** A scheduled start whose input cannot be turned into an export request. Not retried usefully: fix the schedule. */
-export class InvalidScheduledExportEventError extends Error {
+export class InvalidScheduledExportEventError extends ServiceError {
   override name = 'InvalidScheduledExportEventError';
   readonly problems: string[];
 

@@ -1,3 +1,4 @@
+import type { UpstreamWaitKind } from '../errors/UpstreamWaitKind';
 import type { ExportArchive } from './ExportArchive';
 import type { ExportStatus } from './ExportStatus';
 
@@ -23,16 +24,6 @@ export interface ConversationExportRequest extends ExportFileOptions {
 export type ExportRequest = DateRangeExportRequest | ConversationExportRequest;
 
 export type ExportSource = 'api' | 'schedule';
-
-/** Why a create the workflow could not send yet is waiting: the kinds a caller is told. */
-export const UpstreamWaitKind = {
-  THROTTLED: 'throttled',
-  UNAVAILABLE: 'unavailable',
-  AUTH_PACED: 'auth-paced',
-  TIMEOUT: 'timeout',
-} as const;
-
-export type UpstreamWaitKind = (typeof UpstreamWaitKind)[keyof typeof UpstreamWaitKind];
 
 /** The last transient reason the upstream create was put off. */
 export interface UpstreamWait {

@@ -1,7 +1,4 @@
-import {
-  ExportNotAbortableError,
-  ExportNotFoundError as UpstreamExportNotFoundError,
-} from '../openweb/errors';
+import { ExportNotAbortableError, UpstreamExportNotFoundError } from '../openweb/errors';
 import { checkExport } from './checkExport';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus } from './ExportStatus';

@@ -1,4 +1,4 @@
-import { ExportNotFoundError as UpstreamExportNotFoundError } from '../openweb/errors';
+import { UpstreamExportNotFoundError } from '../openweb/errors';
 import type { ExportStatusReport } from '../openweb/responses';
 import { UpstreamExportStatus } from '../openweb/UpstreamExportStatus';
 import type { ExportRecord } from './ExportRecord';

@@ -1,13 +1,26 @@
+import type { ProblemInit } from '../errors/ProblemInit';
+import { ProblemType } from '../errors/ProblemType';
+import { ServiceError } from '../errors/ServiceError';
 import type { ExportRecord } from './ExportRecord';
 import type { ExportStatus } from './ExportStatus';
 
 /** Base of the export domain's errors. */
-export class ExportDomainError extends Error {
+export class ExportDomainError extends ServiceError {
   override name = 'ExportDomainError';
 
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
   }
+}
+
+/** Another writer changed the export first: a lost race, the caller reads again. */
+export function exportChangedConcurrentlyProblem(): ProblemInit {
+  return {
+    status: 409,
+    type: ProblemType.EXPORT_CHANGED_CONCURRENTLY,
+    title: 'Export changed concurrently',
+    detail: 'The export changed while this request was handled; read it again and retry if still needed.',
+  };
 }
 
 /**
@@ -31,6 +44,10 @@ export class IllegalTransitionError extends ExportDomainError {
     this.exportId = details.exportId;
     this.current = details.current;
   }
+
+  override get problem(): ProblemInit {
+    return exportChangedConcurrentlyProblem();
+  }
 }
 
 /** Abort asked of an export that already completed or failed: the first conditional write won. */
@@ -41,6 +58,16 @@ export class ExportAlreadyFinishedError extends ExportDomainError {
   constructor(current: ExportRecord, options?: ErrorOptions) {
     super(`Export ${current.exportId} already finished with status ${current.status}`, options);
     this.current = current;
+  }
+
+  override get problem(): ProblemInit {
+    return {
+      status: 409,
+      type: ProblemType.EXPORT_ALREADY_FINISHED,
+      title: 'Export already finished',
+      detail: `The export finished with status ${this.current.status} and can no longer be aborted.`,
+      extensions: { exportId: this.current.exportId, exportStatus: this.current.status },
+    };
   }
 }
 

@@ -1,10 +1,4 @@
-import {
-  TokenUnavailableError,
-  UpstreamProtocolError,
-  UpstreamRateLimitedError,
-  UpstreamUnavailableError,
-} from '../openweb/errors';
-import { CredentialsUnavailableError } from '../secrets/errors';
+import { isClassified } from '../errors/ClassifiedError';
 
 /** Network failures Node reports by code, from any client (the upstream's or AWS's). */
 const TRANSIENT_NETWORK_CODES = new Set([
@@ -20,20 +14,13 @@ const TRANSIENT_NETWORK_CODES = new Set([
 
 /**
  * Whether a failure of a workflow task is passing trouble worth trying again on the
- * task's own schedule: the upstream's throttling, outages and garbled answers, and
- * AWS service faults, throttling and network failures (DynamoDB unreachable is an
- * outage, not a bug). AWS client faults such as AccessDenied are not: they need a fix.
+ * task's own schedule: our own errors say so themselves (the upstream's throttling, outages
+ * and garbled answers, credentials that could not be read); of other errors, AWS service
+ * faults, throttling and network failures are (DynamoDB unreachable is an outage, not a bug).
+ * AWS client faults such as AccessDenied are not: they need a fix.
  */
 export function isTransientFailure(error: unknown): boolean {
-  if (
-    error instanceof UpstreamUnavailableError ||
-    error instanceof UpstreamRateLimitedError ||
-    error instanceof UpstreamProtocolError ||
-    error instanceof TokenUnavailableError ||
-    error instanceof CredentialsUnavailableError
-  ) {
-    return true;
-  }
+  if (isClassified(error)) return error.retryable;
   return isTransientAwsOrNetworkFailure(error);
 }
 

@@ -1,10 +1,18 @@
+import { invalidRequestProblem } from '../errors/invalidRequestProblem';
+import type { ProblemInit } from '../errors/ProblemInit';
+import { ProblemType } from '../errors/ProblemType';
+import { ServiceError } from '../errors/ServiceError';
 import type { ExportRecord } from './ExportRecord';
 import type { ExportStatus } from './ExportStatus';
+import { exportChangedConcurrentlyProblem } from './errors';
 import type { IdempotencyRecord } from './IdempotencyRecord';
 import type { SpotLock } from './SpotLock';
 
-/** Base of the store's errors. Illegal transitions are the domain's `IllegalTransitionError`. */
-export class ExportStoreError extends Error {
+/**
+ * Base of the store's errors. Illegal transitions are the domain's `IllegalTransitionError`.
+ * The store's own outages are the AWS SDK's errors, classified by their shape.
+ */
+export class ExportStoreError extends ServiceError {
   override name = 'ExportStoreError';
 
   constructor(message: string, options?: ErrorOptions) {
@@ -12,6 +20,20 @@ export class ExportStoreError extends Error {
   }
 }
 
+/**
+ * 404 for an unknown export, a malformed id and another spot's export alike,
+ * so probing ids tells a caller nothing.
+ */
+export function exportNotFoundProblem(): ProblemInit {
+  return {
+    status: 404,
+    type: ProblemType.EXPORT_NOT_FOUND,
+    title: 'Export not found',
+    detail: 'No export with this id exists for this spot.',
+  };
+}
+
+/** No record of this export for this spot. */
 export class ExportNotFoundError extends ExportStoreError {
   override name = 'ExportNotFoundError';
   readonly spotId: string;
@@ -21,6 +43,10 @@ export class ExportNotFoundError extends ExportStoreError {
     super(`Export ${exportId} of spot ${spotId} not found`, options);
     this.spotId = spotId;
     this.exportId = exportId;
+  }
+
+  override get problem(): ProblemInit {
+    return exportNotFoundProblem();
   }
 }
 
@@ -72,6 +98,10 @@ export class TransitionConflictError extends ExportStoreError {
     this.expectedFrom = details.expectedFrom;
     this.expectedVersion = details.expectedVersion;
   }
+
+  override get problem(): ProblemInit {
+    return exportChangedConcurrentlyProblem();
+  }
 }
 
 export class InvalidPaginationTokenError extends ExportStoreError {
@@ -79,6 +109,10 @@ export class InvalidPaginationTokenError extends ExportStoreError {
 
   constructor(options?: ErrorOptions) {
     super('The pagination token is malformed or belongs to another listing', options);
+  }
+
+  override get problem(): ProblemInit {
+    return invalidRequestProblem([{ field: 'query.nextToken', message: 'is not a token of this listing' }]);
   }
 }
 
@@ -94,6 +128,16 @@ export class SpotBusyError extends ExportStoreError {
     this.spotId = spotId;
     this.activeExportId = lock?.exportId;
     this.lock = lock;
+  }
+
+  override get problem(): ProblemInit {
+    return {
+      status: 409,
+      type: ProblemType.SPOT_BUSY,
+      title: 'Spot busy',
+      detail: 'Another export of this spot is in progress; the upstream runs one at a time.',
+      ...(this.activeExportId !== undefined && { extensions: { activeExportId: this.activeExportId } }),
+    };
   }
 }
 
@@ -116,5 +160,14 @@ export class IdempotencyKeyReusedError extends ExportStoreError {
   constructor(existing: IdempotencyRecord, options?: ErrorOptions) {
     super(`Idempotency key of spot ${existing.spotId} was used for a different request`, options);
     this.existing = existing;
+  }
+
+  override get problem(): ProblemInit {
+    return {
+      status: 422,
+      type: ProblemType.IDEMPOTENCY_KEY_REUSED,
+      title: 'Idempotency key reused',
+      detail: 'This idempotency key was already used with a different request; use a new key.',
+    };
   }
 }

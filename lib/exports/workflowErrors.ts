@@ -1,10 +1,14 @@
+import { ServiceError } from '../errors/ServiceError';
 import { PollingWorkflowErrors } from './pollingWorkflowContract';
 
 /**
  * Errors the polling workflow's Retry/Catch key on. Lambda reports an error's
- * `name` as its type, so each name is exactly the contract's string.
+ * `name` as its type, so each name is exactly the contract's string. Each is a
+ * decision already taken, which the state machine acts on: not passing trouble for
+ * the code that meets it, and never shown to an API caller.
  */
-export class ExportStillProcessingError extends Error {
+
+export class ExportStillProcessingError extends ServiceError {
   override name = PollingWorkflowErrors.STILL_PROCESSING;
 
   constructor(exportId: string) {
@@ -12,7 +16,7 @@ export class ExportStillProcessingError extends Error {
   }
 }
 
-export class ExportPollingTimedOutError extends Error {
+export class ExportPollingTimedOutError extends ServiceError {
   override name = PollingWorkflowErrors.POLLING_TIMED_OUT;
 
   constructor(exportId: string, deadline: string) {
@@ -21,7 +25,7 @@ export class ExportPollingTimedOutError extends Error {
 }
 
 /** Transient upstream or AWS trouble: the workflow retries it on its own bounded schedule. */
-export class UpstreamUnavailableForWorkflowError extends Error {
+export class UpstreamUnavailableForWorkflowError extends ServiceError {
   override name = PollingWorkflowErrors.UPSTREAM_UNAVAILABLE;
 
   constructor(message: string, options?: ErrorOptions) {
@@ -30,7 +34,7 @@ export class UpstreamUnavailableForWorkflowError extends Error {
 }
 
 /** The create could not be sent yet; nothing exists upstream. The workflow's Retry waits. */
-export class ExportCreateDeferredError extends Error {
+export class ExportCreateDeferredError extends ServiceError {
   override name = PollingWorkflowErrors.CREATE_DEFERRED;
 
   constructor(message: string, options?: ErrorOptions) {
@@ -39,7 +43,7 @@ export class ExportCreateDeferredError extends Error {
 }
 
 /** The upstream refused the create for good; the record already says FAILED and why. */
-export class ExportCreateRejectedError extends Error {
+export class ExportCreateRejectedError extends ServiceError {
   override name = PollingWorkflowErrors.CREATE_REJECTED;
 
   constructor(exportId: string, reason: string, options?: ErrorOptions) {

@@ -1,32 +1,26 @@
-/** One invalid field of a request, as RFC 9457 extension member `errors`. */
-export interface FieldProblem {
-  /** Where the problem is, e.g. `body.from`, `header.x-spot-id`, `query.limit`. */
-  field: string;
-  message: string;
-}
-
-export interface ProblemInit {
-  status: number;
-  title: string;
-  detail?: string;
-  /** A URI reference naming the problem kind; relative, resolved against the API. */
-  type?: string;
-  errors?: FieldProblem[];
-  /** Extra members a client can act on, e.g. `activeExportId`. */
-  extensions?: Record<string, unknown>;
-  headers?: Record<string, string>;
-}
+import { ClassifiedError } from '../errors/ClassifiedError';
+import { CREATE_AMBIGUOUS, type CreateFailure } from '../errors/CreateFailure';
+import type { ProblemInit } from '../errors/ProblemInit';
 
 /**
  * An error meant for the API caller, rendered as `application/problem+json`
  * (RFC 9457). Anything that is not a ProblemError never reaches the caller as is.
  */
-export class ProblemError extends Error {
+export class ProblemError extends ClassifiedError {
   readonly problem: ProblemInit;
 
   constructor(problem: ProblemInit, options?: ErrorOptions) {
     super(problem.detail ?? problem.title, options);
     this.name = 'ProblemError';
     this.problem = problem;
+  }
+
+  get retryable(): boolean {
+    return false;
+  }
+
+  /** Never met while creating upstream; ambiguous is the safe answer for what cannot tell. */
+  get createFailure(): CreateFailure {
+    return CREATE_AMBIGUOUS;
   }
 }

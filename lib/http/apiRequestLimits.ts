@@ -1,8 +1,8 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { ProblemType } from '../errors/ProblemType';
 import { isApiGatewayEvent } from './apiGatewayEvent';
 import { ProblemError } from './ProblemError';
-import { ProblemType } from './ProblemType';
 
 /** Every request body we accept is a small JSON object; anything bigger is refused before it is decoded. */
 export const MAX_REQUEST_BODY_BYTES = 16 * 1024;

@@ -1,19 +1,14 @@
 import type { z } from 'zod';
-import { type FieldProblem, ProblemError } from './ProblemError';
-import { ProblemType } from './ProblemType';
+import { invalidRequestProblem } from '../errors/invalidRequestProblem';
+import type { FieldProblem } from '../errors/ProblemInit';
+import { ProblemError } from './ProblemError';
 
 // Only names like these are repeated back; anything else could carry what the caller should not see echoed.
 const ECHOABLE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** 400 listing every invalid field. Messages describe the rule, never the value sent. */
 export function invalidRequest(errors: FieldProblem[]): ProblemError {
-  return new ProblemError({
-    status: 400,
-    type: ProblemType.INVALID_REQUEST,
-    title: 'Invalid request',
-    detail: 'The request has invalid fields; see errors.',
-    errors,
-  });
+  return new ProblemError(invalidRequestProblem(errors));
 }
 
 /** The name of a field the caller sent that we do not know, as far as it may be echoed. */

@@ -1,8 +1,8 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj, Request } from '@middy/core';
+import type { ProblemInit } from '../errors/ProblemInit';
 import { PollingWorkflowErrors } from '../exports/pollingWorkflowContract';
 import { isApiGatewayEvent } from './apiGatewayEvent';
-import type { ProblemInit } from './ProblemError';
 import { problemForError } from './problemForError';
 import { problemResponse } from './problemResponse';
 

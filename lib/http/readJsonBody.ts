@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { ProblemType } from '../errors/ProblemType';
 import { headerValue } from './apiGatewayEvent';
 import { invalidRequest } from './invalidRequest';
 import { ProblemError } from './ProblemError';
-import { ProblemType } from './ProblemType';
 
 const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json$/;
 const UTF_8_CHARSETS = new Set(['utf-8', 'utf8']);

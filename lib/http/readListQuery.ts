@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { FieldProblem } from '../errors/ProblemInit';
 import { EXPORT_STATUSES, type ExportStatus, isExportStatus } from '../exports/ExportStatus';
 import { MAX_LIST_LIMIT } from '../exports/listExports';
 import { invalidRequest, unknownFieldName } from './invalidRequest';
-import type { FieldProblem } from './ProblemError';
 
 export interface ListQuery {
   limit?: number;

@@ -1,8 +1,8 @@
 import type { MiddlewareObj, Request } from '@middy/core';
+import { ProblemType } from '../errors/ProblemType';
 import { isApiGatewayEvent } from './apiGatewayEvent';
 import { claimValues, jwtClaimsOf } from './jwtClaimValues';
 import { ProblemError } from './ProblemError';
-import { ProblemType } from './ProblemType';
 import { readSpotId } from './readSpotId';
 
 export interface SpotAuthorizationOptions {

@@ -8,20 +8,35 @@
  * - 400 / 422 → `InvalidExportRequestError` (400 on abort → `ExportNotAbortableError`)
  * - 401 → one re-authentication and one resend, then `AuthRejectedError`
  * - 403 → `SpotForbiddenError` (not retried)
- * - 404 on status/abort → `ExportNotFoundError`
+ * - 404 on status/abort → `UpstreamExportNotFoundError`
  * - 409 → `ExportConflictError`
  * - 429 → retried, then `UpstreamRateLimitedError`
  * - 5xx, network failures, timeouts → retried, then `UpstreamUnavailableError`
  *   (on create: `AmbiguousCreateError` at once, see below)
  * - any other 4xx → `UpstreamRequestRejectedError`
+ *
+ * Each class says what it means for a retry, a create and an API caller (see `ClassifiedError`).
  */
+
+import { ClassifiedError } from '../errors/ClassifiedError';
+import {
+  CREATE_AMBIGUOUS,
+  CREATE_REFUSED,
+  type CreateFailure,
+  createDeferred,
+} from '../errors/CreateFailure';
+import type { ProblemInit } from '../errors/ProblemInit';
+import { ProblemType } from '../errors/ProblemType';
+import { UpstreamWaitKind } from '../errors/UpstreamWaitKind';
+
+const MS_PER_SECOND = 1000;
 
 interface OpenWebErrorOptions {
   cause?: unknown;
   statusCode?: number;
 }
 
-export class OpenWebError extends Error {
+export class OpenWebError extends ClassifiedError {
   /** HTTP status of the upstream answer behind this error, when there was one. */
   readonly statusCode: number | undefined;
 
@@ -30,6 +45,51 @@ export class OpenWebError extends Error {
     this.name = 'OpenWebError';
     this.statusCode = options.statusCode;
   }
+
+  get retryable(): boolean {
+    return false;
+  }
+
+  get createFailure(): CreateFailure {
+    return CREATE_AMBIGUOUS;
+  }
+
+  get problem(): ProblemInit {
+    return {
+      status: 502,
+      type: ProblemType.UPSTREAM_ERROR,
+      title: 'Upstream error',
+      detail: 'OpenWeb refused or failed the request.',
+    };
+  }
+}
+
+/** The spot's credentials or token were refused: the operator has to act. */
+function credentialsRejectedProblem(): ProblemInit {
+  return {
+    status: 502,
+    type: ProblemType.UPSTREAM_CREDENTIALS_REJECTED,
+    title: 'Upstream rejected the credentials',
+    detail: "OpenWeb refused this spot's configured credentials.",
+  };
+}
+
+function upstreamUnavailableProblem(): ProblemInit {
+  return {
+    status: 503,
+    type: ProblemType.UPSTREAM_UNAVAILABLE,
+    title: 'Upstream unavailable',
+    detail: 'OpenWeb could not be reached; retry later.',
+  };
+}
+
+function upstreamTimeoutProblem(): ProblemInit {
+  return {
+    status: 504,
+    type: ProblemType.UPSTREAM_TIMEOUT,
+    title: 'Upstream timeout',
+    detail: 'OpenWeb did not answer in time; retry later.',
+  };
 }
 
 /** The upstream rejected the spot's API key (after one forced credential refresh) or its token (twice in a row). */
@@ -41,6 +101,14 @@ export class AuthRejectedError extends OpenWebError {
     this.name = 'AuthRejectedError';
     this.spotId = spotId;
   }
+
+  override get createFailure(): CreateFailure {
+    return CREATE_REFUSED;
+  }
+
+  override get problem(): ProblemInit {
+    return credentialsRejectedProblem();
+  }
 }
 
 /** No token could be obtained while another process held the spot's refresh lease. Transient: retry later. */
@@ -51,6 +119,23 @@ export class TokenUnavailableError extends OpenWebError {
     super(`No upstream token became available for spot ${spotId}`, options);
     this.name = 'TokenUnavailableError';
     this.spotId = spotId;
+  }
+
+  override get retryable(): boolean {
+    return true;
+  }
+
+  /** Nothing was sent; throttled when the auth it waited for was rate limited. */
+  override get createFailure(): CreateFailure {
+    return createDeferred(
+      this.cause instanceof UpstreamRateLimitedError
+        ? UpstreamWaitKind.THROTTLED
+        : UpstreamWaitKind.UNAVAILABLE,
+    );
+  }
+
+  override get problem(): ProblemInit {
+    return upstreamUnavailableProblem();
   }
 }
 
@@ -68,6 +153,10 @@ export class UpstreamAuthPacedError extends OpenWebError {
     this.spotId = spotId;
     this.retryAfterMs = retryAfterMs;
   }
+
+  override get createFailure(): CreateFailure {
+    return createDeferred(UpstreamWaitKind.AUTH_PACED, this.retryAfterMs);
+  }
 }
 
 /** A spot id that cannot be sent in a header (empty, spaces or control characters). Nothing was sent. */
@@ -75,6 +164,10 @@ export class InvalidSpotIdError extends OpenWebError {
   constructor() {
     super('The spot id must be non-empty printable ASCII without spaces');
     this.name = 'InvalidSpotIdError';
+  }
+
+  override get createFailure(): CreateFailure {
+    return CREATE_REFUSED;
   }
 }
 
@@ -86,6 +179,14 @@ export class SpotForbiddenError extends OpenWebError {
     super(`The upstream forbids access to spot ${spotId}`, { statusCode: 403, ...options });
     this.name = 'SpotForbiddenError';
     this.spotId = spotId;
+  }
+
+  override get createFailure(): CreateFailure {
+    return CREATE_REFUSED;
+  }
+
+  override get problem(): ProblemInit {
+    return credentialsRejectedProblem();
   }
 }
 
@@ -100,16 +201,29 @@ export class ExportConflictError extends OpenWebError {
     this.spotId = spotId;
     this.upstreamMessage = upstreamMessage;
   }
+
+  override get createFailure(): CreateFailure {
+    return CREATE_REFUSED;
+  }
+
+  override get problem(): ProblemInit {
+    return {
+      status: 409,
+      type: ProblemType.UPSTREAM_EXPORT_IN_PROGRESS,
+      title: 'Upstream export in progress',
+      detail: 'OpenWeb is already running an export for this spot that was not started here; retry later.',
+    };
+  }
 }
 
 /** 404 on status/abort: the upstream does not know this export (for this spot). */
-export class ExportNotFoundError extends OpenWebError {
+export class UpstreamExportNotFoundError extends OpenWebError {
   readonly spotId: string;
   readonly exportId: string;
 
   constructor(spotId: string, exportId: string, options: OpenWebErrorOptions = {}) {
     super(`The upstream does not know export ${exportId} of spot ${spotId}`, { statusCode: 404, ...options });
-    this.name = 'ExportNotFoundError';
+    this.name = 'UpstreamExportNotFoundError';
     this.spotId = spotId;
     this.exportId = exportId;
   }
@@ -128,6 +242,19 @@ export class InvalidExportRequestError extends OpenWebError {
     );
     this.name = 'InvalidExportRequestError';
     this.upstreamMessage = upstreamMessage;
+  }
+
+  override get createFailure(): CreateFailure {
+    return CREATE_REFUSED;
+  }
+
+  override get problem(): ProblemInit {
+    return {
+      status: 422,
+      type: ProblemType.UPSTREAM_REJECTED_REQUEST,
+      title: 'Upstream rejected the request',
+      detail: this.upstreamMessage ?? 'OpenWeb refused the export request.',
+    };
   }
 }
 
@@ -155,6 +282,10 @@ export class UpstreamRequestRejectedError extends OpenWebError {
     this.name = 'UpstreamRequestRejectedError';
     this.upstreamMessage = upstreamMessage;
   }
+
+  override get createFailure(): CreateFailure {
+    return CREATE_REFUSED;
+  }
 }
 
 /** 429 until the retries ran out. `retryAfterMs` is the upstream's last `Retry-After`, when it sent one. */
@@ -171,6 +302,26 @@ export class UpstreamRateLimitedError extends OpenWebError {
     this.name = 'UpstreamRateLimitedError';
     this.retryAfterMs = retryAfterMs;
   }
+
+  override get retryable(): boolean {
+    return true;
+  }
+
+  override get createFailure(): CreateFailure {
+    return createDeferred(UpstreamWaitKind.THROTTLED, this.retryAfterMs);
+  }
+
+  override get problem(): ProblemInit {
+    return {
+      status: 503,
+      type: ProblemType.UPSTREAM_RATE_LIMITED,
+      title: 'Upstream rate limited',
+      detail: 'OpenWeb is limiting requests; retry later.',
+      ...(this.retryAfterMs !== undefined && {
+        headers: { 'retry-after': String(Math.max(1, Math.ceil(this.retryAfterMs / MS_PER_SECOND))) },
+      }),
+    };
+  }
 }
 
 /** 5xx, network failure or timeout until the retries ran out. `statusCode` is unset for network failures. */
@@ -178,6 +329,25 @@ export class UpstreamUnavailableError extends OpenWebError {
   constructor(message: string, options: OpenWebErrorOptions = {}) {
     super(message, options);
     this.name = 'UpstreamUnavailableError';
+  }
+
+  /** No answer in time: the client's own per-attempt timeout aborted the fetch. */
+  get timedOut(): boolean {
+    if (this.statusCode !== undefined) return false;
+    const causeName = (this.cause as { name?: unknown } | undefined)?.name;
+    return causeName === 'AbortError' || causeName === 'TimeoutError';
+  }
+
+  override get retryable(): boolean {
+    return true;
+  }
+
+  override get createFailure(): CreateFailure {
+    return createDeferred(this.timedOut ? UpstreamWaitKind.TIMEOUT : UpstreamWaitKind.UNAVAILABLE);
+  }
+
+  override get problem(): ProblemInit {
+    return this.timedOut ? upstreamTimeoutProblem() : upstreamUnavailableProblem();
   }
 }
 
@@ -208,6 +378,10 @@ export class AmbiguousCreateError extends OpenWebError {
     this.spotId = spotId;
     this.reason = reason;
   }
+
+  override get problem(): ProblemInit {
+    return this.reason === AmbiguousCreateReason.TIMEOUT ? upstreamTimeoutProblem() : super.problem;
+  }
 }
 
 /** The upstream answered something the client cannot understand (not JSON, or no usable fields). */
@@ -224,5 +398,18 @@ export class UpstreamProtocolError extends OpenWebError {
     super(message, { statusCode, ...options });
     this.name = 'UpstreamProtocolError';
     this.bodySnippet = bodySnippet;
+  }
+
+  override get retryable(): boolean {
+    return true;
+  }
+
+  override get problem(): ProblemInit {
+    return {
+      status: 502,
+      type: ProblemType.UPSTREAM_PROTOCOL_ERROR,
+      title: 'Unexpected upstream answer',
+      detail: 'OpenWeb answered in a way this service does not understand.',
+    };
   }
 }

@@ -1,10 +1,10 @@
 import {
   ExportConflictError,
   ExportNotAbortableError,
-  ExportNotFoundError,
   InvalidExportRequestError,
   type OpenWebError,
   SpotForbiddenError,
+  UpstreamExportNotFoundError,
   UpstreamProtocolError,
   UpstreamRequestRejectedError,
 } from './errors';
@@ -44,7 +44,7 @@ export function rejectionError(reply: UpstreamReply, context: RejectionContext):
     case 404:
       return exportId === undefined
         ? new UpstreamRequestRejectedError(statusCode, message)
-        : new ExportNotFoundError(spotId, exportId);
+        : new UpstreamExportNotFoundError(spotId, exportId);
     case 409:
       return new ExportConflictError(spotId, message);
     default:

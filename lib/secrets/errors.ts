@@ -1,11 +1,37 @@
-/** Base of every credentials error. Messages name the secret or file, never its value. */
-export class CredentialsError extends Error {
+import { ClassifiedError } from '../errors/ClassifiedError';
+import { CREATE_REFUSED, type CreateFailure, createDeferred } from '../errors/CreateFailure';
+import type { ProblemInit } from '../errors/ProblemInit';
+import { ProblemType } from '../errors/ProblemType';
+import { UpstreamWaitKind } from '../errors/UpstreamWaitKind';
+
+/**
+ * Base of every credentials error. Messages name the secret or file, never its value. Unusable
+ * credentials refuse a create (nothing is sent without them) until the operator fixes them.
+ */
+export class CredentialsError extends ClassifiedError {
   readonly spotId: string;
 
   constructor(message: string, spotId: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'CredentialsError';
     this.spotId = spotId;
+  }
+
+  get retryable(): boolean {
+    return false;
+  }
+
+  get createFailure(): CreateFailure {
+    return CREATE_REFUSED;
+  }
+
+  get problem(): ProblemInit | undefined {
+    return undefined;
+  }
+
+  /** The message alone: it names the spot and where its credentials were looked for. */
+  override get failureReason(): string {
+    return this.message;
   }
 }
 
@@ -17,6 +43,16 @@ export class CredentialsNotFoundError extends CredentialsError {
     super(`No credentials are configured for spot ${spotId} (looked in ${source})`, spotId, options);
     this.name = 'CredentialsNotFoundError';
     this.source = source;
+  }
+
+  // Where they were looked up is configuration the operator needs to fix it; no value is quoted.
+  override get problem(): ProblemInit {
+    return {
+      status: 422,
+      type: ProblemType.SPOT_NOT_CONFIGURED,
+      title: 'Spot not configured',
+      detail: `No OpenWeb credentials are configured for spot ${this.spotId}: looked in ${this.source}.`,
+    };
   }
 }
 
@@ -31,6 +67,16 @@ export class InvalidCredentialsError extends CredentialsError {
     this.source = source;
     this.problems = problems;
   }
+
+  // The problems found are left out: they describe the secret's value.
+  override get problem(): ProblemInit {
+    return {
+      status: 422,
+      type: ProblemType.SPOT_NOT_CONFIGURED,
+      title: 'Spot not configured',
+      detail: `The OpenWeb credentials of spot ${this.spotId} in ${this.source} are not usable.`,
+    };
+  }
 }
 
 /** The credentials store could not be read (permissions, throttling, outage). */
@@ -38,5 +84,22 @@ export class CredentialsUnavailableError extends CredentialsError {
   constructor(spotId: string, source: string, options?: ErrorOptions) {
     super(`Credentials for spot ${spotId} could not be read from ${source}`, spotId, options);
     this.name = 'CredentialsUnavailableError';
+  }
+
+  override get retryable(): boolean {
+    return true;
+  }
+
+  override get createFailure(): CreateFailure {
+    return createDeferred(UpstreamWaitKind.UNAVAILABLE);
+  }
+
+  override get problem(): ProblemInit {
+    return {
+      status: 503,
+      type: ProblemType.CREDENTIALS_UNAVAILABLE,
+      title: 'Credentials unavailable',
+      detail: "The spot's credentials could not be read; retry later.",
+    };
   }
 }

@@ -1,4 +1,4 @@
-import type { ProblemInit } from '../../lib/http/ProblemError';
+import type { ProblemInit } from '../../lib/errors/ProblemInit';
 import { problemResponse } from '../../lib/http/problemResponse';
 import type { LocalHttpResponse } from './httpResponseFromResult';
 

@@ -4,10 +4,10 @@ import {
   AmbiguousCreateReason,
   ExportConflictError,
   ExportNotAbortableError,
-  ExportNotFoundError,
   OpenWebClient,
   type OpenWebClientEvent,
   type OpenWebClientOptions,
+  UpstreamExportNotFoundError,
   UpstreamExportStatus,
   UpstreamProtocolError,
 } from '../../lib/openweb';
@@ -141,13 +141,15 @@ describe('OpenWebClient against the OpenWeb simulator', () => {
     await expect(secondAbort).rejects.toBeInstanceOf(ExportNotAbortableError);
   });
 
-  it('reports an unknown export id as ExportNotFoundError', async () => {
+  it('reports an unknown export id as UpstreamExportNotFoundError', async () => {
     // Prepare
     const sim = await start();
     const client = clientFor(sim);
 
     // Act / Assess
-    await expect(client.getExportStatus(SPOT, 'exp_unknown')).rejects.toBeInstanceOf(ExportNotFoundError);
+    await expect(client.getExportStatus(SPOT, 'exp_unknown')).rejects.toBeInstanceOf(
+      UpstreamExportNotFoundError,
+    );
   });
 
   it('authenticates once for 100 concurrent status calls with a cold token cache', async () => {

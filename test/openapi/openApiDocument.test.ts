@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
+import { ProblemType } from '../../lib/errors/ProblemType';
 import { EXPORT_STATUSES } from '../../lib/exports/ExportStatus';
 import { newExportId } from '../../lib/exports/exportId';
 import { exportView } from '../../lib/http/exportView';
-import { ProblemType } from '../../lib/http/ProblemType';
 import { ROUTES } from '../../lib/http/routeTable';
 import {
   OPENAPI_DOCUMENT_FILE,

@@ -131,6 +131,46 @@ describe('OpenWebClient authentication', () => {
     expect(upstream.requestsTo(STATUS_ROUTE)).toHaveLength(2);
   });
 
+  it('re-authenticates at most once per call: a 401 on a later attempt is AuthRejectedError', async () => {
+    // Prepare
+    const { client, upstream, events } = createTestClient({
+      routes: { [STATUS_ROUTE]: [{ status: 401 }, { status: 503 }, { status: 401 }, processing] },
+    });
+
+    // Act
+    const error = await rejectionOf(client.getExportStatus(TEST_SPOT, 'exp_1'));
+
+    // Assess
+    expect(error).toBeInstanceOf(AuthRejectedError);
+    expect(error).toMatchObject({ spotId: TEST_SPOT, statusCode: 401 });
+    expect(upstream.requestsTo(AUTH_ROUTE)).toHaveLength(2);
+    expect(upstream.requestsTo(STATUS_ROUTE)).toHaveLength(3);
+    expect(events.filter((event) => event.type === 'tokenRejected')).toHaveLength(1);
+    expect(events.filter((event) => event.type === 'request').map((event) => event.attempt)).toEqual([
+      1, 1, 1, 1, 2,
+    ]);
+  });
+
+  it('re-reads a refused key at most once per call: refused on a later attempt is AuthRejectedError', async () => {
+    // Prepare
+    const credentials = new FakeCredentials(['old-key', 'rotated-key']);
+    const { client, upstream } = createTestClient({
+      credentials,
+      routes: { [AUTH_ROUTE]: [{ status: 401 }, { status: 503 }, { status: 403 }, { status: 200 }] },
+    });
+
+    // Act
+    const error = await rejectionOf(client.authenticate(TEST_SPOT));
+
+    // Assess
+    expect(error).toBeInstanceOf(AuthRejectedError);
+    expect(error).toMatchObject({ spotId: TEST_SPOT, statusCode: 403 });
+    expect(credentials.calls.filter((call) => call.options?.forceRefresh)).toHaveLength(1);
+    expect(
+      upstream.requestsTo(AUTH_ROUTE).map((request) => (request.body as { apikey: string }).apikey),
+    ).toEqual(['old-key', 'rotated-key', 'rotated-key']);
+  });
+
   it('resends a create after a 401, since a rejected request was not processed', async () => {
     // Prepare
     const { client, upstream } = createTestClient({

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   ExportConflictError,
   ExportNotAbortableError,
-  ExportNotFoundError,
   InvalidExportRequestError,
   InvalidSpotIdError,
   SpotForbiddenError,
+  UpstreamExportNotFoundError,
   UpstreamProtocolError,
   UpstreamRequestRejectedError,
 } from '../../../lib/openweb/errors';
@@ -199,7 +199,7 @@ describe('OpenWebClient requests', () => {
   });
 
   describe('error answers', () => {
-    it('turns 404 on status into ExportNotFoundError carrying the id', async () => {
+    it('turns 404 on status into UpstreamExportNotFoundError carrying the id', async () => {
       // Prepare
       const { client } = createTestClient({
         routes: { [STATUS_ROUTE]: { status: 404, json: { message: 'nope' } } },
@@ -209,7 +209,7 @@ describe('OpenWebClient requests', () => {
       const error = await rejectionOf(client.getExportStatus(TEST_SPOT, 'exp_404'));
 
       // Assess
-      expect(error).toBeInstanceOf(ExportNotFoundError);
+      expect(error).toBeInstanceOf(UpstreamExportNotFoundError);
       expect(error).toMatchObject({ exportId: 'exp_404', spotId: TEST_SPOT, statusCode: 404 });
     });
 
@@ -271,12 +271,14 @@ describe('OpenWebClient requests', () => {
       expect(error.message).toContain('exp_1');
     });
 
-    it('turns 404 on abort into ExportNotFoundError', async () => {
+    it('turns 404 on abort into UpstreamExportNotFoundError', async () => {
       // Prepare
       const { client } = createTestClient({ routes: { [ABORT_ROUTE]: { status: 404 } } });
 
       // Act / Assess
-      await expect(client.abortExport(TEST_SPOT, 'exp_1')).rejects.toBeInstanceOf(ExportNotFoundError);
+      await expect(client.abortExport(TEST_SPOT, 'exp_1')).rejects.toBeInstanceOf(
+        UpstreamExportNotFoundError,
+      );
     });
 
     it.each([
