@@ -19,8 +19,9 @@ import {
   ExportNotFoundError,
   TransitionConflictError,
 } from '../exports/storeErrors';
-import { isConditionalCheckFailed } from './conditionalCheckFailure';
+import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { refusingValue } from './contendedWrite';
+import { DynamoDbExportLinks, LinkAttribute, type LinkItemAttributes } from './DynamoDbExportLinks';
 import { exportRecordToItem, itemToExportRecord } from './exportItem';
 import { clampLimit, exportListing } from './exportListing';
 import { decodePaginationToken, encodePaginationToken } from './paginationToken';
@@ -33,26 +34,32 @@ export interface DynamoDbExportRecordsOptions {
 }
 
 /**
- * Export records: one item each, written conditionally. A refused write is reported with the
- * record as it is now; what to make of it is the caller's decision.
+ * Export records: one item each, written conditionally, with its links beside it when they
+ * are too many for the item (DynamoDbExportLinks). A refused write is reported with the record
+ * as it is now; what to make of it is the caller's decision.
  */
 export class DynamoDbExportRecords {
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
+  readonly #links: DynamoDbExportLinks;
 
   constructor(options: DynamoDbExportRecordsOptions) {
     this.#client = options.client;
     this.#tableName = options.tableName;
+    this.#links = new DynamoDbExportLinks(options);
   }
 
   /** @throws ExportAlreadyExistsError */
   async create(newRecord: NewExportRecord): Promise<ExportRecord> {
     const record: ExportRecord = { ...newRecord, version: 1 };
+    const linkAttributes = await this.#links.write(record.spotId, record.exportId, record.links);
+    const item: StoredItem = { ...exportRecordToItem(record), ...linkAttributes.set };
+    for (const name of linkAttributes.remove) delete item[name];
     try {
       await this.#client.send(
         new PutCommand({
           TableName: this.#tableName,
-          Item: exportRecordToItem(record),
+          Item: item,
           ConditionExpression: 'attribute_not_exists(#pk)',
           ExpressionAttributeNames: { '#pk': ExportTableAttribute.partitionKey },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -78,7 +85,7 @@ export class DynamoDbExportRecords {
         ConsistentRead: options.consistentRead ?? true,
       }),
     );
-    return Item === undefined ? undefined : itemToExportRecord(Item);
+    return Item === undefined ? undefined : this.#links.recordOf(Item);
   }
 
   /** @throws ExportNotFoundError; TransitionConflictError with the current record when the condition fails */
@@ -97,15 +104,30 @@ export class DynamoDbExportRecords {
     };
     const set = ['#status = :to', '#version = #version + :one', '#statusIndexPk = :statusIndexPk'];
     const remove: string[] = [];
+    // Links are stored before the record names them: in its item or in pages of their own.
+    const linkAttributes: LinkItemAttributes | undefined =
+      changes.links === undefined
+        ? removedFields.includes('links')
+          ? { set: {}, remove: Object.values(LinkAttribute) }
+          : undefined
+        : await this.#links.write(spotId, exportId, changes.links);
+    const fieldValues: StoredItem = {};
     for (const field of EXPORT_CHANGE_FIELDS) {
-      const value = changes[field];
+      if (field === 'links') Object.assign(fieldValues, linkAttributes?.set);
+      else fieldValues[field] = changes[field];
+    }
+    for (const [field, value] of Object.entries(fieldValues)) {
       if (value === undefined) continue;
       names[`#${field}`] = field;
       values[`:${field}`] = value;
       set.push(`#${field} = :${field}`);
     }
-    for (const field of removedFields) {
-      if (changes[field] !== undefined) continue;
+    const removed = [
+      ...removedFields.filter((field) => field !== 'links'),
+      ...(linkAttributes?.remove ?? []),
+    ];
+    for (const field of removed) {
+      if (fieldValues[field] !== undefined) continue;
       names[`#${field}`] = field;
       remove.push(`#${field}`);
     }
@@ -142,11 +164,21 @@ export class DynamoDbExportRecords {
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return itemToExportRecord(Attributes ?? {});
+      const written = Attributes ?? {};
+      // The links just written need no reading back.
+      return changes.links === undefined
+        ? this.#links.recordOf(written)
+        : { ...itemToExportRecord(written), links: changes.links };
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
-      const current = await this.#current(spotId, exportId, error);
-      if (current === undefined) throw new ExportNotFoundError(spotId, exportId, { cause: error });
+      const currentItem = await refusingValue(
+        error,
+        (item) => item,
+        () => this.#getItem(spotId, exportId),
+      );
+      await this.#discardUnnamedPages(spotId, exportId, linkAttributes, currentItem);
+      if (currentItem === undefined) throw new ExportNotFoundError(spotId, exportId, { cause: error });
+      const current = await this.#links.recordOf(currentItem);
       throw new TransitionConflictError(
         { current, to, expectedFrom: from, expectedVersion },
         { cause: error },
@@ -181,7 +213,7 @@ export class DynamoDbExportRecords {
         : // The 1 MB page limit can stop a query short of `limit`.
           (LastEvaluatedKey as Record<string, string> | undefined);
     return {
-      items: pageItems.map(itemToExportRecord),
+      items: await Promise.all(pageItems.map((item) => this.#links.recordOf(item))),
       ...(nextKey === undefined ? {} : { nextToken: encodePaginationToken(nextKey) }),
     };
   }
@@ -202,7 +234,7 @@ export class DynamoDbExportRecords {
         Limit: clampLimit(limit),
       }),
     );
-    return Items.map(itemToExportRecord);
+    return Promise.all(Items.map((item) => this.#links.recordOf(item)));
   }
 
   async #current(
@@ -210,6 +242,32 @@ export class DynamoDbExportRecords {
     exportId: string,
     failure: Parameters<typeof refusingValue>[0],
   ): Promise<ExportRecord | undefined> {
-    return refusingValue(failure, itemToExportRecord, () => this.get(spotId, exportId));
+    const item = await refusingValue(
+      failure,
+      (refused) => refused,
+      () => this.#getItem(spotId, exportId),
+    );
+    return item === undefined ? undefined : this.#links.recordOf(item);
+  }
+
+  async #getItem(spotId: string, exportId: string): Promise<StoredItem | undefined> {
+    const { Item } = await this.#client.send(
+      new GetCommand({ TableName: this.#tableName, Key: exportKey(spotId, exportId), ConsistentRead: true }),
+    );
+    return Item;
+  }
+
+  /** Pages a refused write put down for nothing (the record names other pages, or none) are removed. */
+  async #discardUnnamedPages(
+    spotId: string,
+    exportId: string,
+    written: LinkItemAttributes | undefined,
+    current: StoredItem | undefined,
+  ): Promise<void> {
+    if (written?.linkSetId === undefined || current?.[LinkAttribute.linkSetId] === written.linkSetId) return;
+    // Tidying only: pages no record names are never read, so a failed delete just leaves them.
+    await this.#links
+      .discard(spotId, exportId, written.linkSetId, Number(written.set[LinkAttribute.linkPages]))
+      .catch(() => undefined);
   }
 }

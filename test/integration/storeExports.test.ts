@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../lib/exports/ExportStatus';
@@ -17,6 +17,7 @@ import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { encodePaginationToken } from '../../lib/store/paginationToken';
 import { exportKey } from '../../lib/store/tableKeys';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
+import { dynamoDbItemBytes } from '../support/dynamoDbItemBytes';
 import { newExportRecordFixture } from '../support/exportRecordFixtures';
 
 const { REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportStatus;
@@ -386,6 +387,94 @@ describe('DynamoDbExportStore (dynalite): recordPoll', () => {
     // Assess
     expect(error).toBeInstanceOf(IllegalTransitionError);
     expect((error as IllegalTransitionError).current).toEqual(aborted);
+  });
+});
+
+describe('DynamoDbExportStore (dynalite): link sets too big for the item', () => {
+  // 200 links of 4,000 characters: about 800 KB, twice what one item may hold.
+  const manyLinks = (tag: string) =>
+    Array.from({ length: 200 }, (_, index) => `https://files/${tag}/${index}.csv.zip?${'s'.repeat(3_970)}`);
+
+  async function partitionItems(spotId: string, prefix: string): Promise<Record<string, unknown>[]> {
+    const { Items = [] } = await table.documentClient.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': `SPOT#${spotId}`, ':prefix': prefix },
+      }),
+    );
+    return Items;
+  }
+
+  it('keeps them in pages beside the record and reads them back in order wherever the record is read', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    const links = manyLinks('a');
+
+    // Act
+    const completed = await transition(spotId, processing.exportId, {
+      from: PROCESSING,
+      to: COMPLETED,
+      changes: { links },
+    });
+
+    // Assess
+    expect(completed.links).toEqual(links);
+    expect((await store.getExport(spotId, processing.exportId))?.links).toEqual(links);
+    expect((await store.listExports(spotId, { limit: 10 })).items[0]?.links).toEqual(links);
+    expect((await store.listExports(spotId, { limit: 10, status: COMPLETED })).items[0]?.links).toEqual(
+      links,
+    );
+    const [item] = await partitionItems(spotId, 'EXPORT#');
+    expect(item).not.toHaveProperty('links');
+    expect(item).toMatchObject({ linkCount: 200, linkPages: expect.any(Number) });
+    const pages = await partitionItems(spotId, `LINKS#${processing.exportId}#`);
+    expect(pages).toHaveLength(item?.linkPages as number);
+    expect(pages.length).toBeGreaterThan(1);
+    for (const stored of [item, ...pages]) expect(dynamoDbItemBytes(stored ?? {})).toBeLessThan(400 * 1024);
+  });
+
+  it('writes the same pages again when the same completion is recorded twice', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    const observation = { status: COMPLETED, links: manyLinks('b'), observedAt: '2025-01-01T00:05:00.000Z' };
+
+    // Act
+    const results = await Promise.all([
+      recordPoll(store, processing, observation),
+      recordPoll(store, processing, observation),
+    ]);
+
+    // Assess
+    expect(results.map((result) => result.outcome).sort()).toEqual(['unchanged', 'updated']);
+    const [item] = await partitionItems(spotId, 'EXPORT#');
+    expect(await partitionItems(spotId, `LINKS#${processing.exportId}#`)).toHaveLength(
+      item?.linkPages as number,
+    );
+    expect((await store.getExport(spotId, processing.exportId))?.links).toEqual(observation.links);
+  });
+
+  it('removes the pages of a completion that lost to an abort', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    const aborting = await transition(spotId, processing.exportId, { from: PROCESSING, to: ABORTING });
+
+    // Act
+    const error = await rejection(
+      transition(spotId, processing.exportId, {
+        from: PROCESSING,
+        to: COMPLETED,
+        changes: { links: manyLinks('c') },
+      }),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(TransitionConflictError);
+    expect((error as TransitionConflictError).current).toEqual(aborting);
+    expect(await partitionItems(spotId, 'LINKS#')).toEqual([]);
   });
 });
 

@@ -146,7 +146,7 @@ describe('DynamoDbExportStore.transition', () => {
     // Assess
     expect(documentClient).toHaveReceivedCommandWith(UpdateCommand, {
       UpdateExpression:
-        'SET #status = :to, #version = #version + :one, #statusIndexPk = :statusIndexPk, #links = :links, #completedAt = :completedAt REMOVE #activeIndexPk, #activeIndexSk',
+        'SET #status = :to, #version = #version + :one, #statusIndexPk = :statusIndexPk, #links = :links, #completedAt = :completedAt REMOVE #linkCount, #linkPages, #linkSetId, #activeIndexPk, #activeIndexSk',
       ConditionExpression: 'attribute_exists(#pk) AND #status IN (:from0)',
       ExpressionAttributeValues: expect.objectContaining({
         ':statusIndexPk': `SPOT#${FIXTURE_SPOT_ID}#STATUS#COMPLETED`,
