@@ -1,10 +1,10 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { PutIdempotencyRecordInput } from '../exports/ExportStore';
 import type { IdempotencyRecord } from '../exports/IdempotencyRecord';
 import { IdempotencyConflictError, IdempotencyKeyReusedError } from '../exports/storeErrors';
 import type { StoredItem } from './conditionalCheckFailure';
 import { deleteIfItNames, writeUnlessHeld } from './contendedWrite';
-import { epochSeconds, liveExpiry } from './expiringItem';
+import { epochSeconds, getLive, ifLive } from './expiringItem';
 import { ExportTableAttribute } from './tableDefinition';
 import { EntityType, idempotencyKey } from './tableKeys';
 
@@ -61,7 +61,7 @@ export class DynamoDbIdempotencyKeys {
         );
         return record;
       },
-      holderOf: (item) => this.#liveRecord(item),
+      holderOf: (item) => ifLive(item, this.#now(), idempotencyRecordOf),
       readHolder: () => this.get(spotId, key),
       refusal: (existing, cause) =>
         existing.requestFingerprint === input.requestFingerprint
@@ -81,24 +81,25 @@ export class DynamoDbIdempotencyKeys {
 
   /** Expired records read as absent. */
   async get(spotId: string, key: string): Promise<IdempotencyRecord | undefined> {
-    const { Item } = await this.#client.send(
-      new GetCommand({ TableName: this.#tableName, Key: idempotencyKey(spotId, key), ConsistentRead: true }),
+    return getLive(
+      this.#client,
+      this.#tableName,
+      idempotencyKey(spotId, key),
+      this.#now,
+      idempotencyRecordOf,
     );
-    return Item === undefined ? undefined : this.#liveRecord(Item);
   }
+}
 
-  #liveRecord(item: StoredItem): IdempotencyRecord | undefined {
-    const expiresAtEpochSeconds = liveExpiry(item, this.#now());
-    if (expiresAtEpochSeconds === undefined) return undefined;
-    return {
-      spotId: String(item.spotId),
-      key: String(item.idempotencyKey),
-      exportId: String(item.exportId),
-      requestFingerprint: String(item.requestFingerprint),
-      createdAt: String(item.createdAt),
-      expiresAtEpochSeconds,
-    };
-  }
+function idempotencyRecordOf(item: StoredItem, expiresAtEpochSeconds: number): IdempotencyRecord {
+  return {
+    spotId: String(item.spotId),
+    key: String(item.idempotencyKey),
+    exportId: String(item.exportId),
+    requestFingerprint: String(item.requestFingerprint),
+    createdAt: String(item.createdAt),
+    expiresAtEpochSeconds,
+  };
 }
 
 function idempotencyItem(record: IdempotencyRecord): StoredItem {

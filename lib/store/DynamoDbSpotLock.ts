@@ -1,10 +1,10 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { AcquireSpotLockOptions } from '../exports/ExportStore';
 import type { SpotLock } from '../exports/SpotLock';
 import { SpotBusyError } from '../exports/storeErrors';
 import type { StoredItem } from './conditionalCheckFailure';
 import { deleteIfItNames, writeUnlessHeld } from './contendedWrite';
-import { epochSeconds, liveExpiry } from './expiringItem';
+import { epochSeconds, getLive, ifLive } from './expiringItem';
 import { ExportTableAttribute } from './tableDefinition';
 import { EntityType, spotLockKey } from './tableKeys';
 
@@ -63,7 +63,7 @@ export class DynamoDbSpotLock {
         );
         return lock;
       },
-      holderOf: (item) => this.#liveLock(item),
+      holderOf: (item) => ifLive(item, this.#now(), spotLockOf),
       readHolder: () => this.get(spotId),
       // Released or lapsed between our write and our read: try again.
       refusal: (holder, cause) =>
@@ -81,22 +81,17 @@ export class DynamoDbSpotLock {
 
   /** The live lock, if any. */
   async get(spotId: string): Promise<SpotLock | undefined> {
-    const { Item } = await this.#client.send(
-      new GetCommand({ TableName: this.#tableName, Key: spotLockKey(spotId), ConsistentRead: true }),
-    );
-    return Item === undefined ? undefined : this.#liveLock(Item);
+    return getLive(this.#client, this.#tableName, spotLockKey(spotId), this.#now, spotLockOf);
   }
+}
 
-  #liveLock(item: StoredItem): SpotLock | undefined {
-    const expiresAtEpochSeconds = liveExpiry(item, this.#now());
-    if (expiresAtEpochSeconds === undefined) return undefined;
-    return {
-      spotId: String(item.spotId),
-      exportId: String(item.exportId),
-      acquiredAt: String(item.acquiredAt),
-      expiresAtEpochSeconds,
-    };
-  }
+function spotLockOf(item: StoredItem, expiresAtEpochSeconds: number): SpotLock {
+  return {
+    spotId: String(item.spotId),
+    exportId: String(item.exportId),
+    acquiredAt: String(item.acquiredAt),
+    expiresAtEpochSeconds,
+  };
 }
 
 function spotLockItem(lock: SpotLock): StoredItem {
