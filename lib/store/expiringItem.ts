@@ -22,10 +22,10 @@ export function liveExpiry(item: StoredItem, nowMs: number): number | undefined 
 export function ifLive<T>(
   item: StoredItem,
   nowMs: number,
-  valueOf: (item: StoredItem, expiresAtEpochSeconds: number) => T,
+  fromItem: (item: StoredItem, expiresAtEpochSeconds: number) => T,
 ): T | undefined {
   const expiresAtEpochSeconds = liveExpiry(item, nowMs);
-  return expiresAtEpochSeconds === undefined ? undefined : valueOf(item, expiresAtEpochSeconds);
+  return expiresAtEpochSeconds === undefined ? undefined : fromItem(item, expiresAtEpochSeconds);
 }
 
 /** Reads an item with a TTL (consistently): what it holds, or undefined when absent or expired. */
@@ -34,10 +34,10 @@ export async function getLive<T>(
   tableName: string,
   key: TableKey,
   now: () => number,
-  valueOf: (item: StoredItem, expiresAtEpochSeconds: number) => T,
+  fromItem: (item: StoredItem, expiresAtEpochSeconds: number) => T,
 ): Promise<T | undefined> {
   const { Item } = await client.send(
     new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }),
   );
-  return Item === undefined ? undefined : ifLive(Item, now(), valueOf);
+  return Item === undefined ? undefined : ifLive(Item, now(), fromItem);
 }
