@@ -278,7 +278,7 @@ export class PollingWorkflow extends Construct {
           STATE_MACHINE_TIMEOUT_MARGIN_SECONDS,
       ),
       tracingEnabled: true,
-      // Task outputs carry the exports' download links, which are bearer URLs: log events, not data.
+      // Task inputs and outputs name exports (never their links); log events, not data, all the same.
       logs: { destination: this.logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
     });
 

@@ -12,12 +12,18 @@ export type InvokeHandler = (handler: HandlerName, event: unknown) => Promise<un
 
 export type ExecutionOutcome = 'succeeded' | 'failed' | 'aborted';
 
+/** One entry of an execution's history (state entered, exited, retried, …), with the state's input and output. */
+export type WorkflowHistoryEvent =
+  ReturnType<StateMachine['run']>['eventLogs'] extends AsyncGenerator<infer Event> ? Event : never;
+
 export interface LocalPollingWorkflowsOptions {
   stateMachine: ExtractedStateMachine;
   invoke: InvokeHandler;
   /** Real seconds per deployed second for waits and retry intervals; 1 = as deployed. */
   timeScale?: number;
   onExecutionEnd?: (executionName: string, outcome: ExecutionOutcome, error?: unknown) => void;
+  /** Sees every history event of every execution, e.g. to measure the states' payloads. */
+  onHistoryEvent?: (executionName: string, event: WorkflowHistoryEvent) => void;
   /**
    * Awaited before an execution begins and before each task: the local runtime lets API requests
    * in flight go first, as in AWS, where the workflow's tasks run on compute of their own.
@@ -94,6 +100,7 @@ export class LocalPollingWorkflows implements PollingWorkflows {
       }
       const execution = this.#run(input);
       abortRun = execution.abort;
+      this.#followHistory(executionName, execution.eventLogs);
       execution.result
         .then(
           (result) => this.#end(executionName, result === null ? 'aborted' : 'succeeded'),
@@ -123,6 +130,14 @@ export class LocalPollingWorkflows implements PollingWorkflows {
       },
       noThrowOnAbort: true,
     });
+  }
+
+  #followHistory(executionName: string, history: AsyncGenerator<WorkflowHistoryEvent>): void {
+    const { onHistoryEvent } = this.#options;
+    if (onHistoryEvent === undefined) return;
+    void (async () => {
+      for await (const event of history) onHistoryEvent(executionName, event);
+    })();
   }
 
   async stop(executionName: string): Promise<void> {

@@ -11,7 +11,7 @@ import {
   dateRangeRequestShape,
   MAX_EXPORT_RANGE_HOURS,
 } from '../lib/exports/exportRequestSchema';
-import type { ExportView, UpstreamWaitView } from '../lib/http/exportView';
+import { type ExportView, MAX_VIEW_LINK_BYTES, type UpstreamWaitView } from '../lib/http/exportView';
 import { SPOT_ID_PATTERN } from '../lib/secrets/spotCredentialsSchema';
 
 /**
@@ -133,9 +133,16 @@ export const exportViewSchema = z
     upstreamStatus: z.string().optional().meta({ description: "OpenWeb's own status string, as received." }),
     upstreamExportId: z.string().optional().meta({ description: "OpenWeb's id of the export." }),
     request: exportRequestViewSchema,
-    links: z
-      .array(z.string())
-      .meta({ description: 'Download links of the CSV files once COMPLETED (signed, short-lived).' }),
+    links: z.array(z.string()).meta({
+      description:
+        'Download links of the CSV files once COMPLETED (signed, short-lived): the first ones, ' +
+        `as many as fit in ${MAX_VIEW_LINK_BYTES / 1024} KiB. The archive holds every file.`,
+    }),
+    linkCount: z.number().int().min(0).meta({ description: 'How many download links the export has.' }),
+    linksTruncated: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'Present (true) when `links` lists only the first of the `linkCount` links.' }),
     requestedAt: instant,
     startedAt: instant.optional(),
     completedAt: instant.optional(),

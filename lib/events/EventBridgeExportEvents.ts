@@ -3,6 +3,7 @@ import type { ArchiveEvents } from '../archive/ports';
 import type { ArchivedFile } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
+import { itemsWithin } from '../exports/itemsWithin';
 import type { ExportEvents } from '../exports/ports';
 import { ExportEventPublishError } from './errors';
 
@@ -117,18 +118,6 @@ export class EventBridgeExportEvents implements ExportEvents, ArchiveEvents {
       throw new ExportEventPublishError(record.exportId, output.Entries?.[0]?.ErrorCode);
     }
   }
-}
-
-/** The leading items whose JSON fits in `maxBytes`. */
-export function itemsWithin<T>(items: readonly T[], maxBytes: number): T[] {
-  let bytes = 0;
-  const kept: T[] = [];
-  for (const item of items) {
-    bytes += Buffer.byteLength(JSON.stringify(item), 'utf8') + 1;
-    if (bytes > maxBytes) break;
-    kept.push(item);
-  }
-  return kept;
 }
 
 export function exportEventDetail(record: ExportRecord): ExportEventDetail {

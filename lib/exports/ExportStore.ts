@@ -1,7 +1,6 @@
 import type { ExportChangeField, ExportChanges, ExportRecord, NewExportRecord } from './ExportRecord';
 import type { ExportStatus } from './ExportStatus';
 import type { IdempotencyRecord } from './IdempotencyRecord';
-import type { PollObservation } from './planPollUpdate';
 import type { SpotLock } from './SpotLock';
 
 export interface GetExportOptions {
@@ -20,15 +19,12 @@ export interface TransitionRequest {
   remove?: readonly ExportChangeField[];
 }
 
-export interface RecordPollOptions {
-  /** Minimum spacing of writes that only bump lastPolledAt/pollCount; 0 = every poll. */
-  pollBookkeepingIntervalSeconds?: number;
-}
-
-export interface RecordPollResult {
-  /** `unchanged`: nothing written. `bookkept`: only lastPolledAt/pollCount. `updated`: status, upstream status or links. */
-  outcome: 'unchanged' | 'bookkept' | 'updated';
-  record: ExportRecord;
+/**
+ * A status write as the store carries it out: the statuses it may start from are spelled
+ * out (the domain's `transitionExport` works them out and checks the move is legal).
+ */
+export interface ConditionalTransition extends Omit<TransitionRequest, 'from'> {
+  from: readonly ExportStatus[];
 }
 
 export interface ListExportsOptions {
@@ -55,25 +51,21 @@ export interface PutIdempotencyRecordInput {
 }
 
 /**
- * Durable state of exports. Every write is a single-item conditional write;
- * a refused write is a typed error carrying the current state.
+ * Durable state of exports. Every write of a record is a conditional write; a refused write
+ * is a typed error carrying the current state. The store decides nothing: which moves are
+ * legal and what a poll writes are the domain's (`transitionExport`, `recordPoll`).
  */
 export interface ExportStore {
   /** @throws ExportAlreadyExistsError */
   createExport(record: NewExportRecord): Promise<ExportRecord>;
   getExport(spotId: string, exportId: string, options?: GetExportOptions): Promise<ExportRecord | undefined>;
-  /** @throws ExportNotFoundError, IllegalTransitionError, TransitionConflictError */
-  transition(spotId: string, exportId: string, request: TransitionRequest): Promise<ExportRecord>;
   /**
-   * Records what a poll saw, writing only when something changed (or
-   * bookkeeping is due); re-reads and re-decides when another writer got there first.
-   * @throws ExportNotFoundError, IllegalTransitionError, TransitionConflictError
+   * Writes `to` and the changes only while the record's status is one of `from` (and its
+   * version `expectedVersion`, when given). Use the domain's `transitionExport`, which checks
+   * the move is legal first.
+   * @throws ExportNotFoundError; TransitionConflictError carrying the current record when refused
    */
-  recordPoll(
-    current: ExportRecord,
-    observation: PollObservation,
-    options?: RecordPollOptions,
-  ): Promise<RecordPollResult>;
+  transition(spotId: string, exportId: string, request: ConditionalTransition): Promise<ExportRecord>;
   /** Newest first. @throws InvalidPaginationTokenError */
   listExports(spotId: string, options: ListExportsOptions): Promise<ExportPage>;
   /** Active exports whose lastPolledAt (else requestedAt) is before `beforeIso`, oldest first; eventually consistent. */

@@ -6,6 +6,7 @@ import { ExportStatus, isTerminal } from './ExportStatus';
 import { isoAt, onTerminal } from './exportLifecycle';
 import type { PollObservation } from './planPollUpdate';
 import type { ExportDependencies } from './ports';
+import { recordPoll } from './recordPoll';
 import { adoptListedExport, giveUpRecovery, isRecoveryOver } from './recoverUpstreamExport';
 import { ExportNotFoundError } from './storeErrors';
 
@@ -105,7 +106,7 @@ async function applyObservation(
   mode: CheckMode,
   observation: PollObservation,
 ): Promise<ExportRecord> {
-  const { outcome, record: next } = await deps.store.recordPoll(record, observation, {
+  const { outcome, record: next } = await recordPoll(deps.store, record, observation, {
     pollBookkeepingIntervalSeconds: bookkeepingIntervalSeconds(deps, mode),
   });
   if (outcome === 'updated' && isTerminal(next.status) && !isTerminal(record.status))

@@ -7,6 +7,7 @@ import { isTransientFailure } from './isTransientFailure';
 import { pollingExecutionName } from './pollingWorkflowContract';
 import type { ExportDependencies } from './ports';
 import { TransitionConflictError } from './storeErrors';
+import { transitionExport } from './transitionExport';
 
 /** Shared steps of the use cases: terminal bookkeeping, workflow tracking, request mapping. */
 
@@ -46,7 +47,7 @@ export async function transitionOrCurrent(
   { guardVersion = true, remove }: { guardVersion?: boolean; remove?: readonly ExportChangeField[] } = {},
 ): Promise<{ record: ExportRecord; won: boolean }> {
   try {
-    const next = await deps.store.transition(record.spotId, record.exportId, {
+    const next = await transitionExport(deps.store, record.spotId, record.exportId, {
       to,
       from: record.status,
       ...(guardVersion && { expectedVersion: record.version }),

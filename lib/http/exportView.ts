@@ -1,6 +1,15 @@
 import { type ArchiveView, archiveView } from '../archive/archivedFiles';
 import type { ExportRecord, ExportRequest, ExportSource } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
+import { itemsWithin } from '../exports/itemsWithin';
+
+/**
+ * A Lambda response may not pass 6 MB, and an export may have thousands of 4 KB links. A view
+ * lists the links that fit in this many bytes (in order), so even a page of 100 exports stays
+ * far below the limit; `linkCount` says how many there are, `linksTruncated` that some were
+ * left out. Every file is in the archive (`GET /exports/{exportId}/files`).
+ */
+export const MAX_VIEW_LINK_BYTES = 48 * 1024;
 
 /** An export as the API shows it: no storage bookkeeping (version) and no idempotency key. */
 export interface ExportView {
@@ -10,7 +19,12 @@ export interface ExportView {
   upstreamStatus?: string;
   upstreamExportId?: string;
   request: ExportRequest;
+  /** The first links, as many as fit in MAX_VIEW_LINK_BYTES. */
   links: string[];
+  /** How many links the export has. */
+  linkCount: number;
+  /** Present (true) when `links` holds only the first ones. */
+  linksTruncated?: true;
   requestedAt: string;
   startedAt?: string;
   completedAt?: string;
@@ -41,6 +55,7 @@ export interface UpstreamWaitView {
 }
 
 export function exportView(record: ExportRecord): ExportView {
+  const links = itemsWithin(record.links, MAX_VIEW_LINK_BYTES);
   return {
     exportId: record.exportId,
     spotId: record.spotId,
@@ -48,7 +63,9 @@ export function exportView(record: ExportRecord): ExportView {
     ...(record.upstreamStatus !== undefined && { upstreamStatus: record.upstreamStatus }),
     ...(record.upstreamExportId !== undefined && { upstreamExportId: record.upstreamExportId }),
     request: record.request,
-    links: record.links,
+    links,
+    linkCount: record.links.length,
+    ...(links.length < record.links.length && { linksTruncated: true as const }),
     requestedAt: record.requestedAt,
     ...(record.startedAt !== undefined && { startedAt: record.startedAt }),
     ...(record.completedAt !== undefined && { completedAt: record.completedAt }),

@@ -5,7 +5,8 @@ import { ArchiveStatus, type ExportArchive } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 import { isConditionalCheckFailed } from './conditionalCheckFailure';
-import { itemToExportRecord, withoutUndefined } from './exportItem';
+import { DynamoDbExportLinks } from './DynamoDbExportLinks';
+import { withoutUndefined } from './exportItem';
 import { ExportTableAttribute } from './tableDefinition';
 import { exportKey } from './tableKeys';
 
@@ -18,10 +19,12 @@ export interface DynamoDbArchiveRecordsOptions {
 export class DynamoDbArchiveRecords implements ArchiveRecords {
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
+  readonly #links: DynamoDbExportLinks;
 
   constructor(options: DynamoDbArchiveRecordsOptions) {
     this.#client = options.client;
     this.#tableName = options.tableName;
+    this.#links = new DynamoDbExportLinks(options);
   }
 
   async claim(spotId: string, exportId: string, claim: ArchiveClaim): Promise<ExportRecord> {
@@ -93,7 +96,7 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return itemToExportRecord(Attributes ?? {});
+      return await this.#links.recordOf(Attributes ?? {});
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
       const { Item } = await this.#client.send(
@@ -106,7 +109,7 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
       throw new ArchiveClaimRefusedError(
         spotId,
         exportId,
-        Item === undefined ? undefined : itemToExportRecord(Item),
+        Item === undefined ? undefined : await this.#links.recordOf(Item),
         {
           cause: error,
         },

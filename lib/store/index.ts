@@ -1,12 +1,11 @@
 export type {
   AcquireSpotLockOptions,
+  ConditionalTransition,
   ExportPage,
   ExportStore,
   GetExportOptions,
   ListExportsOptions,
   PutIdempotencyRecordInput,
-  RecordPollOptions,
-  RecordPollResult,
   TransitionRequest,
 } from '../exports/ExportStore';
 export type { IdempotencyRecord } from '../exports/IdempotencyRecord';
@@ -23,7 +22,6 @@ export {
 } from '../exports/storeErrors';
 export { createDocumentClient, toDocumentClient } from './createDocumentClient';
 export {
-  DEFAULT_POLL_BOOKKEEPING_INTERVAL_SECONDS,
   DEFAULT_SPOT_LOCK_LEASE_SECONDS,
   DynamoDbExportStore,
   type DynamoDbExportStoreOptions,

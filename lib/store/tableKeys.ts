@@ -9,11 +9,13 @@ import type { ExportStatus } from '../exports/ExportStatus';
  * | export record   | SPOT#<spotId> | EXPORT#<exportId>    | SPOT#<spotId>#STATUS#<s> / exportId  | ACTIVE / lastPolledAt ?? requestedAt (active only) |
  * | spot lock       | SPOT#<spotId> | LOCK                 | –                                    | –                                |
  * | idempotency key | SPOT#<spotId> | IDEMPOTENCY#<key>    | –                                    | –                                |
+ * | export links    | SPOT#<spotId> | LINKS#<exportId>#<linkSetId>#<n> | –                        | –                                |
  * | upstream token  | SPOT#<spotId> | UPSTREAM_TOKEN       | –                                    | –                                |
  * | auth pacing     | UPSTREAM_AUTH | PACING               | –                                    | –                                |
  *
  * Export ids sort by creation time, so a descending query lists newest first
- * without an extra index. The active index has one partition: it holds at
+ * without an extra index. Link pages hold the links of an export whose link set is too big for
+ * its item (DynamoDbExportLinks); they sort outside `EXPORT#`, so listings never see them. The active index has one partition: it holds at
  * most one active export per spot (the spot lock), far below a partition's
  * write limit.
  */
@@ -21,6 +23,7 @@ export const EntityType = {
   export: 'EXPORT',
   spotLock: 'SPOT_LOCK',
   idempotency: 'IDEMPOTENCY',
+  exportLinks: 'EXPORT_LINKS',
   upstreamToken: 'UPSTREAM_TOKEN',
   authPacing: 'AUTH_PACING',
 } as const;
@@ -39,6 +42,24 @@ export function spotPartitionKey(spotId: string): string {
 
 export function exportKey(spotId: string, exportId: string): TableKey {
   return { pk: spotPartitionKey(spotId), sk: `${EXPORT_SORT_KEY_PREFIX}${exportId}` };
+}
+
+/** Sort-key prefix of one link set's pages. */
+export function exportLinksPagePrefix(exportId: string, linkSetId: string): string {
+  return `LINKS#${exportId}#${linkSetId}#`;
+}
+
+/** Page `index` (from 0) of a link set; zero-padded so pages sort in order. */
+export function exportLinksPageKey(
+  spotId: string,
+  exportId: string,
+  linkSetId: string,
+  index: number,
+): TableKey {
+  return {
+    pk: spotPartitionKey(spotId),
+    sk: `${exportLinksPagePrefix(exportId, linkSetId)}${String(index).padStart(6, '0')}`,
+  };
 }
 
 export function spotLockKey(spotId: string): TableKey {

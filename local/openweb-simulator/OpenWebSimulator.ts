@@ -54,6 +54,11 @@ export interface OpenWebSimulatorOptions {
   outcome?: (request: Record<string, unknown>) => SimulatedExportOutcome;
   /** Comment rows generated per export, default 250. */
   recordsPerExport?: number;
+  /**
+   * Pads every download link with a `pad` query parameter to this many characters, like a long
+   * pre-signed URL (the upstream's links may be up to 4,096). Default: no padding.
+   */
+  downloadLinkChars?: number;
   /** Default 'statusLinkOnly' (absolute status_link, no id field). */
   createResponseStyle?: CreateResponseStyle;
   /** PRNG seed for faults and generated data, default 1. */
@@ -183,7 +188,8 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
       linksFor: (simulatedExport, completedAt) =>
         Array.from(
           { length: countFiles(recordsPerExport, simulatedExport.parsedRequest.maxRecordsInFile) },
-          (_, index) => links.linkFor(simulatedExport.id, index + 1, completedAt),
+          (_, index) =>
+            padLink(links.linkFor(simulatedExport.id, index + 1, completedAt), options.downloadLinkChars),
         ),
       seed: deriveSeed(seed, 'exportIds'),
       onChange: () => this.#saveState(),
@@ -433,4 +439,10 @@ function listen(server: Server, host: string, port: number): Promise<void> {
       resolve();
     });
   });
+}
+
+/** The link, grown to `chars` characters by a `pad` parameter when it is shorter. */
+function padLink(link: string, chars: number | undefined): string {
+  const missing = (chars ?? 0) - link.length - '&pad='.length;
+  return missing > 0 ? `${link}&pad=${'x'.repeat(missing)}` : link;
 }

@@ -21,6 +21,7 @@ const simulatorOptionsSchema = z.looseObject({
   exportRequestsPerSecond: nonNegativeInteger.optional(),
   timeScale: nonNegative.optional(),
   recordsPerExport: nonNegativeInteger.optional(),
+  downloadLinkChars: nonNegative.optional(),
   exportRateLimitScope: z
     .string()
     .check(

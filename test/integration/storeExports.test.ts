@@ -1,19 +1,23 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../lib/exports/ExportStatus';
+import type { TransitionRequest } from '../../lib/exports/ExportStore';
 import { IllegalTransitionError } from '../../lib/exports/errors';
 import { newExportId } from '../../lib/exports/exportId';
+import { recordPoll } from '../../lib/exports/recordPoll';
 import {
   ExportAlreadyExistsError,
   ExportNotFoundError,
   InvalidPaginationTokenError,
   TransitionConflictError,
 } from '../../lib/exports/storeErrors';
+import { transitionExport } from '../../lib/exports/transitionExport';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { encodePaginationToken } from '../../lib/store/paginationToken';
 import { exportKey } from '../../lib/store/tableKeys';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
+import { dynamoDbItemBytes } from '../support/dynamoDbItemBytes';
 import { newExportRecordFixture } from '../support/exportRecordFixtures';
 
 const { REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportStatus;
@@ -31,6 +35,11 @@ afterAll(async () => {
   await table?.close();
 });
 
+// Transitions as the use cases make them: the domain decides legality, the store writes.
+function transition(spotId: string, exportId: string, request: TransitionRequest): Promise<ExportRecord> {
+  return transitionExport(store, spotId, exportId, request);
+}
+
 // Every test works in its own spot, so tests cannot see each other's records.
 function freshSpot(): string {
   spotCounter += 1;
@@ -42,7 +51,7 @@ async function createProcessing(
   overrides: Partial<ExportRecord> = {},
 ): Promise<ExportRecord> {
   const created = await store.createExport(newExportRecordFixture({ spotId, ...overrides }));
-  return store.transition(spotId, created.exportId, {
+  return transition(spotId, created.exportId, {
     from: REQUESTED,
     to: PROCESSING,
     changes: { upstreamExportId: `up_${created.exportId}`, startedAt: '2025-01-01T00:00:05.000Z' },
@@ -107,7 +116,7 @@ describe('DynamoDbExportStore (dynalite): transitions', () => {
     const created = await store.createExport(newExportRecordFixture({ spotId }));
 
     // Act
-    const processing = await store.transition(spotId, created.exportId, {
+    const processing = await transition(spotId, created.exportId, {
       from: REQUESTED,
       to: PROCESSING,
       changes: { upstreamExportId: 'up_1', workflowExecutionName: `poll-${created.exportId}` },
@@ -130,7 +139,7 @@ describe('DynamoDbExportStore (dynalite): transitions', () => {
     const created = await store.createExport(newExportRecordFixture({ spotId }));
 
     // Act
-    const error = await rejection(store.transition(spotId, created.exportId, { to: COMPLETED }));
+    const error = await rejection(transition(spotId, created.exportId, { to: COMPLETED }));
 
     // Assess
     expect(error).toBeInstanceOf(IllegalTransitionError);
@@ -142,12 +151,12 @@ describe('DynamoDbExportStore (dynalite): transitions', () => {
     // Prepare
     const spotId = freshSpot();
     const processing = await createProcessing(spotId);
-    const ended = await store.transition(spotId, processing.exportId, { to: terminal });
+    const ended = await transition(spotId, processing.exportId, { to: terminal });
 
     // Act
     const attempts = await Promise.all(
       [REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED].map((to) =>
-        rejection(store.transition(spotId, processing.exportId, { to, changes: { failureReason: 'late' } })),
+        rejection(transition(spotId, processing.exportId, { to, changes: { failureReason: 'late' } })),
       ),
     );
 
@@ -163,12 +172,10 @@ describe('DynamoDbExportStore (dynalite): transitions', () => {
     // Prepare
     const spotId = freshSpot();
     const processing = await createProcessing(spotId);
-    const aborting = await store.transition(spotId, processing.exportId, { from: PROCESSING, to: ABORTING });
+    const aborting = await transition(spotId, processing.exportId, { from: PROCESSING, to: ABORTING });
 
     // Act
-    const error = await rejection(
-      store.transition(spotId, processing.exportId, { from: PROCESSING, to: FAILED }),
-    );
+    const error = await rejection(transition(spotId, processing.exportId, { from: PROCESSING, to: FAILED }));
 
     // Assess
     expect(error).toBeInstanceOf(TransitionConflictError);
@@ -179,14 +186,14 @@ describe('DynamoDbExportStore (dynalite): transitions', () => {
     // Prepare
     const spotId = freshSpot();
     const processing = await createProcessing(spotId);
-    const bumped = await store.transition(spotId, processing.exportId, {
+    const bumped = await transition(spotId, processing.exportId, {
       to: PROCESSING,
       changes: { upstreamStatus: 'Queued' },
     });
 
     // Act
     const error = await rejection(
-      store.transition(spotId, processing.exportId, { to: PROCESSING, expectedVersion: processing.version }),
+      transition(spotId, processing.exportId, { to: PROCESSING, expectedVersion: processing.version }),
     );
 
     // Assess
@@ -196,7 +203,7 @@ describe('DynamoDbExportStore (dynalite): transitions', () => {
 
   it('raises ExportNotFoundError for an unknown export', async () => {
     // Act
-    const error = await rejection(store.transition(freshSpot(), newExportId(), { to: PROCESSING }));
+    const error = await rejection(transition(freshSpot(), newExportId(), { to: PROCESSING }));
 
     // Assess
     expect(error).toBeInstanceOf(ExportNotFoundError);
@@ -209,8 +216,8 @@ describe('DynamoDbExportStore (dynalite): transitions', () => {
 
     // Act
     const results = await Promise.allSettled([
-      store.transition(spotId, processing.exportId, { from: PROCESSING, to: ABORTING }),
-      store.transition(spotId, processing.exportId, {
+      transition(spotId, processing.exportId, { from: PROCESSING, to: ABORTING }),
+      transition(spotId, processing.exportId, {
         from: PROCESSING,
         to: COMPLETED,
         changes: { links: ['https://files/a.csv.zip'] },
@@ -233,12 +240,12 @@ describe('DynamoDbExportStore (dynalite): transitions', () => {
     // Prepare
     const spotId = freshSpot();
     const processing = await createProcessing(spotId);
-    await store.transition(spotId, processing.exportId, { to: ABORTING });
+    await transition(spotId, processing.exportId, { to: ABORTING });
 
     // Act
     const results = await Promise.allSettled([
-      store.transition(spotId, processing.exportId, { to: ABORTED }),
-      store.transition(spotId, processing.exportId, { to: COMPLETED }),
+      transition(spotId, processing.exportId, { to: ABORTED }),
+      transition(spotId, processing.exportId, { to: COMPLETED }),
     ]);
 
     // Assess
@@ -253,14 +260,14 @@ describe('DynamoDbExportStore (dynalite): recordPoll', () => {
     // Prepare
     const spotId = freshSpot();
     const processing = await createProcessing(spotId);
-    const polled = await store.recordPoll(processing, {
+    const polled = await recordPoll(store, processing, {
       status: PROCESSING,
       upstreamStatus: 'Processing',
       observedAt: '2025-01-01T00:01:00.000Z',
     });
 
     // Act
-    const again = await store.recordPoll(polled.record, {
+    const again = await recordPoll(store, polled.record, {
       status: PROCESSING,
       upstreamStatus: 'Processing',
       observedAt: '2025-01-01T00:02:00.000Z',
@@ -278,14 +285,16 @@ describe('DynamoDbExportStore (dynalite): recordPoll', () => {
     // Prepare
     const spotId = freshSpot();
     const processing = await createProcessing(spotId, { upstreamStatus: 'Processing' });
-    const first = await store.recordPoll(
+    const first = await recordPoll(
+      store,
       { ...processing },
       { status: PROCESSING, upstreamStatus: 'Processing', observedAt: '2025-01-01T00:01:00.000Z' },
       { pollBookkeepingIntervalSeconds: 600 },
     );
 
     // Act
-    const due = await store.recordPoll(
+    const due = await recordPoll(
+      store,
       first.record,
       { status: PROCESSING, upstreamStatus: 'Processing', observedAt: '2025-01-01T00:11:00.000Z' },
       { pollBookkeepingIntervalSeconds: 600 },
@@ -304,7 +313,7 @@ describe('DynamoDbExportStore (dynalite): recordPoll', () => {
     const processing = await createProcessing(spotId);
 
     // Act
-    const result = await store.recordPoll(processing, {
+    const result = await recordPoll(store, processing, {
       status: COMPLETED,
       upstreamStatus: 'Done',
       links: ['https://files/a.csv.zip'],
@@ -329,10 +338,10 @@ describe('DynamoDbExportStore (dynalite): recordPoll', () => {
     // Prepare
     const spotId = freshSpot();
     const processing = await createProcessing(spotId);
-    await store.transition(spotId, processing.exportId, { from: PROCESSING, to: ABORTING });
+    await transition(spotId, processing.exportId, { from: PROCESSING, to: ABORTING });
 
     // Act
-    const result = await store.recordPoll(processing, {
+    const result = await recordPoll(store, processing, {
       status: COMPLETED,
       upstreamStatus: 'Done',
       links: ['https://files/a.csv.zip'],
@@ -354,10 +363,10 @@ describe('DynamoDbExportStore (dynalite): recordPoll', () => {
       links: ['https://files/a.csv.zip'],
       observedAt: '2025-01-01T00:05:00.000Z',
     };
-    const first = await store.recordPoll(processing, observation);
+    const first = await recordPoll(store, processing, observation);
 
     // Act
-    const second = await store.recordPoll(processing, observation);
+    const second = await recordPoll(store, processing, observation);
 
     // Assess
     expect(second).toEqual({ outcome: 'unchanged', record: first.record });
@@ -367,17 +376,105 @@ describe('DynamoDbExportStore (dynalite): recordPoll', () => {
     // Prepare
     const spotId = freshSpot();
     const processing = await createProcessing(spotId);
-    await store.transition(spotId, processing.exportId, { to: ABORTING });
-    const aborted = await store.transition(spotId, processing.exportId, { to: ABORTED });
+    await transition(spotId, processing.exportId, { to: ABORTING });
+    const aborted = await transition(spotId, processing.exportId, { to: ABORTED });
 
     // Act
     const error = await rejection(
-      store.recordPoll(processing, { status: COMPLETED, observedAt: '2025-01-01T00:05:00.000Z' }),
+      recordPoll(store, processing, { status: COMPLETED, observedAt: '2025-01-01T00:05:00.000Z' }),
     );
 
     // Assess
     expect(error).toBeInstanceOf(IllegalTransitionError);
     expect((error as IllegalTransitionError).current).toEqual(aborted);
+  });
+});
+
+describe('DynamoDbExportStore (dynalite): link sets too big for the item', () => {
+  // 200 links of 4,000 characters: about 800 KB, twice what one item may hold.
+  const manyLinks = (tag: string) =>
+    Array.from({ length: 200 }, (_, index) => `https://files/${tag}/${index}.csv.zip?${'s'.repeat(3_970)}`);
+
+  async function partitionItems(spotId: string, prefix: string): Promise<Record<string, unknown>[]> {
+    const { Items = [] } = await table.documentClient.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': `SPOT#${spotId}`, ':prefix': prefix },
+      }),
+    );
+    return Items;
+  }
+
+  it('keeps them in pages beside the record and reads them back in order wherever the record is read', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    const links = manyLinks('a');
+
+    // Act
+    const completed = await transition(spotId, processing.exportId, {
+      from: PROCESSING,
+      to: COMPLETED,
+      changes: { links },
+    });
+
+    // Assess
+    expect(completed.links).toEqual(links);
+    expect((await store.getExport(spotId, processing.exportId))?.links).toEqual(links);
+    expect((await store.listExports(spotId, { limit: 10 })).items[0]?.links).toEqual(links);
+    expect((await store.listExports(spotId, { limit: 10, status: COMPLETED })).items[0]?.links).toEqual(
+      links,
+    );
+    const [item] = await partitionItems(spotId, 'EXPORT#');
+    expect(item).not.toHaveProperty('links');
+    expect(item).toMatchObject({ linkCount: 200, linkPages: expect.any(Number) });
+    const pages = await partitionItems(spotId, `LINKS#${processing.exportId}#`);
+    expect(pages).toHaveLength(item?.linkPages as number);
+    expect(pages.length).toBeGreaterThan(1);
+    for (const stored of [item, ...pages]) expect(dynamoDbItemBytes(stored ?? {})).toBeLessThan(400 * 1024);
+  });
+
+  it('writes the same pages again when the same completion is recorded twice', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    const observation = { status: COMPLETED, links: manyLinks('b'), observedAt: '2025-01-01T00:05:00.000Z' };
+
+    // Act
+    const results = await Promise.all([
+      recordPoll(store, processing, observation),
+      recordPoll(store, processing, observation),
+    ]);
+
+    // Assess
+    expect(results.map((result) => result.outcome).sort()).toEqual(['unchanged', 'updated']);
+    const [item] = await partitionItems(spotId, 'EXPORT#');
+    expect(await partitionItems(spotId, `LINKS#${processing.exportId}#`)).toHaveLength(
+      item?.linkPages as number,
+    );
+    expect((await store.getExport(spotId, processing.exportId))?.links).toEqual(observation.links);
+  });
+
+  it('removes the pages of a completion that lost to an abort', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const processing = await createProcessing(spotId);
+    const aborting = await transition(spotId, processing.exportId, { from: PROCESSING, to: ABORTING });
+
+    // Act
+    const error = await rejection(
+      transition(spotId, processing.exportId, {
+        from: PROCESSING,
+        to: COMPLETED,
+        changes: { links: manyLinks('c') },
+      }),
+    );
+
+    // Assess
+    expect(error).toBeInstanceOf(TransitionConflictError);
+    expect((error as TransitionConflictError).current).toEqual(aborting);
+    expect(await partitionItems(spotId, 'LINKS#')).toEqual([]);
   });
 });
 
@@ -393,8 +490,8 @@ describe('DynamoDbExportStore (dynalite): listExports', () => {
       const requestedAt = new Date(Date.UTC(2025, 0, 1, 0, index)).toISOString();
       let record = await store.createExport(newExportRecordFixture({ spotId, requestedAt }));
       if (index % 3 === 0) {
-        record = await store.transition(spotId, record.exportId, { to: PROCESSING });
-        record = await store.transition(spotId, record.exportId, { to: COMPLETED });
+        record = await transition(spotId, record.exportId, { to: PROCESSING });
+        record = await transition(spotId, record.exportId, { to: COMPLETED });
       }
       created.push(record);
     }
@@ -480,19 +577,21 @@ describe('DynamoDbExportStore (dynalite): findActiveNotPolledSince', () => {
       newExportRecordFixture({ spotId, requestedAt: '2020-01-01T00:00:00.000Z' }),
     );
     const stalePolled = await createProcessing(spotId, { requestedAt: '2020-01-01T00:01:00.000Z' });
-    await store.recordPoll(
+    await recordPoll(
+      store,
       stalePolled,
       { status: PROCESSING, upstreamStatus: 'Processing', observedAt: '2020-01-01T00:02:00.000Z' },
       { pollBookkeepingIntervalSeconds: 0 },
     );
     const freshlyPolled = await createProcessing(spotId, { requestedAt: '2020-01-01T00:00:30.000Z' });
-    await store.recordPoll(
+    await recordPoll(
+      store,
       freshlyPolled,
       { status: PROCESSING, upstreamStatus: 'Processing', observedAt: '2020-01-01T01:00:00.000Z' },
       { pollBookkeepingIntervalSeconds: 0 },
     );
     const finished = await createProcessing(spotId, { requestedAt: '2020-01-01T00:00:10.000Z' });
-    await store.transition(spotId, finished.exportId, { to: FAILED, changes: { failureReason: 'rejected' } });
+    await transition(spotId, finished.exportId, { to: FAILED, changes: { failureReason: 'rejected' } });
 
     // Act
     const found = await store.findActiveNotPolledSince('2020-01-01T00:30:00.000Z', 10);

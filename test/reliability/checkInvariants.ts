@@ -174,7 +174,7 @@ async function spotLocksFreeAfterTerminalStates(
 function diedBeforeReleasingTheLock(crash: { step: string; placement: string }): boolean {
   return crash.placement === 'before'
     ? crash.step === 'store.releaseSpotLock'
-    : crash.step === 'store.transition' || crash.step === 'store.recordPoll';
+    : crash.step === 'store.transition';
 }
 
 /**

@@ -48,7 +48,6 @@ export function auditedStore(store: ExportStore, audit: StoreAudit): ExportStore
       return async (...args: unknown[]) => {
         const result = await value.apply(target, args);
         if (property === 'createExport' || property === 'transition') audit.observe(result as ExportRecord);
-        if (property === 'recordPoll') audit.observe((result as { record: ExportRecord }).record);
         return result;
       };
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportLocation, exportView } from '../../../lib/http/exportView';
+import { exportLocation, exportView, MAX_VIEW_LINK_BYTES } from '../../../lib/http/exportView';
 import { exportRecordFixture } from '../../support/exportRecordFixtures';
 
 describe('exportView', () => {
@@ -32,6 +32,7 @@ describe('exportView', () => {
       upstreamExportId: 'up_1',
       request: record.request,
       links: ['https://files.example/1.csv.zip'],
+      linkCount: 1,
       requestedAt: record.requestedAt,
       startedAt: '2025-01-01T00:00:01.000Z',
       completedAt: '2025-01-01T00:10:00.000Z',
@@ -41,6 +42,38 @@ describe('exportView', () => {
       // Completed, its archive not claimed yet.
       archive: { status: 'PENDING', files: 0 },
     });
+  });
+
+  it('lists the first links that fit its budget, with the count of all and a truncation mark', () => {
+    // Prepare: 100 links of 4,096 characters, far more than the budget holds.
+    const links = Array.from(
+      { length: 100 },
+      (_, index) => `https://files.example/${index}?${'x'.repeat(4_060)}`,
+    );
+    const record = exportRecordFixture({ status: 'COMPLETED', links });
+
+    // Act
+    const view = exportView(record);
+
+    // Assess
+    const shown = view.links.length;
+    expect(shown).toBeGreaterThan(0);
+    expect(view.links).toEqual(links.slice(0, shown));
+    // Each link counts its JSON and a separator: the shown ones fit, one more would not.
+    const listBytes = (count: number) =>
+      links.slice(0, count).reduce((bytes, link) => bytes + JSON.stringify(link).length + 1, 0);
+    expect(listBytes(shown)).toBeLessThanOrEqual(MAX_VIEW_LINK_BYTES);
+    expect(listBytes(shown + 1)).toBeGreaterThan(MAX_VIEW_LINK_BYTES);
+    expect(view).toMatchObject({ linkCount: 100, linksTruncated: true });
+  });
+
+  it('leaves the truncation mark out when every link fits', () => {
+    // Act
+    const view = exportView(exportRecordFixture({ status: 'COMPLETED', links: ['https://files.example/1'] }));
+
+    // Assess
+    expect(view.linkCount).toBe(1);
+    expect(view).not.toHaveProperty('linksTruncated');
   });
 
   it('shows the archive: its status, files and rows, never the run that holds it', () => {
@@ -86,6 +119,7 @@ describe('exportView', () => {
       [
         'archive',
         'exportId',
+        'linkCount',
         'links',
         'pollCount',
         'request',

@@ -12,6 +12,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { IllegalTransitionError } from '../../../lib/exports/errors';
+import { recordPoll } from '../../../lib/exports/recordPoll';
 import {
   ExportAlreadyExistsError,
   ExportNotFoundError,
@@ -21,6 +22,7 @@ import {
   SpotBusyError,
   TransitionConflictError,
 } from '../../../lib/exports/storeErrors';
+import { transitionExport } from '../../../lib/exports/transitionExport';
 import { DynamoDbExportStore } from '../../../lib/store/DynamoDbExportStore';
 import { exportRecordToItem } from '../../../lib/store/exportItem';
 import { encodePaginationToken } from '../../../lib/store/paginationToken';
@@ -113,7 +115,7 @@ describe('DynamoDbExportStore.transition', () => {
     documentClient.on(UpdateCommand).resolves({ Attributes: exportRecordToItem(updated) });
 
     // Act
-    const result = await newStore().transition(FIXTURE_SPOT_ID, updated.exportId, { to: ABORTED });
+    const result = await transitionExport(newStore(), FIXTURE_SPOT_ID, updated.exportId, { to: ABORTED });
 
     // Assess
     expect(result).toEqual(updated);
@@ -135,7 +137,7 @@ describe('DynamoDbExportStore.transition', () => {
     documentClient.on(UpdateCommand).resolves({ Attributes: exportRecordToItem(updated) });
 
     // Act
-    await newStore().transition(FIXTURE_SPOT_ID, updated.exportId, {
+    await transitionExport(newStore(), FIXTURE_SPOT_ID, updated.exportId, {
       from: PROCESSING,
       to: COMPLETED,
       changes: { links: ['https://files/a.csv.zip'], completedAt: '2025-01-01T01:00:00.000Z' },
@@ -144,7 +146,7 @@ describe('DynamoDbExportStore.transition', () => {
     // Assess
     expect(documentClient).toHaveReceivedCommandWith(UpdateCommand, {
       UpdateExpression:
-        'SET #status = :to, #version = #version + :one, #statusIndexPk = :statusIndexPk, #links = :links, #completedAt = :completedAt REMOVE #activeIndexPk, #activeIndexSk',
+        'SET #status = :to, #version = #version + :one, #statusIndexPk = :statusIndexPk, #links = :links, #completedAt = :completedAt REMOVE #linkCount, #linkPages, #linkSetId, #activeIndexPk, #activeIndexSk',
       ConditionExpression: 'attribute_exists(#pk) AND #status IN (:from0)',
       ExpressionAttributeValues: expect.objectContaining({
         ':statusIndexPk': `SPOT#${FIXTURE_SPOT_ID}#STATUS#COMPLETED`,
@@ -159,7 +161,7 @@ describe('DynamoDbExportStore.transition', () => {
     documentClient.on(UpdateCommand).resolves({ Attributes: exportRecordToItem(updated) });
 
     // Act
-    await newStore().transition(FIXTURE_SPOT_ID, updated.exportId, {
+    await transitionExport(newStore(), FIXTURE_SPOT_ID, updated.exportId, {
       from: PROCESSING,
       to: PROCESSING,
       expectedVersion: 5,
@@ -178,7 +180,7 @@ describe('DynamoDbExportStore.transition', () => {
   it('refuses an expected status that cannot reach the target without calling DynamoDB', async () => {
     // Act
     const error = await rejection(
-      newStore().transition(FIXTURE_SPOT_ID, 'ex_1', { from: [PROCESSING, COMPLETED], to: FAILED }),
+      transitionExport(newStore(), FIXTURE_SPOT_ID, 'ex_1', { from: [PROCESSING, COMPLETED], to: FAILED }),
     );
 
     // Assess
@@ -194,7 +196,7 @@ describe('DynamoDbExportStore.transition', () => {
 
     // Act
     const error = await rejection(
-      newStore().transition(FIXTURE_SPOT_ID, current.exportId, { to: COMPLETED }),
+      transitionExport(newStore(), FIXTURE_SPOT_ID, current.exportId, { to: COMPLETED }),
     );
 
     // Assess
@@ -210,7 +212,7 @@ describe('DynamoDbExportStore.transition', () => {
 
     // Act
     const error = await rejection(
-      newStore().transition(FIXTURE_SPOT_ID, current.exportId, { from: PROCESSING, to: COMPLETED }),
+      transitionExport(newStore(), FIXTURE_SPOT_ID, current.exportId, { from: PROCESSING, to: COMPLETED }),
     );
 
     // Assess
@@ -227,7 +229,7 @@ describe('DynamoDbExportStore.transition', () => {
 
     // Act
     const error = await rejection(
-      newStore().transition(FIXTURE_SPOT_ID, current.exportId, { to: PROCESSING, expectedVersion: 8 }),
+      transitionExport(newStore(), FIXTURE_SPOT_ID, current.exportId, { to: PROCESSING, expectedVersion: 8 }),
     );
 
     // Assess
@@ -242,7 +244,9 @@ describe('DynamoDbExportStore.transition', () => {
     documentClient.on(GetCommand).resolves({});
 
     // Act
-    const error = await rejection(newStore().transition(FIXTURE_SPOT_ID, 'ex_missing', { to: PROCESSING }));
+    const error = await rejection(
+      transitionExport(newStore(), FIXTURE_SPOT_ID, 'ex_missing', { to: PROCESSING }),
+    );
 
     // Assess
     expect(error).toBeInstanceOf(ExportNotFoundError);
@@ -257,7 +261,7 @@ describe('DynamoDbExportStore.transition', () => {
     documentClient.on(UpdateCommand).rejects(throttled);
 
     // Act
-    const error = await rejection(newStore().transition(FIXTURE_SPOT_ID, 'ex_1', { to: PROCESSING }));
+    const error = await rejection(transitionExport(newStore(), FIXTURE_SPOT_ID, 'ex_1', { to: PROCESSING }));
 
     // Assess
     expect(error).toBe(throttled);
@@ -274,7 +278,7 @@ describe('DynamoDbExportStore.recordPoll', () => {
     });
 
     // Act
-    const result = await newStore().recordPoll(current, {
+    const result = await recordPoll(newStore(), current, {
       status: PROCESSING,
       upstreamStatus: 'Processing',
       observedAt: '2025-01-01T00:01:00.000Z',
@@ -296,7 +300,7 @@ describe('DynamoDbExportStore.recordPoll', () => {
 
     // Act
     const error = await rejection(
-      newStore().recordPoll(current, { status: COMPLETED, observedAt: '2025-01-01T00:01:00.000Z' }),
+      recordPoll(newStore(), current, { status: COMPLETED, observedAt: '2025-01-01T00:01:00.000Z' }),
     );
 
     // Assess
