@@ -102,14 +102,20 @@ export class BundleProcess {
       this.output += chunk.toString('utf8');
     });
     this.#ready = new Promise((resolve, reject) => {
-      this.#child.once('exit', (code) =>
-        reject(new Error(`${options.functionName} exited with ${code}:\n${this.output}`)),
-      );
+      this.#child.once('exit', (code) => {
+        const message = `${options.functionName} exited with ${code}:\n${this.output}`;
+        reject(new Error(message));
+        // Lambda reports a crashed runtime as the invocation's error.
+        for (const settle of this.#pending.values())
+          settle({ error: { name: 'Runtime.ExitError', message } });
+      });
       this.#child.on('message', (message: { ready?: true; id?: number } & Invocation) => {
         if (message.ready === true) resolve();
         else if (message.id !== undefined) this.#pending.get(message.id)?.(message);
       });
     });
+    // Seen by the next invoke; not an unhandled rejection when the process ends after its last one.
+    this.#ready.catch(() => undefined);
   }
 
   /** The handler's result, or the error it threw (by name and message, as Lambda reports it). */

@@ -41,7 +41,7 @@ export function resolveValue(value: unknown, deployment: Deployment): string {
     case 'Fn::Select': {
       const [index, list] = argument as [unknown, unknown];
       const items = resolveList(list, deployment);
-      const selected = items[Number(resolveValue(index, deployment))];
+      const selected = items[typeof index === 'number' ? index : Number(resolveValue(index, deployment))];
       if (selected === undefined) throw new UnresolvableTemplateValueError(value);
       return selected;
     }

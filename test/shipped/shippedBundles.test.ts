@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -120,18 +121,11 @@ beforeAll(async () => {
     spots: Object.fromEntries(spots.map((spotId) => [spotId, { apiKey: `key-${spotId}` }])),
   });
 
-  for (const handler of Object.values(HandlerNames)) {
-    const fn = startFunction(runner, handler);
-    functions.set(handler, fn);
-    const environment = functionEnvironment(handler);
-    if (environment.SECRET_NAME_PREFIX !== undefined) {
-      for (const spotId of spots)
-        standIns.putSecret(
-          `${environment.SECRET_NAME_PREFIX}${spotId}`,
-          JSON.stringify({ spotId, apiKey: `key-${spotId}` }),
-        );
-    }
-  }
+  // One secret per spot, named as the functions' SECRET_NAME_PREFIX says.
+  const secretNamePrefix = functionEnvironment(HandlerNames.START).SECRET_NAME_PREFIX;
+  for (const spotId of spots)
+    standIns.putSecret(`${secretNamePrefix}${spotId}`, JSON.stringify({ spotId, apiKey: `key-${spotId}` }));
+  for (const handler of Object.values(HandlerNames)) functions.set(handler, startFunction(runner, handler));
   reconciler = startFunction(runner, HandlerNames.CHECK_STATUS, RECONCILER_CLOCK_OFFSET_MS);
 }, SETUP_TIMEOUT_MS);
 
@@ -179,6 +173,7 @@ function startFunction(runner: string, handler: HandlerName, clockOffsetMs = 0):
   // The access key tells the stand-ins which function's role signed a call, as IAM would see it.
   const accessKeyId = `ASIA-${handler}`;
   const home = join(workDir, `${handler}-home`);
+  mkdirSync(home, { recursive: true });
   const process = new BundleProcess({
     runner,
     bundleFile: join(workDir, handler, 'index.mjs'),
@@ -210,7 +205,6 @@ function startFunction(runner: string, handler: HandlerName, clockOffsetMs = 0):
       AWS_ENDPOINT_URL_S3: standIns.s3Endpoint,
     },
   });
-  void mkdir(home, { recursive: true });
   return { handler, process, accessKeyId };
 }
 
