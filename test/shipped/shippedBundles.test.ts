@@ -242,7 +242,7 @@ const requests = {
       method: 'POST',
       route: '/exports',
       headers: { 'x-spot-id': spotId, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-      body: JSON.stringify({ from: isoHoursAgo(24), until: isoHoursAgo(0) }),
+      body: JSON.stringify(EXPORT_WINDOW),
     }),
   check: (spotId: string, exportId: string) =>
     apiEvent({ route: '/exports/{exportId}', headers: { 'x-spot-id': spotId }, exportId }),
@@ -259,11 +259,17 @@ const requests = {
     apiEvent({ route: '/exports/{exportId}/files', headers: { 'x-spot-id': spotId }, exportId }),
 };
 
-function isoHoursAgo(hours: number): string {
-  return new Date(Math.floor(Date.now() / 3_600_000 - hours) * 3_600_000).toISOString().replace('.000Z', 'Z');
+const HOUR_MS = 3_600_000;
+/** The last whole day up to the hour, fixed once: a replayed request must be the same request. */
+const EXPORT_WINDOW = { from: wholeHour(-24), until: wholeHour(0) };
+
+function wholeHour(offsetHours: number): string {
+  return new Date((Math.floor(Date.now() / HOUR_MS) + offsetHours) * HOUR_MS)
+    .toISOString()
+    .replace('.000Z', 'Z');
 }
 
-const deadline = () => new Date(Date.now() + 6 * 3_600_000).toISOString();
+const deadline = () => new Date(Date.now() + 6 * HOUR_MS).toISOString();
 
 /** An export started over the API and created upstream by the workflow's create task: PROCESSING. */
 async function startAndCreate(spotId: string): Promise<string> {
