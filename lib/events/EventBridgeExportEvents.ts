@@ -24,7 +24,8 @@ export type ExportEventDetailType = (typeof ExportEventDetailType)[keyof typeof 
 /**
  * EventBridge refuses an event over 256 KB. A link may be 4 KB and an export may have many, so
  * an event carries the links that fit in this many bytes (in order) and says how many there are;
- * `GET /exports/{exportId}` has them all. The same bound holds the archive event's file list.
+ * the archive (`GET /exports/{exportId}/files`) has every file. The same bound holds the archive
+ * event's file list.
  */
 export const MAX_EVENT_LIST_BYTES = 128 * 1024;
 
@@ -37,7 +38,7 @@ export interface ExportEventDetail {
   links: string[];
   /** How many links the export has. */
   linkCount: number;
-  /** Present (true) when `links` holds only the first ones: read the export for the rest. */
+  /** Present (true) when `links` holds only the first ones; the archive has every file. */
   linksTruncated?: true;
   upstreamExportId?: string;
   completedAt?: string;

@@ -5,9 +5,9 @@ import { itemsWithin } from '../exports/itemsWithin';
 
 /**
  * A Lambda response may not pass 6 MB, and an export may have thousands of 4 KB links. A view
- * lists the links that fit in this many bytes (in order), so even a page of 100 exports stays
- * far below the limit; `linkCount` says how many there are, `linksTruncated` that some were
- * left out. Every file is in the archive (`GET /exports/{exportId}/files`).
+ * lists the links that fit in this many bytes (in order), so even a page of 100 exports (4.8 MB
+ * of links at most) stays under the limit; `linkCount` says how many there are,
+ * `linksTruncated` that some were left out. Every file is in the archive (`GET /exports/{exportId}/files`).
  */
 export const MAX_VIEW_LINK_BYTES = 48 * 1024;
 
