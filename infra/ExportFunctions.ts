@@ -191,8 +191,8 @@ export class ExportFunctions extends Construct {
       new iam.PolicyStatement({ actions: ['states:StopExecution'], resources: [props.executionsArn] }),
       publishExportEvents,
     );
+    // Listing only queries (the table for a spot's exports and link pages, the index by status).
     this.list.addToPolicy(
-      new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [tableArn] }),
       new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn, statusIndexArn] }),
     );
 
@@ -200,8 +200,9 @@ export class ExportFunctions extends Construct {
     // the files function reads them, to presign GETs, and can write nothing.
     const archiveObjects = props.archive.bucket.arnForObjects(`${ARCHIVE_KEY_PREFIX}*`);
     this.archive.addToPolicy(
+      // Query reads the link pages of an export whose links did not fit in its item.
       new iam.PolicyStatement({
-        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
         resources: [tableArn],
       }),
       new iam.PolicyStatement({
@@ -211,7 +212,7 @@ export class ExportFunctions extends Construct {
       publishExportEvents,
     );
     this.files.addToPolicy(
-      new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [tableArn] }),
+      new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [tableArn] }),
       new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [archiveObjects] }),
     );
     const key = props.archive.encryptionKey;

@@ -1,10 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  BatchWriteCommand,
-  type DynamoDBDocumentClient,
-  PutCommand,
-  QueryCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ExportRecord } from '../exports/ExportRecord';
 import type { StoredItem } from './conditionalCheckFailure';
 import { itemToExportRecord } from './exportItem';
@@ -21,7 +16,6 @@ export const INLINE_LINKS_MAX_BYTES = 64 * 1024;
 export const LINK_PAGE_MAX_BYTES = 256 * 1024;
 /** Pages written at once; each is a single put of up to LINK_PAGE_MAX_BYTES. */
 const PAGE_WRITE_CONCURRENCY = 8;
-const DELETE_BATCH_SIZE = 25;
 
 /** Export-item attributes of a link set kept in pages. */
 export const LinkAttribute = {
@@ -105,20 +99,15 @@ export class DynamoDbExportLinks {
 
   /** Removes pages no record names, after a write that named them lost its race. */
   async discard(spotId: string, exportId: string, linkSetId: string, pageCount: number): Promise<void> {
-    const keys = Array.from({ length: pageCount }, (_, index) =>
-      exportLinksPageKey(spotId, exportId, linkSetId, index),
-    );
-    for (let start = 0; start < keys.length; start += DELETE_BATCH_SIZE) {
-      await this.#client.send(
-        new BatchWriteCommand({
-          RequestItems: {
-            [this.#tableName]: keys
-              .slice(start, start + DELETE_BATCH_SIZE)
-              .map((key) => ({ DeleteRequest: { Key: key } })),
-          },
+    // One DeleteItem per page: the functions that record polls hold no batch-write grant.
+    await inBatches(Array.from({ length: pageCount }), PAGE_WRITE_CONCURRENCY, (_, index) =>
+      this.#client.send(
+        new DeleteCommand({
+          TableName: this.#tableName,
+          Key: exportLinksPageKey(spotId, exportId, linkSetId, index),
         }),
-      );
-    }
+      ),
+    );
   }
 
   async #read(item: StoredItem, pageCount: number): Promise<string[]> {

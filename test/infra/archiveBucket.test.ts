@@ -113,13 +113,16 @@ describe('the archive bucket', () => {
       [
         ...FUNCTION_BASICS,
         'dynamodb:GetItem',
+        'dynamodb:Query',
         'dynamodb:UpdateItem',
         's3:AbortMultipartUpload',
         's3:PutObject',
         'events:PutEvents',
       ].sort(),
     );
-    expect(filesActions).toEqual([...FUNCTION_BASICS, 'dynamodb:GetItem', 's3:GetObject'].sort());
+    expect(filesActions).toEqual(
+      [...FUNCTION_BASICS, 'dynamodb:GetItem', 'dynamodb:Query', 's3:GetObject'].sort(),
+    );
     expect(written).toEqual([expect.stringMatching(/"\/exports\/\*"\]\]\}$/)]);
     expect(read).toEqual(written);
   });

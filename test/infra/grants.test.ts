@@ -112,7 +112,7 @@ describe('function grants', () => {
     const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.LIST));
 
     // Assess
-    expect(actions).toEqual([...FUNCTION_BASICS, 'dynamodb:GetItem', 'dynamodb:Query'].sort());
+    expect(actions).toEqual([...FUNCTION_BASICS, 'dynamodb:Query'].sort());
     expect(actions.some((action) => /^(secretsmanager|states|events|sqs):/.test(action))).toBe(false);
   });
 
