@@ -1,6 +1,7 @@
 import type { ExportRecord, NewExportRecord } from '../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../lib/exports/ExportStatus';
 import { newExportId } from '../../lib/exports/exportId';
+import type { IdempotencyRecord } from '../../lib/exports/IdempotencyRecord';
 
 export const FIXTURE_SPOT_ID = 'sp_fixture';
 
@@ -22,4 +23,17 @@ export function newExportRecordFixture(overrides: Partial<NewExportRecord> = {})
 
 export function exportRecordFixture(overrides: Partial<ExportRecord> = {}): ExportRecord {
   return { ...newExportRecordFixture(overrides), version: overrides.version ?? 1 };
+}
+
+/** An idempotency key's record, as a start stores it; override any field. */
+export function idempotencyRecordFixture(overrides: Partial<IdempotencyRecord> = {}): IdempotencyRecord {
+  return {
+    spotId: FIXTURE_SPOT_ID,
+    key: 'k',
+    exportId: newExportId(Date.parse('2025-01-01T00:00:00.000Z')),
+    requestFingerprint: 'f',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    expiresAtEpochSeconds: 1,
+    ...overrides,
+  };
 }

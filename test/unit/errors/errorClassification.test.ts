@@ -11,18 +11,11 @@ import * as httpErrors from '../../../lib/http/ProblemError';
 import { problemForError } from '../../../lib/http/problemForError';
 import * as openWebErrors from '../../../lib/openweb/errors';
 import * as secretsErrors from '../../../lib/secrets/errors';
-import { exportRecordFixture } from '../../support/exportRecordFixtures';
+import { exportRecordFixture, idempotencyRecordFixture } from '../../support/exportRecordFixtures';
 
 const SPOT = 'sp_abc';
 const completed = exportRecordFixture({ status: 'COMPLETED' });
-const idempotencyRecord = {
-  spotId: SPOT,
-  key: 'k',
-  exportId: completed.exportId,
-  requestFingerprint: 'f',
-  createdAt: '2025-01-01T00:00:00.000Z',
-  expiresAtEpochSeconds: 1,
-};
+const idempotencyRecord = idempotencyRecordFixture({ spotId: SPOT, exportId: completed.exportId });
 const abortCause = Object.assign(new Error('aborted'), { name: 'AbortError' });
 const {
   AmbiguousCreateError,

@@ -27,19 +27,12 @@ import {
   CredentialsUnavailableError,
   InvalidCredentialsError,
 } from '../../../lib/secrets/errors';
-import { exportRecordFixture } from '../../support/exportRecordFixtures';
+import { exportRecordFixture, idempotencyRecordFixture } from '../../support/exportRecordFixtures';
 
 const SPOT = 'sp_abc';
 const failed = exportRecordFixture({ status: 'FAILED', failureReason: 'no' });
 const completed = exportRecordFixture({ status: 'COMPLETED' });
-const idempotencyRecord = {
-  spotId: SPOT,
-  key: 'k',
-  exportId: failed.exportId,
-  requestFingerprint: 'f',
-  createdAt: '2025-01-01T00:00:00.000Z',
-  expiresAtEpochSeconds: 1,
-};
+const idempotencyRecord = idempotencyRecordFixture({ spotId: SPOT, exportId: failed.exportId });
 const timeoutCause = Object.assign(new Error('aborted'), { name: 'AbortError' });
 
 describe('problemForError', () => {
