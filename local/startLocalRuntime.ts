@@ -1,27 +1,24 @@
 import { randomInt } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '@aws-lambda-powertools/logger';
 import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { StackConfig } from '../infra/stackConfig';
 import { loadConfig } from '../lib/config';
 import type { ExportSettings } from '../lib/exports/ExportSettings';
-import type { ExportDependencies, PollingWorkflows } from '../lib/exports/ports';
+import type { PollingWorkflows } from '../lib/exports/ports';
 import type { ReconcileSummary } from '../lib/exports/reconcileExports';
 import { type HandlerName, ROUTES } from '../lib/http/routeTable';
 import { createLogger } from '../lib/observability/createLogger';
 import { InMemoryExportMetrics } from '../lib/observability/InMemoryExportMetrics';
-import { OpenWebClient } from '../lib/openweb/OpenWebClient';
-import type { OpenWebClientEvent } from '../lib/openweb/OpenWebClientEvent';
 import { AWS_CONNECTION_TIMEOUT_MS, AWS_REQUEST_TIMEOUT_MS } from '../lib/runtime/AwsClients';
 import { createArchiveDependencies } from '../lib/runtime/archiveDependencies';
+import { buildExportDependencies } from '../lib/runtime/buildExportDependencies';
 import { handlerRuntimeFor } from '../lib/runtime/HandlerRuntime';
+import { dynamoDbExportStore } from '../lib/runtime/ports/dynamoDbExportStore';
+import { openWebUpstream } from '../lib/runtime/ports/openWebUpstream';
 import { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
 import { toDocumentClient } from '../lib/store/createDocumentClient';
-import { DynamoDbAuthPacer } from '../lib/store/DynamoDbAuthPacer';
-import { DynamoDbExportStore } from '../lib/store/DynamoDbExportStore';
-import { DynamoDbTokenStore } from '../lib/store/DynamoDbTokenStore';
 import { OPENAPI_DOCUMENT_FILE } from '../openapi/documentFile';
 import { loadStateMachine } from './cachedStateMachine';
 import {
@@ -188,36 +185,23 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       stop: (name) => workflows.stop(name),
       isRunning: (name) => workflows.isRunning(name),
     };
-    const tableName = LOCAL_TABLE_NAME;
-    const deps: ExportDependencies = {
-      store: new DynamoDbExportStore({ client: documentClient, tableName }),
-      credentials,
-      upstream: new OpenWebClient({
-        authBaseUrl: config.openWeb.authBaseUrl,
-        exportBaseUrl: config.openWeb.exportBaseUrl,
-        downloadHosts: config.openWeb.downloadHosts,
-        credentials,
-        // Persisted with the exports, so a restart reuses the token instead of authenticating again.
-        tokenStore: new DynamoDbTokenStore({ client: documentClient, tableName }),
-        authPacer: new DynamoDbAuthPacer({
-          client: documentClient,
-          tableName,
-          requestsPerSecond: config.openWeb.authRequestsPerSecond,
-        }),
-        requestTimeoutMs: config.openWeb.requestTimeoutMs,
-        retry: { maxAttempts: config.openWeb.maxAttempts, totalBudgetMs: config.openWeb.retryBudgetMs },
-        maxConcurrentRequests: config.openWeb.maxConcurrentRequests,
-        ...(config.openWeb.maxRequestsPerSecond !== undefined && {
-          maxRequestsPerSecond: config.openWeb.maxRequestsPerSecond,
-        }),
-        onEvent: upstreamEventLogger(logger),
-      }),
-      workflows: guardedWorkflows,
-      events,
-      metrics,
-      settings: scaledExportSettings(config.exports, settings.timeScale),
-      now: Date.now,
-    };
+    // The deployed wiring, with this machine's table, credentials file, workflows and announcements.
+    const deps = buildExportDependencies(
+      config,
+      {
+        store: dynamoDbExportStore,
+        credentials: () => credentials,
+        upstream: openWebUpstream,
+        workflows: () => guardedWorkflows,
+        events: () => events,
+      },
+      {
+        clients: { documentClient },
+        metrics,
+        logger,
+        settings: scaledExportSettings(config.exports, settings.timeScale),
+      },
+    );
     const archive =
       archiveStorage === undefined
         ? undefined
@@ -453,14 +437,6 @@ function warnAboutScheduledSpotsWithoutCredentials(
       say(`warning: ${spot.spotId} has schedules but no key in LOCAL_SECRETS_FILE; its runs will fail`);
     }
   }
-}
-
-/** Client events carry no keys or tokens by design; retries are worth seeing, the rest only when debugging. */
-function upstreamEventLogger(logger: Logger): (event: OpenWebClientEvent) => void {
-  return (event) => {
-    if (event.type === 'request') logger.debug('Upstream request', { upstream: event });
-    else logger.info('Upstream client event', { upstream: event });
-  };
 }
 
 function reportScheduleRun(run: ScheduleRun, say: (line: string) => void): void {
