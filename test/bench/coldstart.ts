@@ -3,7 +3,9 @@
 // gzip bytes, its five largest inputs, and the median module init: the time a fresh `node`
 // takes to `import()` the bundle, with the environment the stack gives that function. The
 // processes run interleaved (one of each function per round), so machine noise hits all alike.
-// COLDSTART_RUNS (default 15) rounds. Exits 1 when a goal is missed.
+// An empty module is imported the same way in every round: its median is the floor that node
+// itself and the machine's load put under every figure. COLDSTART_RUNS (default 15) rounds.
+// Exits 1 when a goal is missed.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -165,19 +167,26 @@ async function main(): Promise<void> {
         initMs: [],
       });
     }
+    const floorFile = join(workDir, 'empty.mjs');
+    await writeFile(floorFile, 'export const handler = () => {};\n');
+    const floorMs: number[] = [];
     for (let round = 0; round < RUNS; round++) {
       for (const bundle of built) {
         bundle.initMs.push(await runChild(script, bundle.file, stackEnvironment(bundle.handler)));
       }
+      floorMs.push(await runChild(script, floorFile, stackEnvironment(HandlerNames.LIST)));
     }
-    report(built);
+    report(built, floorMs);
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
 }
 
-function report(built: readonly Built[]): void {
-  console.log(`Module init: median of ${RUNS} fresh node ${process.version} processes per function.\n`);
+function report(built: readonly Built[], floorMs: readonly number[]): void {
+  console.log(
+    `Module init: median of ${RUNS} fresh node ${process.version} processes per function; ` +
+      `an empty module's median in the same rounds: ${median(floorMs).toFixed(0)} ms.\n`,
+  );
   console.log('| function | bundle | gzip | init median (min–max) | largest inputs |');
   console.log('|---|---:|---:|---:|---|');
   for (const bundle of built) {
