@@ -8,6 +8,7 @@ import { jsonResponse } from '../lib/http/jsonResponse';
 import { readExportId } from '../lib/http/readExportId';
 import { readSpotId } from '../lib/http/readSpotId';
 import { HandlerNames } from '../lib/http/routeTable';
+import { AWS_EXPORT_PORTS } from '../lib/runtime/createAwsExportDependencies';
 import { createExportHandler } from '../lib/runtime/createExportHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
@@ -23,7 +24,8 @@ export function makeAbortHandler(runtime: HandlerRuntime) {
   });
 }
 
-export const handler = makeAbortHandler(defaultHandlerRuntime());
+// Every port: an abort asks the upstream, stops the workflow, frees the spot and announces the end.
+export const handler = makeAbortHandler(defaultHandlerRuntime(AWS_EXPORT_PORTS));
 
 /** 202 with the export (again for one already aborted); 409 once it completed or failed. */
 async function abortFromApi(

@@ -2,8 +2,8 @@ import { type ArchiveDependencies, archiveExport, failArchive } from '../lib/arc
 import type { ExportRecord } from '../lib/exports/ExportRecord';
 import type { ArchiveTaskOutput } from '../lib/exports/pollingWorkflowContract';
 import { HandlerNames } from '../lib/http/routeTable';
-import type { ArchiveHandlerRuntime } from '../lib/runtime/archiveDependencies';
-import { archiveHandlerRuntime, defaultArchiveDependencies } from '../lib/runtime/archiveDependencies';
+import { defaultArchiveDependencies } from '../lib/runtime/archiveDependencies';
+import { type ArchiveHandlerRuntime, archiveHandlerRuntime } from '../lib/runtime/archiveHandlerRuntime';
 import { createHandler } from '../lib/runtime/createExportHandler';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import {

@@ -11,6 +11,7 @@ import { jsonResponse } from '../lib/http/jsonResponse';
 import { readExportId } from '../lib/http/readExportId';
 import { readSpotId } from '../lib/http/readSpotId';
 import { HandlerNames } from '../lib/http/routeTable';
+import { AWS_EXPORT_PORTS } from '../lib/runtime/createAwsExportDependencies';
 import { createExportHandler } from '../lib/runtime/createExportHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
@@ -31,7 +32,9 @@ export function makeCheckStatusHandler(runtime: HandlerRuntime) {
   });
 }
 
-export const handler = makeCheckStatusHandler(defaultHandlerRuntime());
+// Every port: a check polls the upstream and announces the end; the create task and the reconciler
+// abort (stopping the workflow) and restart workflows.
+export const handler = makeCheckStatusHandler(defaultHandlerRuntime(AWS_EXPORT_PORTS));
 
 /** 200 with the export; the upstream is asked only when the record is not fresh. */
 async function checkFromApi(

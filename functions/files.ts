@@ -6,8 +6,8 @@ import { jsonResponse } from '../lib/http/jsonResponse';
 import { readExportId } from '../lib/http/readExportId';
 import { readSpotId } from '../lib/http/readSpotId';
 import { HandlerNames } from '../lib/http/routeTable';
-import type { ArchiveHandlerRuntime } from '../lib/runtime/archiveDependencies';
-import { archiveHandlerRuntime, defaultArchiveDependencies } from '../lib/runtime/archiveDependencies';
+import { defaultArchivedFilesDependencies } from '../lib/runtime/archivedFilesDependencies';
+import { type ArchiveHandlerRuntime, archiveHandlerRuntime } from '../lib/runtime/archiveHandlerRuntime';
 import { createHandler } from '../lib/runtime/createExportHandler';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 
@@ -19,15 +19,8 @@ export function makeFilesHandler(runtime: ArchiveHandlerRuntime, files: () => Ar
   });
 }
 
-export const handler = makeFilesHandler(archiveHandlerRuntime(), () => {
-  const archive = defaultArchiveDependencies();
-  return {
-    getExport: archive.getExport,
-    storage: archive.storage,
-    urlExpirySeconds: archive.settings.downloadUrlExpirySeconds,
-    now: archive.now,
-  };
-});
+// The table and the bucket, read only: no bus, no upstream.
+export const handler = makeFilesHandler(archiveHandlerRuntime(), defaultArchivedFilesDependencies);
 
 async function filesFromApi(
   deps: ArchivedFilesDependencies,

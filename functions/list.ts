@@ -11,20 +11,24 @@ import { createExportHandler } from '../lib/runtime/createExportHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
+import { dynamoDbExportStore } from '../lib/runtime/ports/dynamoDbExportStore';
+
+/** Listing reads the table and nothing else. */
+type ListDependencies = Pick<ExportDependencies, 'store'>;
 
 /** List a spot's exports, newest first: `GET /exports?limit=&nextToken=&status=`. */
-export function makeListHandler(runtime: HandlerRuntime) {
+export function makeListHandler(runtime: HandlerRuntime<ListDependencies>) {
   return createExportHandler(runtime, async (event, deps) => {
     if (isApiGatewayEvent(event)) return listFromApi(deps, event);
     throw new UnrecognisedEventError(HandlerNames.LIST);
   });
 }
 
-export const handler = makeListHandler(defaultHandlerRuntime());
+export const handler = makeListHandler(defaultHandlerRuntime({ store: dynamoDbExportStore }));
 
 /** 200 `{items, nextToken?}`; pass `nextToken` back for the next page. */
 async function listFromApi(
-  deps: ExportDependencies,
+  deps: ListDependencies,
   event: APIGatewayProxyEventV2,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const spotId = readSpotId(event);

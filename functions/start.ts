@@ -2,8 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { isScheduledExportEvent, scheduledStartCommand } from '../lib/events/scheduledExportEvent';
 import { exportRequestSchema } from '../lib/exports/exportRequestSchema';
-import type { ExportDependencies } from '../lib/exports/ports';
-import { startExport } from '../lib/exports/startExport';
+import { type StartDependencies, startExport } from '../lib/exports/startExport';
 import { SpotBusyError } from '../lib/exports/storeErrors';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportLocation, exportView } from '../lib/http/exportView';
@@ -17,9 +16,12 @@ import { createExportHandler } from '../lib/runtime/createExportHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
+import { dynamoDbExportStore } from '../lib/runtime/ports/dynamoDbExportStore';
+import { spotCredentials } from '../lib/runtime/ports/spotCredentials';
+import { stepFunctionsWorkflows } from '../lib/runtime/ports/stepFunctionsWorkflows';
 
 /** Start an export: `POST /exports`, or an EventBridge Scheduler schedule. */
-export function makeStartHandler(runtime: HandlerRuntime) {
+export function makeStartHandler(runtime: HandlerRuntime<StartDependencies>) {
   return createExportHandler(runtime, async (event, deps) => {
     if (isApiGatewayEvent(event)) return startFromApi(deps, event);
     if (isScheduledExportEvent(event)) return startFromSchedule(deps, event, runtime.logger);
@@ -27,14 +29,21 @@ export function makeStartHandler(runtime: HandlerRuntime) {
   });
 }
 
-export const handler = makeStartHandler(defaultHandlerRuntime());
+// A start records the export and starts its workflow: it never calls the upstream or ends an export.
+export const handler = makeStartHandler(
+  defaultHandlerRuntime({
+    store: dynamoDbExportStore,
+    credentials: spotCredentials,
+    workflows: stepFunctionsWorkflows,
+  }),
+);
 
 /**
  * 202 with the export and its Location. A repeated Idempotency-Key gets the same
  * answer (202, same export, its current state), marked `Idempotent-Replayed: true`.
  */
 async function startFromApi(
-  deps: ExportDependencies,
+  deps: StartDependencies,
   event: APIGatewayProxyEventV2,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const spotId = readSpotId(event);
@@ -68,7 +77,7 @@ export type ScheduledStartResult =
  * so Scheduler retries and, in the end, dead-letters them.
  */
 async function startFromSchedule(
-  deps: ExportDependencies,
+  deps: StartDependencies,
   event: unknown,
   logger: Logger,
 ): Promise<ScheduledStartResult> {

@@ -66,8 +66,8 @@ export class ExportFunctions extends Construct {
       DEFAULT_FIRST_POLL_DELAY_SECONDS: String(polling.defaultFirstPollDelaySeconds),
       STATUS_FRESHNESS_SECONDS: String(polling.statusFreshnessSeconds),
       RECONCILE_STALE_AFTER_SECONDS: String(polling.reconcileStaleAfterSeconds),
-      // Every function gets these: the shared handler runtime requires them at cold start. They are
-      // configuration, not access: only start, check-status and abort are granted the workflow and the bus.
+      // Configuration, not access: list reads neither; only start, check-status and abort build the
+      // clients (lib/runtime/ports) and are granted the workflow and the bus.
       STATE_MACHINE_ARN: props.stateMachineArn,
       EVENT_BUS_NAME: eventBus.eventBusName,
       ...(config.openWebDownloadHosts !== undefined && {

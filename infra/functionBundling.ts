@@ -5,6 +5,20 @@ const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 /**
+ * Lambda hands every function its role's credentials in the environment, and the SDK's default
+ * credential chain reads those first. Its profile, SSO, credential-process and web-identity
+ * providers (with the STS and SSO clients they bring, about 85 KB of every bundle) are only
+ * loaded, by dynamic import, when the environment has no credentials, which never happens
+ * in Lambda; they are left out of the bundles.
+ */
+export const LAMBDA_UNUSED_CREDENTIAL_PROVIDERS = [
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-web-identity',
+];
+
+/**
  * How every function is bundled (esbuild, locally, never Docker). The benchmarks and the
  * shipped-bundle checks build with these very options, so what they measure is what ships.
  */
@@ -18,5 +32,5 @@ export const FUNCTION_BUNDLING: Readonly<BundlingOptions> = {
   sourceMap: true,
   sourcesContent: false,
   // Bundle the AWS SDK too: a pinned, tree-shaken SDK instead of whatever the runtime ships.
-  externalModules: [],
+  externalModules: LAMBDA_UNUSED_CREDENTIAL_PROVIDERS,
 };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from './exports/ExportSettings';
 import { JWT_CLAIM_NAME_PATTERN } from './http/jwtClaimValues';
 import { DEFAULT_DOWNLOAD_HOSTS, isDownloadHostEntry } from './openweb/downloadLinkPolicy';
@@ -34,73 +34,89 @@ const SECONDS_PER_DAY = 24 * SECONDS_PER_HOUR;
 
 const STATE_MACHINE_ARN = /^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:stateMachine:[A-Za-z0-9_-]{1,80}$/;
 
-const baseUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-  .transform((url) => url.replace(/\/+$/, ''));
+const baseUrl = z.pipe(
+  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  z.transform((url: string) => url.replace(/\/+$/, '')),
+);
 
 /** `a.example.com, *.cdn.example.com` → entries in lower case; empty entries are ignored. */
-const downloadHostList = z
-  .string()
-  .transform((text) =>
-    text
-      .split(',')
-      .map((entry) => entry.trim().toLowerCase())
-      .filter((entry) => entry !== ''),
-  )
-  .refine(
-    (entries) => entries.length > 0 && entries.every(isDownloadHostEntry),
-    'must be a comma-separated list of host, host:port or *.domain.tld entries',
-  );
+const DOWNLOAD_HOSTS_MESSAGE = 'must be a comma-separated list of host, host:port or *.domain.tld entries';
+const downloadHostList = z.pipe(
+  z.string({ error: DOWNLOAD_HOSTS_MESSAGE }),
+  z
+    .transform((text: string) =>
+      text
+        .split(',')
+        .map((entry) => entry.trim().toLowerCase())
+        .filter((entry) => entry !== ''),
+    )
+    .check(
+      z.refine(
+        (entries: string[]) => entries.length > 0 && entries.every(isDownloadHostEntry),
+        DOWNLOAD_HOSTS_MESSAGE,
+      ),
+    ),
+);
 
 function integerInRange(defaultValue: number, min: number, max: number) {
+  return z._default(
+    z.coerce
+      .number({ error: 'must be a number' })
+      .check(
+        z.int('must be an integer'),
+        z.gte(min, `must be at least ${min}`),
+        z.lte(max, `must be at most ${max}`),
+      ),
+    defaultValue,
+  );
+}
+
+/** A positive rate, at most `MAX_UPSTREAM_REQUESTS_PER_SECOND`. */
+function requestsPerSecond() {
   return z.coerce
     .number({ error: 'must be a number' })
-    .int('must be an integer')
-    .min(min, `must be at least ${min}`)
-    .max(max, `must be at most ${max}`)
-    .default(defaultValue);
+    .check(
+      z.positive('must be greater than 0'),
+      z.lte(MAX_UPSTREAM_REQUESTS_PER_SECOND, `must be at most ${MAX_UPSTREAM_REQUESTS_PER_SECOND}`),
+    );
+}
+
+/** A string matching `pattern`; `message` says what it must be. */
+function matching(pattern: RegExp, message: string) {
+  return z.string({ error: message }).check(z.regex(pattern, message));
 }
 
 const environmentSchema = z.object({
-  OPENWEB_AUTH_BASE_URL: baseUrl.default(DEFAULT_OPENWEB_AUTH_BASE_URL),
-  OPENWEB_EXPORT_BASE_URL: baseUrl.default(DEFAULT_OPENWEB_EXPORT_BASE_URL),
-  OPENWEB_DOWNLOAD_HOSTS: downloadHostList.optional(),
-  AUTH_SPOT_CLAIM: z
-    .string()
-    .regex(JWT_CLAIM_NAME_PATTERN, 'must be a JWT claim name (printable ASCII, no spaces)')
-    .optional(),
-  SECRET_NAME_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'may hold only letters, digits and /_+=.@-')
-    .default(DEFAULT_SECRET_NAME_PREFIX),
+  OPENWEB_AUTH_BASE_URL: z._default(baseUrl, DEFAULT_OPENWEB_AUTH_BASE_URL),
+  OPENWEB_EXPORT_BASE_URL: z._default(baseUrl, DEFAULT_OPENWEB_EXPORT_BASE_URL),
+  OPENWEB_DOWNLOAD_HOSTS: z.optional(downloadHostList),
+  AUTH_SPOT_CLAIM: z.optional(
+    matching(JWT_CLAIM_NAME_PATTERN, 'must be a JWT claim name (printable ASCII, no spaces)'),
+  ),
+  SECRET_NAME_PREFIX: z._default(
+    matching(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'may hold only letters, digits and /_+=.@-'),
+    DEFAULT_SECRET_NAME_PREFIX,
+  ),
   SECRETS_CACHE_MAX_AGE_SECONDS: integerInRange(300, 0, SECONDS_PER_DAY),
-  LOCAL_SECRETS_FILE: z.string().min(1).optional(),
+  // Empty values are dropped before parsing: any string names a file.
+  LOCAL_SECRETS_FILE: z.optional(z.string({ error: 'must be a path' })),
   UPSTREAM_REQUEST_TIMEOUT_MS: integerInRange(DEFAULT_UPSTREAM_REQUEST_TIMEOUT_MS, 100, 120_000),
   UPSTREAM_MAX_ATTEMPTS: integerInRange(DEFAULT_UPSTREAM_MAX_ATTEMPTS, 1, 10),
   UPSTREAM_RETRY_BUDGET_MS: integerInRange(DEFAULT_UPSTREAM_RETRY_BUDGET_MS, 0, 600_000),
   UPSTREAM_MAX_CONCURRENCY: integerInRange(DEFAULT_UPSTREAM_MAX_CONCURRENCY, 1, MAX_UPSTREAM_CONCURRENCY),
-  UPSTREAM_MAX_REQUESTS_PER_SECOND: z.coerce
-    .number({ error: 'must be a number' })
-    .positive('must be greater than 0')
-    .max(MAX_UPSTREAM_REQUESTS_PER_SECOND, `must be at most ${MAX_UPSTREAM_REQUESTS_PER_SECOND}`)
-    .optional(),
-  UPSTREAM_AUTH_REQUESTS_PER_SECOND: z.coerce
-    .number({ error: 'must be a number' })
-    .positive('must be greater than 0')
-    .max(MAX_UPSTREAM_REQUESTS_PER_SECOND, `must be at most ${MAX_UPSTREAM_REQUESTS_PER_SECOND}`)
-    .default(DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND),
-  TABLE_NAME: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name (3-255 of letters, digits, _ . -)')
-    .optional(),
-  STATE_MACHINE_ARN: z
-    .string()
-    .regex(STATE_MACHINE_ARN, 'must be a Step Functions state machine ARN')
-    .optional(),
-  EVENT_BUS_NAME: z
-    .string()
-    .regex(/^[A-Za-z0-9/_.:-]{1,1600}$/, 'must be an EventBridge event bus name or ARN')
-    .default(DEFAULT_EVENT_BUS_NAME),
+  UPSTREAM_MAX_REQUESTS_PER_SECOND: z.optional(requestsPerSecond()),
+  UPSTREAM_AUTH_REQUESTS_PER_SECOND: z._default(
+    requestsPerSecond(),
+    DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND,
+  ),
+  TABLE_NAME: z.optional(
+    matching(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name (3-255 of letters, digits, _ . -)'),
+  ),
+  STATE_MACHINE_ARN: z.optional(matching(STATE_MACHINE_ARN, 'must be a Step Functions state machine ARN')),
+  EVENT_BUS_NAME: z._default(
+    matching(/^[A-Za-z0-9/_.:-]{1,1600}$/, 'must be an EventBridge event bus name or ARN'),
+    DEFAULT_EVENT_BUS_NAME,
+  ),
   EXPORT_DEADLINE_SECONDS: integerInRange(
     DEFAULT_EXPORT_SETTINGS.exportDeadlineSeconds,
     300,
@@ -121,10 +137,9 @@ const environmentSchema = z.object({
     60,
     SECONDS_PER_DAY,
   ),
-  ARCHIVE_BUCKET_NAME: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 of a-z, 0-9, . and -)')
-    .optional(),
+  ARCHIVE_BUCKET_NAME: z.optional(
+    matching(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 of a-z, 0-9, . and -)'),
+  ),
   ARCHIVE_URL_EXPIRY_SECONDS: integerInRange(DEFAULT_ARCHIVE_URL_EXPIRY_SECONDS, 60, 12 * SECONDS_PER_HOUR),
   ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS: integerInRange(DEFAULT_ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS, 10, 15 * 60),
   IDEMPOTENCY_TTL_SECONDS: integerInRange(

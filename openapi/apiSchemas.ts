@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as zm from 'zod/mini';
 import type { ArchivedFilesView } from '../lib/archive/archivedFiles';
 import type { FieldProblem } from '../lib/errors/ProblemInit';
 import { UpstreamWaitKind } from '../lib/errors/UpstreamWaitKind';
@@ -21,6 +22,13 @@ import { SPOT_ID_PATTERN } from '../lib/secrets/spotCredentialsSchema';
  * and are held to those types at compile time below. Nothing here is bundled into a function.
  */
 
+/** A copy of a handler's schema (zod/mini, which has no `.meta()`) with the document's metadata. */
+function described<S extends zm.ZodMiniType>(schema: S, meta: z.GlobalMeta): S {
+  const copy = schema.clone();
+  z.globalRegistry.add(copy, meta);
+  return copy;
+}
+
 const exportId = z
   .string()
   .regex(EXPORT_ID_PATTERN)
@@ -30,7 +38,7 @@ const instant = z
   .string()
   .meta({ description: 'An ISO 8601 instant in UTC, like `2026-01-31T00:00:00.000Z`.' });
 
-export const dateRangeRequestSchema = dateRangeRequestShape.meta({
+export const dateRangeRequestSchema = described(dateRangeRequestShape, {
   id: 'DateRangeExportRequest',
   title: 'Date range export request',
   description:
@@ -38,7 +46,7 @@ export const dateRangeRequestSchema = dateRangeRequestShape.meta({
     `\`until\` after \`from\`, at most ${MAX_EXPORT_RANGE_HOURS} hours apart.`,
 });
 
-export const conversationRequestSchema = conversationRequestShape.meta({
+export const conversationRequestSchema = described(conversationRequestShape, {
   id: 'ConversationExportRequest',
   title: 'Conversation export request',
   description:
@@ -55,8 +63,8 @@ export const startExportBodySchema = z.union([dateRangeRequestSchema, conversati
 
 const exportRequestViewSchema = z
   .union([
-    dateRangeRequestShape.extend({ kind: z.literal('dateRange') }),
-    conversationRequestShape.extend({ kind: z.literal('conversation') }),
+    zm.extend(dateRangeRequestShape, { kind: z.literal('dateRange') }),
+    zm.extend(conversationRequestShape, { kind: z.literal('conversation') }),
   ])
   .meta({ id: 'ExportRequest', description: 'The request as accepted, with its `kind`.' });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { exportRequestSchema } from '../exports/exportRequestSchema';
 import type { StartExportCommand } from '../exports/startExport';
 import { spotIdSchema } from '../secrets/spotCredentialsSchema';
@@ -25,11 +25,16 @@ const scheduledExportEventSchema = z.object({
   spotId: spotIdSchema,
   window: z
     .string({ error: 'must be a string' })
-    .refine((text) => (isoDurationSeconds(text) ?? 0) > 0, 'must be an ISO-8601 duration like P1D or PT6H'),
-  scheduledTime: z
-    .string({ error: 'must be a string' })
-    .regex(ISO_INSTANT, 'must be an ISO-8601 instant')
-    .refine((text) => Number.isFinite(Date.parse(text)), 'is not a real instant'),
+    .check(
+      z.refine(
+        (text: string) => (isoDurationSeconds(text) ?? 0) > 0,
+        'must be an ISO-8601 duration like P1D or PT6H',
+      ),
+    ),
+  scheduledTime: z.string({ error: 'must be a string' }).check(
+    z.regex(ISO_INSTANT, 'must be an ISO-8601 instant'),
+    z.refine((text: string) => Number.isFinite(Date.parse(text)), 'is not a real instant'),
+  ),
 });
 
 export function isScheduledExportEvent(event: unknown): boolean {
@@ -59,6 +64,6 @@ export function scheduledStartCommand(event: unknown): StartExportCommand {
   return { spotId, request: request.data, source: 'schedule', idempotencyKey: `schedule:${window}:${until}` };
 }
 
-function describe(error: z.ZodError): string[] {
+function describe(error: z.core.$ZodError): string[] {
   return error.issues.map((issue) => `${issue.path.join('.') || 'event'}: ${issue.message}`);
 }

@@ -30,7 +30,7 @@ export function toUpstreamRequest(request: ExportRequest): CreateExportRequest {
 }
 
 /** When polling gives up on this export. */
-export function exportDeadlineMs(deps: ExportDependencies, record: ExportRecord): number {
+export function exportDeadlineMs(deps: Pick<ExportDependencies, 'settings'>, record: ExportRecord): number {
   const startMs = Date.parse(record.startedAt ?? record.requestedAt);
   return startMs + deps.settings.exportDeadlineSeconds * MS_PER_SECOND;
 }
@@ -40,7 +40,7 @@ export function exportDeadlineMs(deps: ExportDependencies, record: ExportRecord)
  * they wrote instead of failing (the first conditional write wins, by design).
  */
 export async function transitionOrCurrent(
-  deps: ExportDependencies,
+  deps: Pick<ExportDependencies, 'store'>,
   record: ExportRecord,
   to: ExportStatus,
   changes: ExportChanges,
@@ -84,7 +84,7 @@ export async function onTerminal(deps: ExportDependencies, record: ExportRecord)
  * picked up. Any other failure (access denied) is thrown.
  */
 export async function ensurePollingWorkflow(
-  deps: ExportDependencies,
+  deps: Pick<ExportDependencies, 'store' | 'workflows' | 'metrics' | 'settings'>,
   record: ExportRecord,
   attempt = 0,
 ): Promise<ExportRecord> {
@@ -108,7 +108,7 @@ export async function ensurePollingWorkflow(
  * error. False when a passing failure (throttling, an outage) left it to the reconciler.
  */
 export async function startWorkflowExecution(
-  deps: ExportDependencies,
+  deps: Pick<ExportDependencies, 'workflows' | 'metrics' | 'settings'>,
   record: ExportRecord,
   executionName: string,
 ): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ExportRequest } from './ExportRecord';
 
 /** The upstream's limits, enforced before anything is recorded or sent. */
@@ -16,23 +16,26 @@ const MS_PER_HOUR = 60 * 60 * MS_PER_SECOND;
 const RFC3339_UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const POST_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 
-const instant = z
-  .string({ error: 'must be a string' })
-  .regex(RFC3339_UTC_SECONDS, 'must be an RFC 3339 UTC instant like 2026-01-31T00:00:00Z')
-  .refine(
-    (value) =>
+const instant = z.string({ error: 'must be a string' }).check(
+  z.regex(RFC3339_UTC_SECONDS, 'must be an RFC 3339 UTC instant like 2026-01-31T00:00:00Z'),
+  z.refine(
+    (value: string) =>
       !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value.slice(0, 19)),
     'is not a real date',
-  );
+  ),
+);
 
 const fileOptions = {
-  delimiter: z.enum(CSV_DELIMITERS, { error: 'must be one of , ; | or a tab' }).optional(),
-  maxRecordsInFile: z
-    .number({ error: 'must be a number' })
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(MAX_RECORDS_IN_FILE, `must be at most ${MAX_RECORDS_IN_FILE}`)
-    .optional(),
+  delimiter: z.optional(z.enum(CSV_DELIMITERS, { error: 'must be one of , ; | or a tab' })),
+  maxRecordsInFile: z.optional(
+    z
+      .number({ error: 'must be a number' })
+      .check(
+        z.int('must be an integer'),
+        z.gte(1, 'must be at least 1'),
+        z.lte(MAX_RECORDS_IN_FILE, `must be at most ${MAX_RECORDS_IN_FILE}`),
+      ),
+  ),
 };
 
 export interface ExportRequestSchemaOptions {
@@ -44,37 +47,41 @@ export interface ExportRequestSchemaOptions {
 export const dateRangeRequestShape = z.strictObject({ from: instant, until: instant, ...fileOptions });
 
 const dateRangeSchema = (options: ExportRequestSchemaOptions) =>
-  dateRangeRequestShape.superRefine((value, context) => {
-    const fromMs = Date.parse(value.from);
-    const untilMs = Date.parse(value.until);
-    if (
-      options.nowMs !== undefined &&
-      untilMs > options.nowMs + FUTURE_WINDOW_ALLOWANCE_SECONDS * MS_PER_SECOND
-    ) {
-      const now = new Date(Math.floor(options.nowMs / MS_PER_SECOND) * MS_PER_SECOND)
-        .toISOString()
-        .replace('.000Z', 'Z');
-      context.addIssue({
-        code: 'custom',
-        path: ['until'],
-        message:
-          `must not be in the future (it is ${now} on the server, which allows ` +
-          `${FUTURE_WINDOW_ALLOWANCE_SECONDS} s of clock skew): comments that are not written yet cannot be exported`,
-      });
-    } else if (fromMs >= untilMs) {
-      context.addIssue({ code: 'custom', path: ['until'], message: 'must be after from' });
-    } else if (untilMs - fromMs > MAX_EXPORT_RANGE_HOURS * MS_PER_HOUR) {
-      context.addIssue({
-        code: 'custom',
-        path: ['until'],
-        message: `the range may span at most ${MAX_EXPORT_RANGE_HOURS} hours`,
-      });
-    }
-  });
+  dateRangeRequestShape.check(
+    z.superRefine((value: z.output<typeof dateRangeRequestShape>, context) => {
+      const fromMs = Date.parse(value.from);
+      const untilMs = Date.parse(value.until);
+      if (
+        options.nowMs !== undefined &&
+        untilMs > options.nowMs + FUTURE_WINDOW_ALLOWANCE_SECONDS * MS_PER_SECOND
+      ) {
+        const now = new Date(Math.floor(options.nowMs / MS_PER_SECOND) * MS_PER_SECOND)
+          .toISOString()
+          .replace('.000Z', 'Z');
+        context.addIssue({
+          code: 'custom',
+          path: ['until'],
+          message:
+            `must not be in the future (it is ${now} on the server, which allows ` +
+            `${FUTURE_WINDOW_ALLOWANCE_SECONDS} s of clock skew): comments that are not written yet cannot be exported`,
+        });
+      } else if (fromMs >= untilMs) {
+        context.addIssue({ code: 'custom', path: ['until'], message: 'must be after from' });
+      } else if (untilMs - fromMs > MAX_EXPORT_RANGE_HOURS * MS_PER_HOUR) {
+        context.addIssue({
+          code: 'custom',
+          path: ['until'],
+          message: `the range may span at most ${MAX_EXPORT_RANGE_HOURS} hours`,
+        });
+      }
+    }),
+  );
 
 /** A conversation request's shape; `exportRequestSchema` also checks the id names the caller's spot. */
 export const conversationRequestShape = z.strictObject({
-  conversationId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(300),
+  conversationId: z
+    .string({ error: 'must be a string' })
+    .check(z.minLength(1, 'must not be empty'), z.maxLength(300)),
   ...fileOptions,
 });
 
@@ -85,16 +92,17 @@ export const conversationRequestShape = z.strictObject({
 export function exportRequestSchema(
   spotId: string,
   options: ExportRequestSchemaOptions = {},
-): z.ZodType<ExportRequest> {
-  const conversation = conversationRequestShape.refine(
-    (value) =>
-      value.conversationId.startsWith(`${spotId}_`) &&
-      POST_ID.test(value.conversationId.slice(spotId.length + 1)),
-    { path: ['conversationId'], message: `must be ${spotId}_<postId>` },
+): z.ZodMiniType<ExportRequest> {
+  const conversation = conversationRequestShape.check(
+    z.refine(
+      (value: z.output<typeof conversationRequestShape>) =>
+        value.conversationId.startsWith(`${spotId}_`) &&
+        POST_ID.test(value.conversationId.slice(spotId.length + 1)),
+      { path: ['conversationId'], message: `must be ${spotId}_<postId>` },
+    ),
   );
-  return z
-    .unknown()
-    .superRefine((value, context) => {
+  const body = z.unknown().check(
+    z.superRefine((value: unknown, context) => {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         context.addIssue({ code: 'custom', message: 'the body must be a JSON object' });
       } else if ('conversationId' in value === ('from' in value || 'until' in value)) {
@@ -103,10 +111,13 @@ export function exportRequestSchema(
           message: 'give either from and until (a date range) or conversationId, not both or neither',
         });
       }
-    })
-    .pipe(z.union([dateRangeSchema(options), conversation]))
-    .transform(
+    }),
+  );
+  return z.pipe(
+    z.pipe(body, z.union([dateRangeSchema(options), conversation])),
+    z.transform(
       (value): ExportRequest =>
         'conversationId' in value ? { kind: 'conversation', ...value } : { kind: 'dateRange', ...value },
-    ) as unknown as z.ZodType<ExportRequest>;
+    ),
+  ) as unknown as z.ZodMiniType<ExportRequest>;
 }

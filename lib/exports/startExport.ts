@@ -26,6 +26,12 @@ export interface StartExportResult {
   replayed: boolean;
 }
 
+/** What a start touches: no upstream, no announcements (a start never ends an export). */
+export type StartDependencies = Pick<
+  ExportDependencies,
+  'store' | 'credentials' | 'workflows' | 'metrics' | 'settings' | 'now'
+>;
+
 const MS_PER_SECOND = 1000;
 
 /**
@@ -38,7 +44,7 @@ const MS_PER_SECOND = 1000;
  *   SpotBusyError, IdempotencyKeyReusedError
  */
 export async function startExport(
-  deps: ExportDependencies,
+  deps: StartDependencies,
   command: StartExportCommand,
 ): Promise<StartExportResult> {
   const { spotId } = command;
@@ -68,7 +74,7 @@ export async function startExport(
 }
 
 async function bindIdempotencyKey(
-  deps: ExportDependencies,
+  deps: Pick<ExportDependencies, 'store' | 'settings' | 'now'>,
   command: StartExportCommand,
 ): Promise<{ exportId: string; replayed: boolean }> {
   const exportId = newExportId(deps.now());
@@ -94,7 +100,7 @@ async function bindIdempotencyKey(
  * recording its export (no record once the start lease is over).
  */
 export async function takeSpotLock(
-  deps: ExportDependencies,
+  deps: Pick<ExportDependencies, 'store' | 'settings' | 'now'>,
   spotId: string,
   exportId: string,
   leaseSeconds: number,
@@ -114,7 +120,7 @@ export async function takeSpotLock(
 }
 
 async function createRequestedRecord(
-  deps: ExportDependencies,
+  deps: Pick<ExportDependencies, 'store' | 'now'>,
   command: StartExportCommand,
   exportId: string,
 ): Promise<ExportRecord> {

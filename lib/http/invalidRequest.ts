@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { invalidRequestProblem } from '../errors/invalidRequestProblem';
 import type { FieldProblem } from '../errors/ProblemInit';
 import { ProblemError } from './ProblemError';
@@ -19,7 +19,7 @@ export function unknownFieldName(location: string, name: string): string {
 type Issue = z.core.$ZodIssue;
 
 /** Zod issues → one problem per field, under `location` (`body`, `query`, …). */
-export function fieldProblemsOf(error: z.ZodError, location: string): FieldProblem[] {
+export function fieldProblemsOf(error: z.core.$ZodError, location: string): FieldProblem[] {
   const problems = new Map<string, string>();
   for (const { path, message } of flatten(error.issues, [])) {
     const field = path.length === 0 ? location : `${location}.${path.map(String).join('.')}`;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type DownloadLinkPolicy, screenDownloadLinks } from './downloadLinkPolicy';
 import { UpstreamProtocolError } from './errors';
 import { normaliseUpstreamStatus, type UpstreamExportStatus } from './UpstreamExportStatus';
@@ -84,34 +84,49 @@ function parseJson(reply: UpstreamReply, options: ReadOptions = {}): unknown {
   }
 }
 
-const exportIdSchema = z
-  .union([z.string().trim().min(1), z.number().int().nonnegative()])
-  .transform((id) => String(id))
-  .optional()
-  .catch(undefined);
+/** A string with something besides white space, trimmed. */
+const nonBlankString = () => z.string().check(z.trim(), z.minLength(1));
 
-const optionalStringSchema = z.string().trim().min(1).optional().catch(undefined);
+/** Absent or unusable: undefined instead of an error. */
+const tolerant = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+
+const exportIdSchema = tolerant(
+  z.pipe(
+    z.union([nonBlankString(), z.number().check(z.int(), z.nonnegative())]),
+    z.transform((id: string | number) => String(id)),
+  ),
+);
+
+const optionalStringSchema = tolerant(nonBlankString());
 
 const linkSchema = z.union([
-  z.string().trim().min(1),
-  z.looseObject({ url: z.string().trim().min(1) }).transform((link) => link.url),
-  z.looseObject({ link: z.string().trim().min(1) }).transform((link) => link.link),
-  z.looseObject({ href: z.string().trim().min(1) }).transform((link) => link.href),
+  nonBlankString(),
+  z.pipe(
+    z.looseObject({ url: nonBlankString() }),
+    z.transform((link: { url: string }) => link.url),
+  ),
+  z.pipe(
+    z.looseObject({ link: nonBlankString() }),
+    z.transform((link: { link: string }) => link.link),
+  ),
+  z.pipe(
+    z.looseObject({ href: nonBlankString() }),
+    z.transform((link: { href: string }) => link.href),
+  ),
 ]);
 
 // Unusable entries are dropped rather than failing the whole report.
-const linksSchema = z
-  .union([z.array(z.unknown()), z.string()])
-  .optional()
-  .catch(undefined)
-  .transform((links) => {
+const linksSchema = z.pipe(
+  tolerant(z.union([z.array(z.unknown()), z.string()])),
+  z.transform((links: unknown[] | string | undefined) => {
     if (links === undefined) return undefined;
     const items = Array.isArray(links) ? links : [links];
     return items.flatMap((item) => {
       const parsed = linkSchema.safeParse(item);
       return parsed.success ? [parsed.data] : [];
     });
-  });
+  }),
+);
 
 const exportFieldsSchema = z.looseObject({
   id: exportIdSchema,
@@ -133,12 +148,12 @@ function linksOf(fields: ExportFields): string[] | undefined {
   return fields.links ?? fields.download_links ?? fields.downloadLinks;
 }
 
-const createdExportFieldsSchema = exportFieldsSchema.extend({
+const createdExportFieldsSchema = z.extend(exportFieldsSchema, {
   status_link: optionalStringSchema,
   statusLink: optionalStringSchema,
 });
 
-const authReplySchema = z.looseObject({ token: z.string().trim().min(1) });
+const authReplySchema = z.looseObject({ token: nonBlankString() });
 
 /** The `token` of an auth reply. Errors never include the body. */
 export function readAuthToken(reply: UpstreamReply): string {
@@ -218,17 +233,18 @@ function toReport(
 
 const exportListContainers = ['exports', 'items', 'data', 'results'] as const;
 
-const createdAtSchema = z
-  .union([z.string().trim().min(1), z.number().finite().nonnegative()])
-  .transform((value) =>
-    typeof value === 'string'
-      ? value
-      : new Date(value < EPOCH_MILLISECONDS_THRESHOLD ? value * 1000 : value).toISOString(),
-  )
-  .optional()
-  .catch(undefined);
+const createdAtSchema = tolerant(
+  z.pipe(
+    z.union([nonBlankString(), z.number().check(z.nonnegative())]),
+    z.transform((value: string | number) =>
+      typeof value === 'string'
+        ? value
+        : new Date(value < EPOCH_MILLISECONDS_THRESHOLD ? value * 1000 : value).toISOString(),
+    ),
+  ),
+);
 
-const listedExportFieldsSchema = exportFieldsSchema.extend({
+const listedExportFieldsSchema = z.extend(exportFieldsSchema, {
   created_at: createdAtSchema,
   createdAt: createdAtSchema,
   created: createdAtSchema,

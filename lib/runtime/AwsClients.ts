@@ -1,10 +1,12 @@
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SFNClient } from '@aws-sdk/client-sfn';
+import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../store/createDocumentClient';
 
-/** The AWS SDK clients the functions use; tests and the local runtime pass their own. */
+/**
+ * The AWS SDK clients the functions may use; tests and the local runtime pass their own. Each
+ * port creates the client it needs (lib/runtime/ports), so a function bundles only its own.
+ */
 export interface AwsClients {
   documentClient: DynamoDBDocumentClient;
   stepFunctions: SFNClient;
@@ -20,12 +22,4 @@ export const AWS_CONNECTION_TIMEOUT_MS = 1_000;
 export const AWS_REQUEST_HANDLER = {
   requestTimeout: AWS_REQUEST_TIMEOUT_MS,
   connectionTimeout: AWS_CONNECTION_TIMEOUT_MS,
-};
-
-/** Region and credentials come from the Lambda environment. */
-export const awsClientFactories: { [K in keyof AwsClients]: () => AwsClients[K] } = {
-  documentClient: () => createDocumentClient({ requestHandler: AWS_REQUEST_HANDLER }),
-  stepFunctions: () => new SFNClient({ requestHandler: AWS_REQUEST_HANDLER }),
-  eventBridge: () => new EventBridgeClient({ requestHandler: AWS_REQUEST_HANDLER }),
-  secretsManager: () => new SecretsManagerClient({ requestHandler: AWS_REQUEST_HANDLER }),
 };

@@ -7,12 +7,12 @@ import type { PublishableExportMetrics } from '../observability/PublishableExpor
  * What a handler runs with. The AWS runtime, the local runtime and the tests each
  * build one, and all run the very same handler code with it.
  */
-export interface HandlerRuntime {
+export interface HandlerRuntime<D = ExportDependencies> {
   logger: Logger;
   /** Published after every invocation; the same object the dependencies count into. */
   metrics: PublishableExportMetrics;
   /** Built on first use (inside an invocation, so a bad configuration is reported there). */
-  dependencies: () => ExportDependencies;
+  dependencies: () => D;
   /** The JWT claim listing the spots a caller may use (`AUTH_SPOT_CLAIM`); unset: no per-spot check. */
   spotClaim?: () => string | undefined;
 }
@@ -23,10 +23,10 @@ export interface HandlerRuntimeOptions {
 }
 
 /** A runtime around ready-made dependencies (tests, the local runtime). */
-export function handlerRuntimeFor(
-  dependencies: ExportDependencies,
+export function handlerRuntimeFor<D extends Pick<ExportDependencies, 'metrics'>>(
+  dependencies: D,
   options: HandlerRuntimeOptions = {},
-): HandlerRuntime {
+): HandlerRuntime<D> {
   const { metrics } = dependencies;
   return {
     logger: options.logger ?? createLogger(),
@@ -39,3 +39,6 @@ export function handlerRuntimeFor(
     spotClaim: () => options.spotClaim,
   };
 }
+
+/** What every handler runs with besides its dependencies: logs, metrics, the spot claim. */
+export type HandlerRuntimeServices = Pick<HandlerRuntime<unknown>, 'logger' | 'metrics' | 'spotClaim'>;

@@ -1,24 +1,16 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { S3Client } from '@aws-sdk/client-s3';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ArchiveDependencies } from '../archive/archiveExport';
 import { type Config, loadConfig, requireArchiveResources } from '../config';
 import { EventBridgeExportEvents } from '../events/EventBridgeExportEvents';
-import { createLogger } from '../observability/createLogger';
-import { PowertoolsExportMetrics } from '../observability/PowertoolsExportMetrics';
 import { downloadLinkPolicy } from '../openweb/downloadLinkPolicy';
-import { S3ArchiveStorage } from '../s3/S3ArchiveStorage';
 import { createDocumentClient } from '../store/createDocumentClient';
 import { DynamoDbArchiveRecords } from '../store/DynamoDbArchiveRecords';
-import { DynamoDbExportStore } from '../store/DynamoDbExportStore';
-import { AWS_CONNECTION_TIMEOUT_MS, AWS_REQUEST_HANDLER } from './AwsClients';
-import type { HandlerRuntime } from './HandlerRuntime';
+import { AWS_REQUEST_HANDLER } from './AwsClients';
+import { type ArchiveReadClients, createArchivedFilesDependencies } from './archivedFilesDependencies';
 
 /** The clients the archive needs; the local runtime passes its own (dynalite, the S3 stand-in). */
-export interface ArchiveClients {
-  documentClient: DynamoDBDocumentClient;
-  s3: S3Client;
+export interface ArchiveClients extends ArchiveReadClients {
   eventBridge?: EventBridgeClient;
 }
 
@@ -45,11 +37,11 @@ export function createArchiveDependencies(
   const { tableName, bucketName, eventBusName } = requireArchiveResources(config);
   const documentClient =
     options.clients?.documentClient ?? createDocumentClient({ requestHandler: AWS_REQUEST_HANDLER });
-  // Uploads stream for minutes; only connecting is bounded.
-  const s3 =
-    options.clients?.s3 ?? new S3Client({ requestHandler: { connectionTimeout: AWS_CONNECTION_TIMEOUT_MS } });
-  const store = new DynamoDbExportStore({ client: documentClient, tableName });
-  // Built on the first announcement: the files function, which never announces, never builds it.
+  const files = createArchivedFilesDependencies(config, {
+    documentClient,
+    ...(options.clients?.s3 !== undefined && { s3: options.clients.s3 }),
+  });
+  // Built on the first announcement: a run that never announces never builds the client.
   let busEvents: EventBridgeExportEvents | undefined;
   const lazyBusEvents = (): ArchiveDependencies['events'] => ({
     publishArchived: (record) => {
@@ -63,9 +55,9 @@ export function createArchiveDependencies(
     },
   });
   return {
-    getExport: (spotId, exportId) => store.getExport(spotId, exportId),
+    getExport: files.getExport,
     archives: new DynamoDbArchiveRecords({ client: documentClient, tableName }),
-    storage: new S3ArchiveStorage({ client: s3, bucketName }),
+    storage: files.storage,
     events: options.events ?? lazyBusEvents(),
     downloadPolicy: downloadLinkPolicy(config.openWeb.exportBaseUrl, config.openWeb.downloadHosts),
     settings: {
@@ -80,22 +72,8 @@ export function createArchiveDependencies(
 
 let built: ArchiveDependencies | undefined;
 
-/** The deployed archive and files functions' dependencies, built on first use and kept per container. */
+/** The deployed archive function's dependencies, built on first use and kept per container. */
 export function defaultArchiveDependencies(): ArchiveDependencies {
   built ??= createArchiveDependencies(loadConfig());
   return built;
-}
-
-/** What the archive and files handlers run with: logs and metrics, without the upstream's dependencies. */
-export type ArchiveHandlerRuntime = Pick<HandlerRuntime, 'logger' | 'metrics' | 'spotClaim'>;
-
-let runtime: ArchiveHandlerRuntime | undefined;
-
-export function archiveHandlerRuntime(): ArchiveHandlerRuntime {
-  runtime ??= {
-    logger: createLogger(),
-    metrics: new PowertoolsExportMetrics(),
-    spotClaim: () => loadConfig().authorization.spotClaim,
-  };
-  return runtime;
 }

@@ -7,10 +7,10 @@ import { logCorrelationKeys } from '../http/logCorrelationKeys';
 import { problemResponses } from '../http/problemResponses';
 import { spotAuthorization } from '../http/spotAuthorization';
 import { publishMetrics } from '../observability/publishMetrics';
-import type { HandlerRuntime } from './HandlerRuntime';
+import type { HandlerRuntime, HandlerRuntimeServices } from './HandlerRuntime';
 
 /** Reads the event, whichever source sent it, and answers in that source's shape. */
-export type EventRouter = (event: unknown, dependencies: ExportDependencies) => Promise<unknown>;
+export type EventRouter<D = ExportDependencies> = (event: unknown, dependencies: D) => Promise<unknown>;
 
 export type ExportHandler = MiddyfiedHandler<unknown, unknown, Error, Context>;
 
@@ -20,13 +20,13 @@ export type ExportHandler = MiddyfiedHandler<unknown, unknown, Error, Context>;
  * size limits and per-spot authorization (both before any I/O), and API errors answered
  * as problem+json. Errors of other sources propagate.
  */
-export function createExportHandler(runtime: HandlerRuntime, route: EventRouter): ExportHandler {
+export function createExportHandler<D>(runtime: HandlerRuntime<D>, route: EventRouter<D>): ExportHandler {
   return createHandler(runtime, (event) => route(event, runtime.dependencies()));
 }
 
 /** The same middleware around a router that builds its own dependencies (the archive and files functions). */
 export function createHandler(
-  runtime: Pick<HandlerRuntime, 'logger' | 'metrics' | 'spotClaim'>,
+  runtime: HandlerRuntimeServices,
   route: (event: unknown) => Promise<unknown>,
 ): ExportHandler {
   const { logger } = runtime;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isValidExportId } from '../exports/exportId';
 import type {
   ArchiveFailedTaskInput,
@@ -10,11 +10,13 @@ import type {
 import { spotIdSchema } from '../secrets/spotCredentialsSchema';
 import { InvalidTaskInputError } from './errors';
 
-const exportIdSchema = z.string().refine(isValidExportId, 'must be an export id');
+const exportIdSchema = z
+  .string({ error: 'must be an export id' })
+  .check(z.refine(isValidExportId, 'must be an export id'));
 
 const deadlineSchema = z
-  .string()
-  .refine((text) => Number.isFinite(Date.parse(text)), 'must be an ISO-8601 instant');
+  .string({ error: 'must be an ISO-8601 instant' })
+  .check(z.refine((text) => Number.isFinite(Date.parse(text)), 'must be an ISO-8601 instant'));
 
 const pollTaskInputSchema = z.object({
   action: z.literal('poll'),
@@ -46,7 +48,15 @@ const archiveFailedTaskInputSchema = z.object({
   action: z.literal('archiveFailed'),
   spotId: spotIdSchema,
   exportId: exportIdSchema,
-  error: z.optional(z.object({ Error: z.optional(z.string()), Cause: z.optional(z.string()) })),
+  error: z.optional(
+    z.object(
+      {
+        Error: z.optional(z.string({ error: 'must be a string' })),
+        Cause: z.optional(z.string({ error: 'must be a string' })),
+      },
+      { error: 'must be an object' },
+    ),
+  ),
 });
 
 /** True for an object naming this task action; whether it is well-formed is the parser's job. */
@@ -79,7 +89,7 @@ export function parseArchiveFailedTaskInput(event: unknown): ArchiveFailedTaskIn
   return parse(archiveFailedTaskInputSchema, event, 'archiveFailed');
 }
 
-function parse<T>(schema: z.ZodType<T>, event: unknown, action: string): T {
+function parse<T>(schema: z.ZodMiniType<T>, event: unknown, action: string): T {
   const parsed = schema.safeParse(event);
   if (!parsed.success) {
     throw new InvalidTaskInputError(

@@ -1,17 +1,30 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Spot ids look like `sp_abc123`; anything else is refused before it reaches a secret name or a header. */
 export const SPOT_ID_PATTERN = /^sp_[A-Za-z0-9_-]{1,64}$/;
 
-export const spotIdSchema = z.string().regex(SPOT_ID_PATTERN, 'must look like sp_<letters, digits, _ or ->');
+const SPOT_ID_MESSAGE = 'must look like sp_<letters, digits, _ or ->';
 
-const apiKeySchema = z.string().trim().min(1, 'apiKey must be a non-empty string');
+export const spotIdSchema = z
+  .string({ error: SPOT_ID_MESSAGE })
+  .check(z.regex(SPOT_ID_PATTERN, SPOT_ID_MESSAGE));
+
+const API_KEY_MESSAGE = 'apiKey must be a non-empty string';
+
+const apiKeySchema = z.string({ error: API_KEY_MESSAGE }).check(z.trim(), z.minLength(1, API_KEY_MESSAGE));
 
 /** Secrets Manager value: `{"spotId": "...", "apiKey": "..."}`. */
-export const secretValueSchema = z.looseObject({ spotId: spotIdSchema, apiKey: apiKeySchema });
+export const secretValueSchema = z.looseObject(
+  { spotId: spotIdSchema, apiKey: apiKeySchema },
+  { error: 'must be a JSON object' },
+);
 
 /** Local file: `{"sp_abc": {"apiKey": "..."}}`. */
-export const credentialsFileSchema = z.record(z.string(), z.looseObject({ apiKey: apiKeySchema }));
+export const credentialsFileSchema = z.record(
+  z.string(),
+  z.looseObject({ apiKey: apiKeySchema }, { error: 'must be a JSON object' }),
+  { error: 'must be a JSON object' },
+);
 
 /**
  * Parse JSON without letting the parser's message (which quotes the input) escape,
@@ -26,7 +39,7 @@ export function parseJsonQuietly(text: string): { ok: true; value: unknown } | {
 }
 
 /** Zod issues as `path: message`, with no input values. */
-export function describeIssues(error: z.ZodError): string[] {
+export function describeIssues(error: z.core.$ZodError): string[] {
   return error.issues.map(
     (issue) => `${issue.path.length ? issue.path.join('.') : 'value'}: ${issue.message}`,
   );

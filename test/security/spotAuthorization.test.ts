@@ -8,6 +8,7 @@ import { parseStackConfig, StackConfigError } from '../../infra/stackConfig';
 import { ConfigError, loadConfig } from '../../lib/config';
 import { claimValues } from '../../lib/http/jwtClaimValues';
 import { HandlerNames } from '../../lib/http/routeTable';
+import { AWS_EXPORT_PORTS } from '../../lib/runtime/createAwsExportDependencies';
 import type { ExportHandler } from '../../lib/runtime/createExportHandler';
 import { defaultHandlerRuntime } from '../../lib/runtime/defaultHandlerRuntime';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
@@ -283,7 +284,7 @@ describe('spot claim configuration', () => {
     vi.stubEnv('AUTH_SPOT_CLAIM', SPOT_CLAIM);
 
     // Act
-    const spotClaim = defaultHandlerRuntime().spotClaim?.();
+    const spotClaim = defaultHandlerRuntime(AWS_EXPORT_PORTS).spotClaim?.();
 
     // Assess
     expect(spotClaim).toBe(SPOT_CLAIM);

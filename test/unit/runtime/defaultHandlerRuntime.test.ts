@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { handler } from '../../../functions/list';
-import { defaultExportDependencies, defaultHandlerRuntime } from '../../../lib/runtime/defaultHandlerRuntime';
+import { makeListHandler } from '../../../functions/list';
+import { ConfigError } from '../../../lib/config';
+import { AWS_EXPORT_PORTS } from '../../../lib/runtime/createAwsExportDependencies';
+import { defaultHandlerRuntime } from '../../../lib/runtime/defaultHandlerRuntime';
+import { dynamoDbExportStore } from '../../../lib/runtime/ports/dynamoDbExportStore';
 import { apiRequests, lambdaContext, parseResponse } from '../http/support/apiGatewayEvents';
 
 describe('defaultHandlerRuntime', () => {
@@ -8,16 +11,13 @@ describe('defaultHandlerRuntime', () => {
     vi.unstubAllEnvs();
   });
 
-  it('is built once per container', () => {
-    // Act / Assess
-    expect(defaultHandlerRuntime()).toBe(defaultHandlerRuntime());
-  });
-
   it('lets a deployed handler answer a 500 problem when its configuration is incomplete', async () => {
-    // Prepare
+    // Prepare: the list function's own runtime, as functions/list.ts builds it
     vi.stubEnv('TABLE_NAME', '');
     vi.stubEnv('STATE_MACHINE_ARN', '');
-    vi.spyOn(defaultHandlerRuntime().logger, 'error').mockImplementation(() => {});
+    const runtime = defaultHandlerRuntime({ store: dynamoDbExportStore });
+    vi.spyOn(runtime.logger, 'error').mockImplementation(() => {});
+    const handler = makeListHandler(runtime);
 
     // Act
     const response = parseResponse(await handler(apiRequests.list('sp_abc'), lambdaContext()));
@@ -33,13 +33,48 @@ describe('defaultHandlerRuntime', () => {
     vi.stubEnv('TABLE_NAME', 'openweb-exports');
     vi.stubEnv('STATE_MACHINE_ARN', 'arn:aws:states:eu-west-1:123456789012:stateMachine:ExportPolling');
     vi.stubEnv('STATUS_FRESHNESS_SECONDS', '42');
+    const runtime = defaultHandlerRuntime(AWS_EXPORT_PORTS);
 
     // Act
-    const first = defaultExportDependencies();
-    const second = defaultExportDependencies();
+    const first = runtime.dependencies();
+    const second = runtime.dependencies();
 
     // Assess
     expect(second).toBe(first);
     expect(first.settings.statusFreshnessSeconds).toBe(42);
+  });
+
+  it('builds only the ports it is given, and needs only their resources', () => {
+    // Prepare: no state machine; listing does not start workflows
+    vi.stubEnv('AWS_REGION', 'eu-west-1');
+    vi.stubEnv('TABLE_NAME', 'openweb-exports');
+    vi.stubEnv('STATE_MACHINE_ARN', '');
+
+    // Act
+    const dependencies = defaultHandlerRuntime({ store: dynamoDbExportStore }).dependencies();
+
+    // Assess
+    expect(Object.keys(dependencies).sort()).toEqual(['metrics', 'now', 'settings', 'store']);
+  });
+
+  it('names every missing resource of its ports at once', () => {
+    // Prepare
+    vi.stubEnv('TABLE_NAME', '');
+    vi.stubEnv('STATE_MACHINE_ARN', '');
+
+    // Act
+    let error: unknown;
+    try {
+      defaultHandlerRuntime(AWS_EXPORT_PORTS).dependencies();
+    } catch (caught) {
+      error = caught;
+    }
+
+    // Assess
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'TABLE_NAME is required',
+      'STATE_MACHINE_ARN is required',
+    ]);
   });
 });

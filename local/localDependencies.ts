@@ -1,0 +1,110 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ArchiveDependencies } from '../lib/archive/archiveExport';
+import { type Config, loadConfig } from '../lib/config';
+import type { ExportSettings } from '../lib/exports/ExportSettings';
+import type { ExportDependencies, ExportMetrics, PollingWorkflows } from '../lib/exports/ports';
+import { createArchiveDependencies } from '../lib/runtime/archiveDependencies';
+import { buildExportDependencies } from '../lib/runtime/buildExportDependencies';
+import { dynamoDbExportStore } from '../lib/runtime/ports/dynamoDbExportStore';
+import { openWebUpstream } from '../lib/runtime/ports/openWebUpstream';
+import type { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
+import type { LocalExportEvents } from './LocalExportEvents';
+import type { LocalRuntimeSettings } from './localRuntimeSettings';
+import type { LocalS3 } from './localS3';
+import { LOCAL_TABLE_NAME } from './localStores';
+
+/** However small the time scale, an export gets at least this long before its deadline. */
+export const MIN_SCALED_EXPORT_DEADLINE_SECONDS = 1;
+
+export interface LocalDependencyParts {
+  /** The handlers' environment on this machine (`handlerEnvironment`) and the configuration read from it. */
+  environment: NodeJS.ProcessEnv;
+  config: Config;
+  timeScale: number;
+  documentClient: DynamoDBDocumentClient;
+  credentials: FileCredentialsProvider;
+  workflows: PollingWorkflows;
+  events: LocalExportEvents;
+  metrics: ExportMetrics;
+  logger: Logger;
+  /** The S3 stand-in when archiving is on. */
+  archiveStorage: LocalS3 | undefined;
+}
+
+/**
+ * The handlers' dependencies on this machine, wired by the deployed builders: the table on
+ * dynalite, the credentials file, the OpenWeb client (to the simulator or OpenWeb), and in place
+ * of Step Functions and EventBridge the local workflows and announcements.
+ */
+export function localDependencies(parts: LocalDependencyParts): {
+  deps: ExportDependencies;
+  archive: ArchiveDependencies | undefined;
+} {
+  const { config, environment, documentClient, archiveStorage, events } = parts;
+  const deps = buildExportDependencies(
+    config,
+    {
+      store: dynamoDbExportStore,
+      credentials: () => parts.credentials,
+      upstream: openWebUpstream,
+      workflows: () => parts.workflows,
+      events: () => events,
+    },
+    {
+      clients: { documentClient },
+      metrics: parts.metrics,
+      logger: parts.logger,
+      settings: scaledExportSettings(config.exports, parts.timeScale),
+    },
+  );
+  const archive =
+    archiveStorage === undefined
+      ? undefined
+      : createArchiveDependencies(
+          loadConfig({ ...environment, ARCHIVE_BUCKET_NAME: archiveStorage.bucketName }),
+          {
+            clients: { documentClient, s3: archiveStorage.client },
+            events,
+          },
+        );
+  return { deps, archive };
+}
+
+/** The environment the stack gives the functions, with this machine's upstream, credentials and table. */
+export function handlerEnvironment(
+  env: NodeJS.ProcessEnv,
+  settings: LocalRuntimeSettings,
+  simulator: { authBaseUrl: string; exportBaseUrl: string } | undefined,
+): NodeJS.ProcessEnv {
+  const { polling } = settings.stackConfig;
+  const upstream = simulator ?? (settings.upstream.kind === 'openweb' ? settings.upstream : undefined);
+  return {
+    ...env,
+    EXPORT_DEADLINE_SECONDS: String(polling.exportDeadlineSeconds),
+    DEFAULT_FIRST_POLL_DELAY_SECONDS: String(polling.defaultFirstPollDelaySeconds),
+    STATUS_FRESHNESS_SECONDS: String(polling.statusFreshnessSeconds),
+    RECONCILE_STALE_AFTER_SECONDS: String(polling.reconcileStaleAfterSeconds),
+    UPSTREAM_AUTH_REQUESTS_PER_SECOND:
+      env.UPSTREAM_AUTH_REQUESTS_PER_SECOND ?? String(settings.stackConfig.upstreamAuthRequestsPerSecond),
+    OPENWEB_AUTH_BASE_URL: upstream?.authBaseUrl,
+    OPENWEB_EXPORT_BASE_URL: upstream?.exportBaseUrl,
+    LOCAL_SECRETS_FILE: settings.secretsFile,
+    TABLE_NAME: LOCAL_TABLE_NAME,
+  };
+}
+
+/**
+ * The deadline is compared with the simulator's scaled durations and bounds the scaled
+ * workflow (whose timeout and poll budget shrink with the time scale), so it shrinks too.
+ * Leases, claims and freshness guard real I/O and stay as configured.
+ */
+export function scaledExportSettings(exports: ExportSettings, timeScale: number): ExportSettings {
+  return {
+    ...exports,
+    exportDeadlineSeconds: Math.max(
+      MIN_SCALED_EXPORT_DEADLINE_SECONDS,
+      exports.exportDeadlineSeconds * timeScale,
+    ),
+  };
+}
