@@ -74,6 +74,19 @@ function credentialsRejectedProblem(): ProblemInit {
   };
 }
 
+/** 503 with the wait, in whole seconds, when it is known. */
+function rateLimitedProblem(detail: string, retryAfterMs: number | undefined): ProblemInit {
+  return {
+    status: 503,
+    type: ProblemType.UPSTREAM_RATE_LIMITED,
+    title: 'Upstream rate limited',
+    detail,
+    ...(retryAfterMs !== undefined && {
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / MS_PER_SECOND))) },
+    }),
+  };
+}
+
 function upstreamUnavailableProblem(): ProblemInit {
   return {
     status: 503,
@@ -154,8 +167,20 @@ export class UpstreamAuthPacedError extends OpenWebError {
     this.retryAfterMs = retryAfterMs;
   }
 
+  /** Another request holds the fleet's auth slot: passing, like a 429 with Retry-After. */
+  override get retryable(): boolean {
+    return true;
+  }
+
   override get createFailure(): CreateFailure {
     return createDeferred(UpstreamWaitKind.AUTH_PACED, this.retryAfterMs);
+  }
+
+  override get problem(): ProblemInit {
+    return rateLimitedProblem(
+      'OpenWeb allows one sign-in per second per address and none is free now; retry later.',
+      this.retryAfterMs,
+    );
   }
 }
 
@@ -312,15 +337,7 @@ export class UpstreamRateLimitedError extends OpenWebError {
   }
 
   override get problem(): ProblemInit {
-    return {
-      status: 503,
-      type: ProblemType.UPSTREAM_RATE_LIMITED,
-      title: 'Upstream rate limited',
-      detail: 'OpenWeb is limiting requests; retry later.',
-      ...(this.retryAfterMs !== undefined && {
-        headers: { 'retry-after': String(Math.max(1, Math.ceil(this.retryAfterMs / MS_PER_SECOND))) },
-      }),
-    };
+    return rateLimitedProblem('OpenWeb is limiting requests; retry later.', this.retryAfterMs);
   }
 }
 

@@ -12,6 +12,8 @@ import {
   IdempotencyKeyReusedError,
   SpotBusyError,
 } from '../../../lib/exports/storeErrors';
+import type { AuthPacer } from '../../../lib/openweb/AuthPacer';
+import { UpstreamAuthPacedError } from '../../../lib/openweb/errors';
 import { captureError } from '../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { runCreateTask, startAndCreate } from '../../support/startAndCreate';
@@ -66,6 +68,38 @@ describe('export use cases against dynalite and the simulator', () => {
     expect(stored?.links).toHaveLength(output.fileCount);
     expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
     expect(h.published.map((record) => record.status)).toEqual([ExportStatus.COMPLETED]);
+  });
+
+  it('hands a poll whose new sign-in finds no free auth slot to the workflow’s retry, not its failure', async () => {
+    // Prepare: the fleet's auth slots are taken once the export runs, and the upstream drops our token.
+    await h.close();
+    let slotsTaken = false;
+    const pacer: AuthPacer = {
+      intervalMs: 1_100,
+      acquire: async (spotId) => {
+        if (slotsTaken) throw new UpstreamAuthPacedError(spotId, 4_000);
+      },
+      holdUntil: async () => {},
+    };
+    h = await startExportHarness({ client: { authPacer: pacer } });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    slotsTaken = true;
+    h.simulator.setFaults({ script: [{ endpoint: 'status', kind: 'error', status: 401 }] });
+
+    // Act
+    const error = await captureError(
+      pollExportForWorkflow(h.deps, {
+        action: 'poll',
+        spotId: SPOT,
+        exportId: record.exportId,
+        deadline: '2026-11-02T00:00:00Z',
+      }),
+    );
+
+    // Assess
+    expect(error.name).toBe(PollingWorkflowErrors.UPSTREAM_UNAVAILABLE);
+    expect((error.cause as Error).name).toBe('UpstreamAuthPaced');
+    expect((await h.store.getExport(SPOT, record.exportId))?.status).toBe(ExportStatus.PROCESSING);
   });
 
   it('throws ExportPollingTimedOut past the deadline while the export still runs', async () => {

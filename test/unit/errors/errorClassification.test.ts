@@ -52,7 +52,7 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
     'deferred throttled',
     '503 upstream-unavailable',
   ],
-  [new UpstreamAuthPacedError(SPOT, 1500), false, 'deferred auth-paced', '502 upstream-error'],
+  [new UpstreamAuthPacedError(SPOT, 1500), true, 'deferred auth-paced', '503 upstream-rate-limited'],
   [new InvalidSpotIdError(), false, 'refused', '502 upstream-error'],
   [new SpotForbiddenError(SPOT), false, 'refused', '502 upstream-credentials-rejected'],
   [new ExportConflictError(SPOT, undefined), false, 'refused', '409 upstream-export-in-progress'],
