@@ -1,4 +1,4 @@
-import { SPOT_ID_PATTERN } from '../lib/secrets/spotCredentialsSchema';
+import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
 import type { CliOptionsConfig, CliOptionValues, CommandContext } from './CliCommand';
 import { CliUsageError } from './errors';
 import {

@@ -11,9 +11,9 @@ import {
 import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
 import { DEFAULT_EXPORT_SETTINGS } from '../lib/exports/ExportSettings';
 import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestSchema';
+import { spotIdSchema } from '../lib/exports/spotId';
 import { JWT_CLAIM_NAME_PATTERN } from '../lib/http/jwtClaimValues';
 import { isDownloadHostEntry } from '../lib/openweb/downloadLinkPolicy';
-import { spotIdSchema } from '../lib/secrets/spotCredentialsSchema';
 import { STEP_FUNCTIONS_MAX_HISTORY_EVENTS, workflowHistoryBudget } from './statusPollRetry';
 
 /** The CDK context key holding the deployment's configuration (a JSON object, or its JSON text from `-c`). */

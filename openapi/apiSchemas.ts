@@ -12,8 +12,8 @@ import {
   dateRangeRequestShape,
   MAX_EXPORT_RANGE_HOURS,
 } from '../lib/exports/exportRequestSchema';
+import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
 import { type ExportView, MAX_VIEW_LINK_BYTES, type UpstreamWaitView } from '../lib/http/exportView';
-import { SPOT_ID_PATTERN } from '../lib/secrets/spotCredentialsSchema';
 
 /**
  * The schemas of the OpenAPI document's bodies, in zod so they are turned into JSON Schema

@@ -6,6 +6,7 @@ import { ProblemType } from '../lib/errors/ProblemType';
 import { EXPORT_STATUSES } from '../lib/exports/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../lib/exports/listExports';
+import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
 import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../lib/http/apiRequestLimits';
 import { JSON_CONTENT_TYPE } from '../lib/http/jsonResponse';
 import { PROBLEM_CONTENT_TYPE } from '../lib/http/problemResponse';
@@ -18,7 +19,6 @@ import {
 import { MAX_NEXT_TOKEN_CHARS, NEXT_TOKEN_PATTERN } from '../lib/http/readListQuery';
 import { SPOT_ID_HEADER } from '../lib/http/readSpotId';
 import { ROUTES, type RouteKey, routeKey } from '../lib/http/routeTable';
-import { SPOT_ID_PATTERN } from '../lib/secrets/spotCredentialsSchema';
 import {
   archivedFilesSchema,
   COMPONENT_SCHEMAS,

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { exportRequestSchema } from '../exports/exportRequestSchema';
+import { spotIdSchema } from '../exports/spotId';
 import type { StartExportCommand } from '../exports/startExport';
-import { spotIdSchema } from '../secrets/spotCredentialsSchema';
 import { InvalidScheduledExportEventError } from './errors';
 import { isoDurationSeconds } from './isoDurationSeconds';
 

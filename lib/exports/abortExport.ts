@@ -1,4 +1,3 @@
-import { ExportNotAbortableError, UpstreamExportNotFoundError } from '../openweb/errors';
 import { checkExport } from './checkExport';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus } from './ExportStatus';
@@ -7,6 +6,7 @@ import { isoAt, onTerminal, transitionOrCurrent } from './exportLifecycle';
 import type { ExportDependencies } from './ports';
 import { adoptListedExport, giveUpRecovery, isRecoveryOver } from './recoverUpstreamExport';
 import { ExportNotFoundError } from './storeErrors';
+import { ExportNotAbortableError, UpstreamExportNotFoundError } from './upstreamErrors';
 
 const MS_PER_SECOND = 1000;
 /**

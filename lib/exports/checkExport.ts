@@ -1,6 +1,3 @@
-import { UpstreamExportNotFoundError } from '../openweb/errors';
-import type { ExportStatusReport } from '../openweb/responses';
-import { UpstreamExportStatus } from '../openweb/UpstreamExportStatus';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { isoAt, onTerminal } from './exportLifecycle';
@@ -9,6 +6,9 @@ import type { ExportDependencies } from './ports';
 import { recordPoll } from './recordPoll';
 import { adoptListedExport, giveUpRecovery, isRecoveryOver } from './recoverUpstreamExport';
 import { ExportNotFoundError } from './storeErrors';
+import { UpstreamExportStatus } from './UpstreamExportStatus';
+import type { ExportStatusReport } from './UpstreamExports';
+import { UpstreamExportNotFoundError } from './upstreamErrors';
 
 /**
  * Who is asking decides how eagerly the upstream is called:

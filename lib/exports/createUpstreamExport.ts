@@ -1,4 +1,3 @@
-import { AmbiguousCreateError, ExportConflictError } from '../openweb/errors';
 import { abortExport } from './abortExport';
 import {
   createFailureKind,
@@ -22,6 +21,7 @@ import type { ExportDependencies } from './ports';
 import { adoptListedExport } from './recoverUpstreamExport';
 import { takeSpotLock } from './startExport';
 import { ExportNotFoundError, SpotBusyError } from './storeErrors';
+import { AmbiguousCreateError, ExportConflictError } from './upstreamErrors';
 import {
   ExportCreateDeferredError,
   ExportCreateRejectedError,

@@ -1,4 +1,4 @@
-import type { CreateExportRequest } from '../openweb/CreateExportRequest';
+import type { CreateExportRequest } from './CreateExportRequest';
 import type { ExportChangeField, ExportChanges, ExportRecord, ExportRequest } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { IllegalTransitionError } from './errors';

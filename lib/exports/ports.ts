@@ -1,24 +1,9 @@
-import type { CreateExportRequest } from '../openweb/CreateExportRequest';
-import type { ListExportsOptions } from '../openweb/OpenWebClient';
-import type { CreatedExport, ExportStatusReport, ListedExport } from '../openweb/responses';
-import type { CredentialsProvider } from '../secrets/CredentialsProvider';
+import type { CredentialsProvider } from './CredentialsProvider';
 import type { ExportRecord } from './ExportRecord';
 import type { ExportSettings } from './ExportSettings';
 import type { ExportStore } from './ExportStore';
 import type { PollingWorkflowInput } from './pollingWorkflowContract';
-
-/** The upstream as the use cases need it; `OpenWebClient` satisfies it. */
-export interface UpstreamExports {
-  /**
-   * Makes sure a token for the spot is at hand, authenticating if no process has one; a
-   * create can then be tried without the auth in its way. Sends nothing but the auth.
-   */
-  ensureAuthenticated(spotId: string): Promise<void>;
-  createExport(spotId: string, request: CreateExportRequest): Promise<CreatedExport>;
-  getExportStatus(spotId: string, exportId: string): Promise<ExportStatusReport>;
-  abortExport(spotId: string, exportId: string): Promise<void>;
-  listExports(spotId: string, options?: ListExportsOptions): Promise<ListedExport[]>;
-}
+import type { UpstreamExports } from './UpstreamExports';
 
 /** The polling workflow runner: Step Functions in the cloud, aws-local-stepfunctions locally. */
 export interface PollingWorkflows {

@@ -1,5 +1,3 @@
-import { AmbiguousCreateError, ExportConflictError } from '../openweb/errors';
-import type { ListedExport } from '../openweb/responses';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus } from './ExportStatus';
 import {
@@ -10,6 +8,8 @@ import {
   transitionOrCurrent,
 } from './exportLifecycle';
 import type { ExportDependencies } from './ports';
+import type { ListedExport } from './UpstreamExports';
+import { AmbiguousCreateError, ExportConflictError } from './upstreamErrors';
 
 /**
  * How long an export whose id is unknown is searched for in the upstream's list. The list

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { spotIdSchema } from '../secrets/spotCredentialsSchema';
+import { spotIdSchema } from '../exports/spotId';
 import { headerValue } from './apiGatewayEvent';
 import { invalidRequest } from './invalidRequest';
 

@@ -1,4 +1,4 @@
-import { AuthRejectedError } from './errors';
+import { AuthRejectedError } from '../exports/upstreamErrors';
 import type { Exchange } from './HttpTransport';
 import type { TokenProvider } from './TokenProvider';
 

@@ -1,5 +1,5 @@
+import { UpstreamAuthPacedError } from '../exports/upstreamErrors';
 import { AUTH_PACER_MAX_WAIT_MS, type AuthPacer, authIntervalMs } from './AuthPacer';
-import { UpstreamAuthPacedError } from './errors';
 
 export interface InMemoryAuthPacerOptions {
   requestsPerSecond: number;

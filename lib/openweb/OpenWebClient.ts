@@ -1,14 +1,21 @@
-import type { CredentialsProvider } from '../secrets/CredentialsProvider';
-import type { AuthPacer } from './AuthPacer';
-import { buildUrl } from './buildUrl';
-import { type CreateExportRequest, toCreateExportBody } from './CreateExportRequest';
-import { type DownloadLinkPolicy, downloadLinkPolicy } from './downloadLinkPolicy';
+import type { CreateExportRequest } from '../exports/CreateExportRequest';
+import type { CredentialsProvider } from '../exports/CredentialsProvider';
+import type {
+  CreatedExport,
+  ExportStatusReport,
+  ListExportsOptions,
+  ListedExport,
+} from '../exports/UpstreamExports';
 import {
   AmbiguousCreateError,
   AmbiguousCreateReason,
   InvalidSpotIdError,
   UpstreamProtocolError,
-} from './errors';
+} from '../exports/upstreamErrors';
+import type { AuthPacer } from './AuthPacer';
+import { buildUrl } from './buildUrl';
+import { toCreateExportBody } from './createExportBody';
+import { type DownloadLinkPolicy, downloadLinkPolicy } from './downloadLinkPolicy';
 import { FreshTokenSender } from './FreshTokenSender';
 import { type Exchange, HttpTransport } from './HttpTransport';
 import { isServerError, isSuccess } from './httpStatus';
@@ -18,9 +25,6 @@ import { OpenWebOperation } from './OpenWebOperation';
 import { type AttemptOutcome, RetryLoop } from './RetryLoop';
 import { rejectionError } from './rejectionError';
 import {
-  type CreatedExport,
-  type ExportStatusReport,
-  type ListedExport,
   readCreatedExport,
   readExportStatusReport,
   readListedExports,
@@ -73,11 +77,6 @@ export interface OpenWebClientOptions {
   /** Uniform in [0, 1), for retry jitter. */
   random?: () => number;
   onEvent?: (event: OpenWebClientEvent) => void;
-}
-
-export interface ListExportsOptions {
-  limit?: number;
-  offset?: number;
 }
 
 interface ExportCall<T> {

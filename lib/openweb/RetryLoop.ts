@@ -1,4 +1,4 @@
-import type { OpenWebError } from './errors';
+import type { OpenWebError } from '../exports/upstreamErrors';
 import type { OpenWebClientEvent } from './OpenWebClientEvent';
 import type { OpenWebOperation } from './OpenWebOperation';
 import { nextRetryDelayMs, type RetryPolicy } from './retryPolicy';

@@ -1,12 +1,12 @@
-import type { CredentialsProvider } from '../secrets/CredentialsProvider';
-import type { AuthPacer } from './AuthPacer';
-import { buildUrl } from './buildUrl';
+import type { CredentialsProvider } from '../exports/CredentialsProvider';
 import {
   AuthRejectedError,
   UpstreamProtocolError,
   UpstreamRateLimitedError,
   UpstreamRequestRejectedError,
-} from './errors';
+} from '../exports/upstreamErrors';
+import type { AuthPacer } from './AuthPacer';
+import { buildUrl } from './buildUrl';
 import type { Exchange, HttpTransport, ReceivedReply } from './HttpTransport';
 import { isSuccess } from './httpStatus';
 import type { OpenWebClientEvent } from './OpenWebClientEvent';

@@ -7,7 +7,7 @@ import {
   UpstreamExportNotFoundError,
   UpstreamProtocolError,
   UpstreamRequestRejectedError,
-} from './errors';
+} from '../exports/upstreamErrors';
 import { OpenWebOperation } from './OpenWebOperation';
 import { bodySnippet, readUpstreamMessage, type UpstreamReply } from './responses';
 

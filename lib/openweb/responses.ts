@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
+import type { CreatedExport, ExportStatusReport, ListedExport } from '../exports/UpstreamExports';
+import { UpstreamProtocolError } from '../exports/upstreamErrors';
 import { type DownloadLinkPolicy, screenDownloadLinks } from './downloadLinkPolicy';
-import { UpstreamProtocolError } from './errors';
-import { normaliseUpstreamStatus, type UpstreamExportStatus } from './UpstreamExportStatus';
+import { normaliseUpstreamStatus } from './normaliseUpstreamStatus';
 
 /**
  * Tolerant readers for upstream bodies. Most shapes are undocumented
@@ -14,36 +15,6 @@ import { normaliseUpstreamStatus, type UpstreamExportStatus } from './UpstreamEx
 export interface UpstreamReply {
   statusCode: number;
   bodyText: string;
-}
-
-export interface CreatedExport {
-  exportId: string;
-  /** The status URL the upstream returned, when it returned one. */
-  statusLink: string | undefined;
-  raw: unknown;
-}
-
-export interface ExportStatusReport {
-  exportId: string;
-  status: UpstreamExportStatus;
-  rawStatus: string | undefined;
-  /** Only links the download link policy allows; the others are dropped and counted. */
-  links: string[];
-  rejectedLinkCount: number;
-  /** The body as received, for diagnosis in memory only: never stored or shown (it may hold rejected links). */
-  raw: unknown;
-}
-
-export interface ListedExport {
-  exportId: string;
-  status: UpstreamExportStatus;
-  rawStatus: string | undefined;
-  /** Only links the download link policy allows; the others are dropped and counted. */
-  links: string[];
-  rejectedLinkCount: number;
-  /** ISO 8601 when the upstream sent a creation time (string kept as sent, epoch numbers converted). */
-  createdAt: string | undefined;
-  raw: unknown;
 }
 
 export const BODY_SNIPPET_MAX_CHARS = 200;

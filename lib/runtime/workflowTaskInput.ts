@@ -7,7 +7,7 @@ import type {
   PollTaskInput,
   TimeoutAbortTaskInput,
 } from '../exports/pollingWorkflowContract';
-import { spotIdSchema } from '../secrets/spotCredentialsSchema';
+import { spotIdSchema } from '../exports/spotId';
 import { InvalidTaskInputError } from './errors';
 
 const exportIdSchema = z

@@ -1,6 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import type { CredentialsProvider, GetCredentialsOptions, SpotCredentials } from './CredentialsProvider';
-import { CredentialsNotFoundError, CredentialsUnavailableError, InvalidCredentialsError } from './errors';
+import type {
+  CredentialsProvider,
+  GetCredentialsOptions,
+  SpotCredentials,
+} from '../exports/CredentialsProvider';
+import {
+  CredentialsNotFoundError,
+  CredentialsUnavailableError,
+  InvalidCredentialsError,
+} from '../exports/credentialsErrors';
 import { credentialsFileSchema, describeIssues, parseJsonQuietly } from './spotCredentialsSchema';
 
 type CredentialsFile = Record<string, { apiKey: string }>;

@@ -1,13 +1,18 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { CredentialsProvider, GetCredentialsOptions, SpotCredentials } from './CredentialsProvider';
+import type {
+  CredentialsProvider,
+  GetCredentialsOptions,
+  SpotCredentials,
+} from '../exports/CredentialsProvider';
 import {
   CredentialsError,
   CredentialsNotFoundError,
   CredentialsUnavailableError,
   InvalidCredentialsError,
-} from './errors';
-import { describeIssues, parseJsonQuietly, secretValueSchema, spotIdSchema } from './spotCredentialsSchema';
+} from '../exports/credentialsErrors';
+import { spotIdSchema } from '../exports/spotId';
+import { describeIssues, parseJsonQuietly, secretValueSchema } from './spotCredentialsSchema';
 
 export const DEFAULT_SECRETS_CACHE_MAX_AGE_SECONDS = 300;
 

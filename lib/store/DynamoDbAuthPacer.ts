@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpstreamAuthPacedError } from '../exports/upstreamErrors';
 import { AUTH_PACER_MAX_WAIT_MS, type AuthPacer, authIntervalMs, MS_PER_SECOND } from '../openweb/AuthPacer';
-import { UpstreamAuthPacedError } from '../openweb/errors';
 import { isConditionalCheckFailed } from './conditionalCheckFailure';
 import { ExportTableAttribute } from './tableDefinition';
 import { authPacingKey, EntityType } from './tableKeys';

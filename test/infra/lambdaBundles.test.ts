@@ -93,12 +93,11 @@ describe('the bundles the stack ships', () => {
         /node_modules\/@aws-sdk\/(client-sfn|client-eventbridge|client-secrets-manager|client-s3)\//,
       ),
     ).toEqual([]);
-    // Of lib/openweb only the error classes the problem mapper knows and the download-host rules the configuration reads.
+    // Of lib/openweb only the download-host rules and limits the configuration reads.
     expect(
       matching(HandlerNames.LIST, /^lib\/openweb\//).filter(
         (file) =>
           ![
-            'lib/openweb/errors.ts',
             'lib/openweb/downloadLinkPolicy.ts',
             'lib/openweb/UpstreamGovernor.ts',
           ].includes(file),

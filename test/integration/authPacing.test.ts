@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UpstreamAuthPacedError } from '../../lib/openweb/errors';
+import { UpstreamAuthPacedError } from '../../lib/exports/upstreamErrors';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
 import { DynamoDbAuthPacer } from '../../lib/store/DynamoDbAuthPacer';
 import { type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator';

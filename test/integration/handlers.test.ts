@@ -3,6 +3,8 @@ import { makeAbortHandler } from '../../functions/abort';
 import { makeCheckStatusHandler } from '../../functions/check-status';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
+import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
+import { CredentialsNotFoundError } from '../../lib/exports/credentialsErrors';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/exports/ExportSettings';
 import type { PollingWorkflowInput } from '../../lib/exports/pollingWorkflowContract';
@@ -10,8 +12,6 @@ import type { ExportDependencies, PollingWorkflows } from '../../lib/exports/por
 import { InMemoryExportMetrics } from '../../lib/observability/InMemoryExportMetrics';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
-import type { CredentialsProvider } from '../../lib/secrets/CredentialsProvider';
-import { CredentialsNotFoundError } from '../../lib/secrets/errors';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
 import { DEMO_SPOTS, type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator';

@@ -1,17 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CredentialsProvider, GetCredentialsOptions } from '../../lib/exports/CredentialsProvider';
+import { UpstreamExportStatus } from '../../lib/exports/UpstreamExportStatus';
 import {
   AmbiguousCreateError,
   AmbiguousCreateReason,
   ExportConflictError,
   ExportNotAbortableError,
-  OpenWebClient,
-  type OpenWebClientEvent,
-  type OpenWebClientOptions,
   UpstreamExportNotFoundError,
-  UpstreamExportStatus,
   UpstreamProtocolError,
-} from '../../lib/openweb';
-import type { CredentialsProvider, GetCredentialsOptions } from '../../lib/secrets/CredentialsProvider';
+} from '../../lib/exports/upstreamErrors';
+import { OpenWebClient, type OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
+import type { OpenWebClientEvent } from '../../lib/openweb/OpenWebClientEvent';
 import {
   DEMO_SPOTS,
   type OpenWebSimulator,

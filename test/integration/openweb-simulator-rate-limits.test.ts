@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { UpstreamAuthPacedError } from '../../lib/openweb/errors';
+import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
+import { UpstreamAuthPacedError } from '../../lib/exports/upstreamErrors';
 import { InMemoryAuthPacer } from '../../lib/openweb/InMemoryAuthPacer';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
-import type { CredentialsProvider } from '../../lib/secrets/CredentialsProvider';
 import {
   type OpenWebSimulator,
   type OpenWebSimulatorOptions,

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamAuthPacedError } from '../../lib/openweb/errors';
+import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
+import { UpstreamAuthPacedError } from '../../lib/exports/upstreamErrors';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
-import type { CredentialsProvider } from '../../lib/secrets/CredentialsProvider';
 import { DynamoDbAuthPacer } from '../../lib/store/DynamoDbAuthPacer';
 import { type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator/index';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeCheckStatusHandler } from '../../functions/check-status';
 import { makeStartHandler } from '../../functions/start';
+import { UpstreamProtocolError } from '../../lib/exports/upstreamErrors';
 import { InMemoryExportMetrics } from '../../lib/observability/InMemoryExportMetrics';
-import { UpstreamProtocolError } from '../../lib/openweb/errors';
 import { createAwsExportDependencies } from '../../lib/runtime/createAwsExportDependencies';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import {

@@ -12,8 +12,8 @@ import {
   IdempotencyKeyReusedError,
   SpotBusyError,
 } from '../../../lib/exports/storeErrors';
+import { UpstreamAuthPacedError } from '../../../lib/exports/upstreamErrors';
 import type { AuthPacer } from '../../../lib/openweb/AuthPacer';
-import { UpstreamAuthPacedError } from '../../../lib/openweb/errors';
 import { captureError } from '../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { runCreateTask, startAndCreate } from '../../support/startAndCreate';

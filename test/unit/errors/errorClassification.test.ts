@@ -3,14 +3,14 @@ import * as archiveErrors from '../../../lib/archive/errors';
 import { isClassified } from '../../../lib/errors/ClassifiedError';
 import * as eventErrors from '../../../lib/events/errors';
 import { createFailureKind, retryAtMsOf, upstreamWaitKindOf } from '../../../lib/exports/createFailureKind';
+import * as secretsErrors from '../../../lib/exports/credentialsErrors';
 import * as domainErrors from '../../../lib/exports/errors';
 import { isTransientFailure } from '../../../lib/exports/isTransientFailure';
 import * as storeErrors from '../../../lib/exports/storeErrors';
+import * as openWebErrors from '../../../lib/exports/upstreamErrors';
 import * as workflowErrors from '../../../lib/exports/workflowErrors';
 import * as httpErrors from '../../../lib/http/ProblemError';
 import { problemForError } from '../../../lib/http/problemForError';
-import * as openWebErrors from '../../../lib/openweb/errors';
-import * as secretsErrors from '../../../lib/secrets/errors';
 import { exportRecordFixture, idempotencyRecordFixture } from '../../support/exportRecordFixtures';
 
 const SPOT = 'sp_abc';

@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import {
+  CredentialsNotFoundError,
+  CredentialsUnavailableError,
+  InvalidCredentialsError,
+} from '../../../lib/exports/credentialsErrors';
 import { ExportAlreadyFinishedError, IllegalTransitionError } from '../../../lib/exports/errors';
 import {
   ExportNotFoundError,
@@ -7,8 +12,6 @@ import {
   SpotBusyError,
   TransitionConflictError,
 } from '../../../lib/exports/storeErrors';
-import { ProblemError } from '../../../lib/http/ProblemError';
-import { problemForError } from '../../../lib/http/problemForError';
 import {
   AmbiguousCreateError,
   AmbiguousCreateReason,
@@ -21,12 +24,9 @@ import {
   UpstreamRateLimitedError,
   UpstreamRequestRejectedError,
   UpstreamUnavailableError,
-} from '../../../lib/openweb/errors';
-import {
-  CredentialsNotFoundError,
-  CredentialsUnavailableError,
-  InvalidCredentialsError,
-} from '../../../lib/secrets/errors';
+} from '../../../lib/exports/upstreamErrors';
+import { ProblemError } from '../../../lib/http/ProblemError';
+import { problemForError } from '../../../lib/http/problemForError';
 import { exportRecordFixture, idempotencyRecordFixture } from '../../support/exportRecordFixtures';
 
 const SPOT = 'sp_abc';

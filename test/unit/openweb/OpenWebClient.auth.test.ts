@@ -3,7 +3,7 @@ import {
   AuthRejectedError,
   UpstreamProtocolError,
   UpstreamRequestRejectedError,
-} from '../../../lib/openweb/errors';
+} from '../../../lib/exports/upstreamErrors';
 import { InMemoryTokenStore } from '../../../lib/openweb/InMemoryTokenStore';
 import { OpenWebClient } from '../../../lib/openweb/OpenWebClient';
 import {

@@ -7,7 +7,7 @@ import {
   UpstreamProtocolError,
   UpstreamRateLimitedError,
   UpstreamUnavailableError,
-} from '../../../lib/openweb/errors';
+} from '../../../lib/exports/upstreamErrors';
 import { OpenWebClient } from '../../../lib/openweb/OpenWebClient';
 import {
   BASE_URL,

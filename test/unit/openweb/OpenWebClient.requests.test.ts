@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UpstreamExportStatus } from '../../../lib/exports/UpstreamExportStatus';
 import {
   ExportConflictError,
   ExportNotAbortableError,
@@ -8,9 +9,8 @@ import {
   UpstreamExportNotFoundError,
   UpstreamProtocolError,
   UpstreamRequestRejectedError,
-} from '../../../lib/openweb/errors';
+} from '../../../lib/exports/upstreamErrors';
 import { OpenWebClient } from '../../../lib/openweb/OpenWebClient';
-import { UpstreamExportStatus } from '../../../lib/openweb/UpstreamExportStatus';
 import {
   ABORT_ROUTE,
   AUTH_ROUTE,

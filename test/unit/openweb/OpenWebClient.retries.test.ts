@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { UpstreamRateLimitedError, UpstreamUnavailableError } from '../../../lib/openweb/errors';
+import { UpstreamExportStatus } from '../../../lib/exports/UpstreamExportStatus';
+import { UpstreamRateLimitedError, UpstreamUnavailableError } from '../../../lib/exports/upstreamErrors';
 import { OpenWebOperation } from '../../../lib/openweb/OpenWebOperation';
-import { UpstreamExportStatus } from '../../../lib/openweb/UpstreamExportStatus';
 import {
   AUTH_ROUTE,
   fetchFailure,

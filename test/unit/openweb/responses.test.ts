@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { UpstreamExportStatus } from '../../../lib/exports/UpstreamExportStatus';
+import { UpstreamProtocolError } from '../../../lib/exports/upstreamErrors';
 import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
-import { UpstreamProtocolError } from '../../../lib/openweb/errors';
 import {
   BODY_SNIPPET_MAX_CHARS,
   readAuthToken,
@@ -9,7 +10,6 @@ import {
   readListedExports,
   readUpstreamMessage,
 } from '../../../lib/openweb/responses';
-import { UpstreamExportStatus } from '../../../lib/openweb/UpstreamExportStatus';
 
 const BASE = 'https://api-exporter.openweb.com';
 /** The download host of these examples, `f`, allowed besides the export host. */

@@ -6,7 +6,7 @@ import {
   CredentialsNotFoundError,
   CredentialsUnavailableError,
   InvalidCredentialsError,
-} from '../../../lib/secrets/errors';
+} from '../../../lib/exports/credentialsErrors';
 import { FileCredentialsProvider } from '../../../lib/secrets/FileCredentialsProvider';
 import { captureError } from '../../support/captureError';
 

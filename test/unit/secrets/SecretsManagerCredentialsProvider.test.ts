@@ -9,7 +9,7 @@ import {
   CredentialsNotFoundError,
   CredentialsUnavailableError,
   InvalidCredentialsError,
-} from '../../../lib/secrets/errors';
+} from '../../../lib/exports/credentialsErrors';
 import { SecretsManagerCredentialsProvider } from '../../../lib/secrets/SecretsManagerCredentialsProvider';
 import { captureError } from '../../support/captureError';
 

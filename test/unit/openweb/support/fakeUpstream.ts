@@ -1,5 +1,5 @@
 import { UnsecuredJWT } from 'jose';
-import type { CredentialsProvider, GetCredentialsOptions } from '../../../../lib/secrets/CredentialsProvider';
+import type { CredentialsProvider, GetCredentialsOptions } from '../../../../lib/exports/CredentialsProvider';
 
 /** One request the fake upstream received. Header names are lower case. */
 export interface RecordedRequest {

@@ -1,12 +1,4 @@
-/** The upstream's export state, normalised from whatever spelling it used. */
-export const UpstreamExportStatus = {
-  PROCESSING: 'processing',
-  COMPLETED: 'completed',
-  FAILED: 'failed',
-  ABORTED: 'aborted',
-  UNKNOWN: 'unknown',
-} as const;
-export type UpstreamExportStatus = (typeof UpstreamExportStatus)[keyof typeof UpstreamExportStatus];
+import { UpstreamExportStatus } from '../exports/UpstreamExportStatus';
 
 // The upstream documents only "Processing"; the other spellings are guesses kept deliberately broad.
 const statusBySpelling: ReadonlyMap<string, UpstreamExportStatus> = new Map([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseUpstreamStatus, UpstreamExportStatus } from '../../../lib/openweb/UpstreamExportStatus';
+import { UpstreamExportStatus } from '../../../lib/exports/UpstreamExportStatus';
+import { normaliseUpstreamStatus } from '../../../lib/openweb/normaliseUpstreamStatus';
 
 describe('normaliseUpstreamStatus', () => {
   it('reports unknown when there is neither status nor links', () => {
