@@ -96,11 +96,7 @@ describe('the bundles the stack ships', () => {
     // Of lib/openweb only the download-host rules and limits the configuration reads.
     expect(
       matching(HandlerNames.LIST, /^lib\/openweb\//).filter(
-        (file) =>
-          ![
-            'lib/openweb/downloadLinkPolicy.ts',
-            'lib/openweb/UpstreamGovernor.ts',
-          ].includes(file),
+        (file) => !['lib/openweb/downloadLinkPolicy.ts', 'lib/openweb/UpstreamGovernor.ts'].includes(file),
       ),
     ).toEqual([]);
   });
