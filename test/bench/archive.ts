@@ -19,6 +19,7 @@ import { startLocalS3 } from '../../local/localS3';
 import { buildCommentsArchive } from '../../local/openweb-simulator/commentsArchive';
 import { generateComments } from '../../local/openweb-simulator/simulatedComments';
 import { LOCAL_PROJECT_ROOT } from '../../local/projectRoot';
+import { median } from './support/median';
 
 /** The sizes the goal names, and one past them to show the growth stays flat. */
 const SIZES = [1_000, 10_000, 100_000, 400_000] as const;
@@ -108,14 +109,6 @@ function runChild(zipUrl: string, s3Endpoint: string, bucket: string): Promise<C
       else resolve(JSON.parse(line) as ChildFigures);
     });
   });
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 async function main(): Promise<void> {

@@ -28,6 +28,7 @@ import {
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/exports/ExportSettings';
 import { type HandlerName, HandlerNames } from '../../lib/http/routeTable';
 import { buildFunctionBundle } from '../support/functionBundle';
+import { median } from './support/median';
 
 const RUNS = Number(process.env.COLDSTART_RUNS ?? 15);
 /**
@@ -144,14 +145,6 @@ function runChild(script: string, file: string, env: Record<string, string>): Pr
 
 function nodeVersion(): string {
   return execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 function shortPath(path: string): string {

@@ -25,6 +25,7 @@ import { parseLocalRuntimeSettings } from '../../local/localRuntimeSettings';
 import type { RateLimitRefusals, SimulatorRequest } from '../../local/openweb-simulator';
 import { LOCAL_PROJECT_ROOT } from '../../local/projectRoot';
 import { type LocalRuntime, startLocalRuntime } from '../../local/startLocalRuntime';
+import { median } from './support/median';
 
 const RUNS = Number(process.env.LOAD_RUNS ?? 3);
 const SPOT_COUNT = 200;
@@ -494,14 +495,6 @@ async function runOnce(secretsFile: string): Promise<RunFigures> {
     problems,
   );
   return { a, b, cUngoverned, c, e, problems };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 function format(value: number, digits: number): string {

@@ -7,9 +7,9 @@ import { makeStartHandler } from '../../functions/start';
 import { EXPORT_STATUSES } from '../../lib/exports/ExportStatus';
 import type { ExportHandler } from '../../lib/runtime/createExportHandler';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
+import { apiEvent, lambdaContext, silentLogger } from '../support/apiGatewayEvents';
 import { OpenApiResponseValidator } from '../support/openApiResponses';
 import { type MockedAwsRuntime, startMockedAwsRuntime } from '../unit/functions/support/mockedAwsRuntime';
-import { apiEvent, lambdaContext, silentLogger } from '../unit/http/support/apiGatewayEvents';
 
 /** Enough cases to cover every route many times over; most are invalid, so upstream calls stay few. */
 const DEFAULT_FUZZ_CASES = 1_200;

@@ -15,13 +15,8 @@ import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
 import { DEMO_SPOTS, type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator';
+import { apiRequests, lambdaContext, parseResponse, silentLogger } from '../support/apiGatewayEvents';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
-import {
-  apiRequests,
-  lambdaContext,
-  parseResponse,
-  silentLogger,
-} from '../unit/http/support/apiGatewayEvents';
 
 const SPOT = 'sp_demo';
 const OTHER_SPOT = 'sp_other';

@@ -12,9 +12,9 @@ import { upstreamTokenKey } from '../../lib/store/tableKeys';
 import { type LocalHandlers, localHandlers } from '../../local/localHandlers';
 import { DEMO_SPOTS, type OpenWebSimulatorOptions } from '../../local/openweb-simulator';
 import { createSeededRandom, deriveSeed } from '../../local/openweb-simulator/seededRandom';
+import { lambdaContext, silentLogger } from '../support/apiGatewayEvents';
 import { auditedStore, StoreAudit } from '../support/auditedStore';
 import { type ExportHarness, ManualClock, startExportHarness } from '../support/exportHarness';
-import { lambdaContext, silentLogger } from '../unit/http/support/apiGatewayEvents';
 import { ScenarioRuntime } from './ScenarioRuntime';
 import { readsFirst, timePassingOnReads } from './storeViews';
 

@@ -1,5 +1,5 @@
 import { HandlerNames } from '../../lib/http/routeTable';
-import { apiRequests, parseResponse } from '../unit/http/support/apiGatewayEvents';
+import { apiRequests, parseResponse } from '../support/apiGatewayEvents';
 import type { FaultScenario, ScenarioContainer } from './FaultScenario';
 
 /** How often an API client tries a start before giving up (it keeps its idempotency key). */

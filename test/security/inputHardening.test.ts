@@ -18,7 +18,7 @@ import {
   type ParsedResponse,
   parseResponse,
   silentLogger,
-} from '../unit/http/support/apiGatewayEvents';
+} from '../support/apiGatewayEvents';
 
 const SPOT = 'sp_demo';
 const EXPORT_ID = 'ex_01kak3f4v2aaaaaaaaaaaaaaaa';

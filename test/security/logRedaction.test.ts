@@ -11,6 +11,7 @@ import { InMemoryExportMetrics } from '../../lib/observability/InMemoryExportMet
 import { createAwsExportDependencies } from '../../lib/runtime/createAwsExportDependencies';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import { DEMO_SPOTS } from '../../local/openweb-simulator';
+import { apiRequests, lambdaContext, parseResponse } from '../support/apiGatewayEvents';
 import {
   createTaskEvent,
   DATE_RANGE,
@@ -20,7 +21,6 @@ import {
   SPOT,
   startMockedAwsRuntime,
 } from '../unit/functions/support/mockedAwsRuntime';
-import { apiRequests, lambdaContext, parseResponse } from '../unit/http/support/apiGatewayEvents';
 
 /** The key stored for OTHER_SPOT: the simulator refuses it, so its auth fails. */
 const WRONG_API_KEY = `wrong-key-${randomBytes(12).toString('hex')}`;

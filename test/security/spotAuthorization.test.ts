@@ -14,6 +14,7 @@ import { defaultHandlerRuntime } from '../../lib/runtime/defaultHandlerRuntime';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import { removeTestAssemblies, synthesizeTestStack } from '../infra/synthesizeTestStack';
 import { functionOf } from '../infra/templateQueries';
+import { apiRequests, lambdaContext, parseResponse, silentLogger } from '../support/apiGatewayEvents';
 import {
   DATE_RANGE,
   type MockedAwsRuntime,
@@ -21,12 +22,6 @@ import {
   SPOT,
   startMockedAwsRuntime,
 } from '../unit/functions/support/mockedAwsRuntime';
-import {
-  apiRequests,
-  lambdaContext,
-  parseResponse,
-  silentLogger,
-} from '../unit/http/support/apiGatewayEvents';
 
 const SPOT_CLAIM = 'custom:spots';
 const JWT_AUTH = { mode: 'jwt', issuer: 'https://issuer.example.com/', audience: ['exports-api'] };

@@ -7,6 +7,7 @@ import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
 import { EXPORT_STATUSES } from '../../lib/exports/ExportStatus';
 import type { ExportHandler } from '../../lib/runtime/createExportHandler';
+import { apiRequests, lambdaContext, type ParsedResponse, parseResponse } from '../support/apiGatewayEvents';
 import {
   createTaskEvent,
   DATE_RANGE,
@@ -15,12 +16,6 @@ import {
   SPOT,
   startMockedAwsRuntime,
 } from '../unit/functions/support/mockedAwsRuntime';
-import {
-  apiRequests,
-  lambdaContext,
-  type ParsedResponse,
-  parseResponse,
-} from '../unit/http/support/apiGatewayEvents';
 
 /** Spot A owns the exports; spot B asks for them. */
 const SPOT_A = SPOT;

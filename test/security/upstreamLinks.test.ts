@@ -5,6 +5,7 @@ import { UpstreamProtocolError } from '../../lib/exports/upstreamErrors';
 import { InMemoryExportMetrics } from '../../lib/observability/InMemoryExportMetrics';
 import { createAwsExportDependencies } from '../../lib/runtime/createAwsExportDependencies';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
+import { apiRequests, lambdaContext, parseResponse, silentLogger } from '../support/apiGatewayEvents';
 import {
   createTaskEvent,
   DATE_RANGE,
@@ -12,12 +13,6 @@ import {
   SPOT,
   startMockedAwsRuntime,
 } from '../unit/functions/support/mockedAwsRuntime';
-import {
-  apiRequests,
-  lambdaContext,
-  parseResponse,
-  silentLogger,
-} from '../unit/http/support/apiGatewayEvents';
 import { BASE_URL, LIST_ROUTE, STATUS_ROUTE, TEST_SPOT } from '../unit/openweb/support/fakeUpstream';
 import { createTestClient, rejectionOf } from '../unit/openweb/support/testClient';
 

@@ -11,8 +11,8 @@ import { ensureTable, type LocalDynamoDb, startLocalDynamoDb } from '../../local
 import { type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator';
 import { SCHEDULED_SPOT_CONFIG } from '../infra/synthesizeTestStack';
 import { functionOf, statementsOfFunction } from '../infra/templateQueries';
+import { apiRequests } from '../support/apiGatewayEvents';
 import { buildFunctionBundle } from '../support/functionBundle';
-import { apiEvent } from '../unit/http/support/apiGatewayEvents';
 import { type AwsAccount, AwsStandIns, type ObservedCall } from './awsStandIns';
 import { BundleProcess, type Invocation, writeRunner } from './bundleProcess';
 import {
@@ -236,27 +236,10 @@ async function api(handler: HandlerName, event: unknown): Promise<ApiAnswer> {
 }
 
 const requests = {
+  ...apiRequests,
   /** With an Idempotency-Key, so a repeated request is answered with the same export. */
   start: (spotId: string, idempotencyKey = `key-${spotId}`) =>
-    apiEvent({
-      method: 'POST',
-      route: '/exports',
-      headers: { 'x-spot-id': spotId, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-      body: JSON.stringify(EXPORT_WINDOW),
-    }),
-  check: (spotId: string, exportId: string) =>
-    apiEvent({ route: '/exports/{exportId}', headers: { 'x-spot-id': spotId }, exportId }),
-  abort: (spotId: string, exportId: string) =>
-    apiEvent({
-      method: 'POST',
-      route: '/exports/{exportId}/abort',
-      headers: { 'x-spot-id': spotId },
-      exportId,
-    }),
-  list: (spotId: string, query: Record<string, string> = {}) =>
-    apiEvent({ route: '/exports', headers: { 'x-spot-id': spotId }, query }),
-  files: (spotId: string, exportId: string) =>
-    apiEvent({ route: '/exports/{exportId}/files', headers: { 'x-spot-id': spotId }, exportId }),
+    apiRequests.start(spotId, EXPORT_WINDOW, { 'idempotency-key': idempotencyKey }),
 };
 
 const HOUR_MS = 3_600_000;

@@ -4,7 +4,7 @@ import { makeCheckStatusHandler } from '../../../functions/check-status';
 import { makeStartHandler } from '../../../functions/start';
 import { PollingWorkflowErrors } from '../../../lib/exports/pollingWorkflowContract';
 import { InvalidTaskInputError, UnrecognisedEventError } from '../../../lib/runtime/errors';
-import { apiRequests, lambdaContext, parseResponse } from '../http/support/apiGatewayEvents';
+import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
 import {
   createTaskEvent,
   DATE_RANGE,

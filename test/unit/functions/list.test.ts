@@ -4,7 +4,7 @@ import { makeAbortHandler } from '../../../functions/abort';
 import { makeListHandler } from '../../../functions/list';
 import { makeStartHandler } from '../../../functions/start';
 import { UnrecognisedEventError } from '../../../lib/runtime/errors';
-import { apiRequests, lambdaContext, parseResponse } from '../http/support/apiGatewayEvents';
+import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
 import { type MockedAwsRuntime, SPOT, startMockedAwsRuntime } from './support/mockedAwsRuntime';
 
 describe('list handler', () => {

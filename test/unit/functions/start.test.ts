@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeStartHandler } from '../../../functions/start';
 import { InvalidScheduledExportEventError } from '../../../lib/events/errors';
 import { UnrecognisedEventError } from '../../../lib/runtime/errors';
-import { apiRequests, lambdaContext, parseResponse } from '../http/support/apiGatewayEvents';
+import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
 import {
   DATE_RANGE,
   type MockedAwsRuntime,

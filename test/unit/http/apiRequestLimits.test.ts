@@ -3,7 +3,7 @@ import type { ExportDependencies } from '../../../lib/exports/ports';
 import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../../../lib/http/apiRequestLimits';
 import { InMemoryExportMetrics } from '../../../lib/observability/InMemoryExportMetrics';
 import { createExportHandler } from '../../../lib/runtime/createExportHandler';
-import { apiEvent, lambdaContext, parseResponse, silentLogger } from './support/apiGatewayEvents';
+import { apiEvent, lambdaContext, parseResponse, silentLogger } from '../../support/apiGatewayEvents';
 
 function echoHandler() {
   const runtime = {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { newExportId } from '../../../lib/exports/exportId';
 import { correlationKeysOf, logCorrelationKeys } from '../../../lib/http/logCorrelationKeys';
-import { apiEvent, silentLogger } from './support/apiGatewayEvents';
+import { apiEvent, silentLogger } from '../../support/apiGatewayEvents';
 
 describe('logCorrelationKeys', () => {
   it('takes the request id, spot and export of an API request', () => {

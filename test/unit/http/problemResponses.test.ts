@@ -6,7 +6,7 @@ import { ProblemError } from '../../../lib/http/ProblemError';
 import { InMemoryExportMetrics } from '../../../lib/observability/InMemoryExportMetrics';
 import { createExportHandler, type EventRouter } from '../../../lib/runtime/createExportHandler';
 import type { HandlerRuntime } from '../../../lib/runtime/HandlerRuntime';
-import { apiEvent, lambdaContext, parseResponse, silentLogger } from './support/apiGatewayEvents';
+import { apiEvent, lambdaContext, parseResponse, silentLogger } from '../../support/apiGatewayEvents';
 
 const SECRET_LOOKING_MESSAGE = 'connect ECONNREFUSED 10.0.0.7:5432 password=hunter2';
 

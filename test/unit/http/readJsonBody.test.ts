@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../../../lib/http/ProblemError';
 import { readJsonBody } from '../../../lib/http/readJsonBody';
-import { apiEvent } from './support/apiGatewayEvents';
+import { apiEvent } from '../../support/apiGatewayEvents';
 
 function problemOf(action: () => unknown) {
   try {

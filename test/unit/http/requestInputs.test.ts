@@ -5,7 +5,7 @@ import { readExportId } from '../../../lib/http/readExportId';
 import { readIdempotencyKey } from '../../../lib/http/readIdempotencyKey';
 import { readListQuery } from '../../../lib/http/readListQuery';
 import { readSpotId } from '../../../lib/http/readSpotId';
-import { apiEvent } from './support/apiGatewayEvents';
+import { apiEvent } from '../../support/apiGatewayEvents';
 
 function problemOf(action: () => unknown) {
   try {

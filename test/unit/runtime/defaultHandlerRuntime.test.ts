@@ -4,7 +4,7 @@ import { ConfigError } from '../../../lib/config';
 import { AWS_EXPORT_PORTS } from '../../../lib/runtime/createAwsExportDependencies';
 import { defaultHandlerRuntime } from '../../../lib/runtime/defaultHandlerRuntime';
 import { dynamoDbExportStore } from '../../../lib/runtime/ports/dynamoDbExportStore';
-import { apiRequests, lambdaContext, parseResponse } from '../http/support/apiGatewayEvents';
+import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
 
 describe('defaultHandlerRuntime', () => {
   afterEach(() => {

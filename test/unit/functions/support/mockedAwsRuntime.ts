@@ -33,8 +33,8 @@ import {
   type OpenWebSimulator,
   startOpenWebSimulator,
 } from '../../../../local/openweb-simulator';
+import { silentLogger } from '../../../support/apiGatewayEvents';
 import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';
-import { silentLogger } from '../../http/support/apiGatewayEvents';
 
 export const STATE_MACHINE_ARN = 'arn:aws:states:eu-west-1:123456789012:stateMachine:ExportPolling';
 export const EXECUTION_ARN_PREFIX = 'arn:aws:states:eu-west-1:123456789012:execution:ExportPolling:';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { createLogger } from '../../../../lib/observability/createLogger';
+import { createLogger } from '../../lib/observability/createLogger';
 
 export interface ApiEventInit {
   method?: 'GET' | 'POST';
@@ -73,6 +73,8 @@ export const apiRequests = {
     }),
   list: (spotId: string, query: Record<string, string> = {}) =>
     apiEvent({ route: '/exports', headers: { 'x-spot-id': spotId }, query }),
+  files: (spotId: string, exportId: string) =>
+    apiEvent({ route: '/exports/{exportId}/files', headers: { 'x-spot-id': spotId }, exportId }),
 };
 
 /** A Lambda context without a deadline (so middy sets no early timeout). */
