@@ -2,7 +2,7 @@ import { abortExport } from './abortExport';
 import { checkExport } from './checkExport';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
-import { ReconcileFailedError } from './errors';
+import { ExportAlreadyFinishedError, ReconcileFailedError } from './errors';
 import { ensurePollingWorkflow, isoAt } from './exportLifecycle';
 import { isTransientFailure } from './isTransientFailure';
 import type { ExportDependencies } from './ports';
@@ -60,7 +60,7 @@ async function reconcileOne(deps: ExportDependencies, record: ExportRecord): Pro
   const command = { spotId: record.spotId, exportId: record.exportId };
   const next =
     record.status === ExportStatus.ABORTING
-      ? await abortExport(deps, { ...command, reason: 'requested' })
+      ? await finishInterruptedAbort(deps, command)
       : await checkExport(deps, { ...command, mode: 'reconcile' });
   if (isTerminal(next.status)) return next;
   const executionName = next.workflowExecutionName;
@@ -68,6 +68,19 @@ async function reconcileOne(deps: ExportDependencies, record: ExportRecord): Pro
   const restarted = await ensurePollingWorkflow(deps, next, nextAttempt(executionName));
   deps.metrics.count('WorkflowsRestarted');
   return restarted;
+}
+
+/** Resends a pending abort; when the upstream finished the export first, its outcome stands. */
+async function finishInterruptedAbort(
+  deps: ExportDependencies,
+  command: { spotId: string; exportId: string },
+): Promise<ExportRecord> {
+  try {
+    return await abortExport(deps, { ...command, reason: 'requested' });
+  } catch (error) {
+    if (error instanceof ExportAlreadyFinishedError) return error.current;
+    throw error;
+  }
 }
 
 function nextAttempt(executionName: string | undefined): number {

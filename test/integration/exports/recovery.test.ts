@@ -163,6 +163,27 @@ describe('create convergence after crashes and ambiguous creates', () => {
     expect(h.simulator.getExport(record.upstreamExportId as string)?.state).toBe('aborted');
   });
 
+  it('ends an interrupted abort as COMPLETED when the upstream finished the export first', async () => {
+    // Prepare
+    h = await startExportHarness({
+      simulator: { faults: { script: [{ endpoint: 'abort', kind: 'error', status: 503, times: 10 }] } },
+    });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    await expect(
+      abortExport(h.deps, { spotId: SPOT, exportId: record.exportId, reason: 'requested' }),
+    ).rejects.toThrow();
+    h.simulator.setFaults({});
+    h.simulator.finishExport(record.upstreamExportId as string, 'completed');
+    h.clock.advance(h.deps.settings.reconcileStaleAfterSeconds * 1000 + 1);
+
+    // Act
+    const summary = await reconcileExports(h.deps);
+
+    // Assess: the upstream's outcome stands; the sweep neither fails nor counts a failure.
+    expect(summary).toMatchObject({ examined: 1, finished: 1, failures: 0 });
+    expect((await h.store.getExport(SPOT, record.exportId))?.status).toBe(ExportStatus.COMPLETED);
+  });
+
   it('shares one upstream token between 50 cold containers', async () => {
     // Prepare
     h = await startExportHarness();
