@@ -135,8 +135,15 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     return objects;
   }
 
+  /** The objects are the files, as recorded, and the manifest listing exactly them beside them. */
   function expectObjectsMatch(files: readonly ArchivedFile[], objects: Map<string, Buffer>): void {
-    expect([...objects.keys()].sort()).toEqual(files.map((file) => file.key).sort());
+    const manifestKeys = [...objects.keys()].filter((key) => key.endsWith('/_manifest.json'));
+    expect(manifestKeys).toHaveLength(1);
+    const manifestKey = manifestKeys[0] as string;
+    expect(JSON.parse((objects.get(manifestKey) as Buffer).toString('utf8'))).toEqual({ files });
+    expect([...objects.keys()].filter((key) => key !== manifestKey).sort()).toEqual(
+      files.map((file) => file.key).sort(),
+    );
     for (const file of files) {
       const body = objects.get(file.key) as Buffer;
       expect(body.length, file.key).toBe(file.bytes);
