@@ -247,8 +247,7 @@ const OPERATIONS: { [K in RouteKey]: OperationDoc } = {
   'GET /exports/{exportId}/files': {
     operationId: 'getExportFiles',
     summary: "List an export's archived files",
-    description:
-      `The archive's state and, once ARCHIVED, its files with their size, SHA-256, rows and a URL that downloads the stored \`.csv.gz\` with no credentials until \`urlExpiresAt\`, ${FILES_PAGE_SIZE} a page: follow \`nextToken\` for the rest. The files outlive OpenWeb's links. Unknown query parameters are refused.`,
+    description: `The archive's state and, once ARCHIVED, its files with their size, SHA-256, rows and a URL that downloads the stored \`.csv.gz\` with no credentials until \`urlExpiresAt\`, ${FILES_PAGE_SIZE} a page: follow \`nextToken\` for the rest. The files outlive OpenWeb's links. Unknown query parameters are refused.`,
     query: [
       {
         name: 'nextToken',
@@ -258,7 +257,11 @@ const OPERATIONS: { [K in RouteKey]: OperationDoc } = {
         schema: { type: 'string', pattern: FILES_NEXT_TOKEN_PATTERN.source },
       },
     ],
-    success: { status: 200, description: 'The archive and a page of its files.', schema: archivedFilesSchema },
+    success: {
+      status: 200,
+      description: 'The archive and a page of its files.',
+      schema: archivedFilesSchema,
+    },
     problems: [ProblemType.EXPORT_NOT_FOUND],
   },
   'POST /exports/{exportId}/abort': {

@@ -8,10 +8,10 @@ import {
   type ExportArchive,
   INLINE_FILES_MAX_BYTES,
 } from '../exports/ExportArchive';
-import { itemsWithin } from '../exports/itemsWithin';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 import { isTransientFailure } from '../exports/isTransientFailure';
+import { itemsWithin } from '../exports/itemsWithin';
 import { checkDownloadLink, type DownloadLinkPolicy } from '../openweb/downloadLinkPolicy';
 import { archiveManifestKey, archiveObjectKey, archivePartitionDate } from './archiveKeys';
 import { archiveZipFile } from './archiveZipFile';

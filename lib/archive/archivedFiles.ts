@@ -70,7 +70,11 @@ export async function archivedFiles(
   if (record === undefined) return undefined;
   const archive = archiveView(record, deps.storage !== undefined);
   const start = nextToken === undefined ? 0 : Number(nextToken);
-  if (archive.status !== ArchiveStatus.ARCHIVED || deps.storage === undefined || record.archive === undefined) {
+  if (
+    archive.status !== ArchiveStatus.ARCHIVED ||
+    deps.storage === undefined ||
+    record.archive === undefined
+  ) {
     if (nextToken !== undefined) throw new InvalidFilesTokenError('the archive has no files to page through');
     return { archive, items: [] };
   }
