@@ -58,6 +58,8 @@ export const archivedFilesSchema = z.looseObject({
       urlExpiresAt: z.string(),
     }),
   ),
+  /** Present when more files follow. */
+  nextToken: z.string().optional(),
 });
 
 export type ArchivedFiles = z.infer<typeof archivedFilesSchema>;

@@ -80,10 +80,14 @@ export class ExportsApiClient {
   }
 
   /** The export's archive and its files, each with a download URL that needs no credentials. */
-  async getFiles(spotId: string, exportId: string): Promise<ArchivedFiles> {
+  /** One page of the archive's files; pass the page's `nextToken` for the next. */
+  async getFiles(spotId: string, exportId: string, nextToken?: string): Promise<ArchivedFiles> {
     return this.#parse(
       archivedFilesSchema,
-      await this.#send('GET', `${exportPath(exportId)}/files`, { spotId }),
+      await this.#send('GET', `${exportPath(exportId)}/files`, {
+        spotId,
+        ...(nextToken !== undefined && { query: { nextToken } }),
+      }),
     );
   }
 

@@ -46,6 +46,13 @@ export async function downloadArchive(options: DownloadArchiveOptions): Promise<
   const { client, io, spotId, exportId } = options;
   const listing = await client.getFiles(spotId, exportId);
   requireArchived(listing, spotId, exportId);
+  // Every page first: the progress shows the whole archive.
+  let { nextToken } = listing;
+  while (nextToken !== undefined) {
+    const page = await client.getFiles(spotId, exportId, nextToken);
+    listing.items.push(...page.items);
+    nextToken = page.nextToken;
+  }
   const directory = join(options.outDir, exportId);
   try {
     await mkdir(directory, { recursive: true });

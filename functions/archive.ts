@@ -1,4 +1,5 @@
 import { type ArchiveDependencies, archiveExport, failArchive } from '../lib/archive/archiveExport';
+import { archiveFileCount } from '../lib/exports/ExportArchive';
 import type { ExportRecord } from '../lib/exports/ExportRecord';
 import type { ArchiveTaskOutput } from '../lib/exports/pollingWorkflowContract';
 import { HandlerNames } from '../lib/http/routeTable';
@@ -63,6 +64,6 @@ function taskOutput(
     spotId: input.spotId,
     exportId: input.exportId,
     archiveStatus: record?.archive?.status ?? 'NONE',
-    fileCount: record?.archive?.files.length ?? 0,
+    fileCount: archiveFileCount(record?.archive),
   };
 }

@@ -126,8 +126,18 @@ const archivedFileSchema = z
   .meta({ id: 'ArchivedFile' });
 
 export const archivedFilesSchema = z
-  .strictObject({ archive: archiveStateSchema, items: z.array(archivedFileSchema) })
-  .meta({ id: 'ArchivedFiles', description: "An export's archive and its files, each with a download URL." });
+  .strictObject({
+    archive: archiveStateSchema,
+    items: z.array(archivedFileSchema),
+    nextToken: z
+      .string()
+      .optional()
+      .meta({ description: 'Present when more files follow: pass it as `?nextToken=` for the next page.' }),
+  })
+  .meta({
+    id: 'ArchivedFiles',
+    description: "An export's archive and a page of its files, each with a download URL.",
+  });
 
 export const exportViewSchema = z
   .strictObject({

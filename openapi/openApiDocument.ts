@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { FILES_NEXT_TOKEN_PATTERN, FILES_PAGE_SIZE } from '../lib/archive/archivedFiles';
 import { ProblemType } from '../lib/errors/ProblemType';
 import { EXPORT_STATUSES } from '../lib/exports/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
@@ -246,9 +247,21 @@ const OPERATIONS: { [K in RouteKey]: OperationDoc } = {
   'GET /exports/{exportId}/files': {
     operationId: 'getExportFiles',
     summary: "List an export's archived files",
-    description:
-      "The archive's state and, once ARCHIVED, every file with its size, SHA-256, rows and a URL that downloads the stored `.csv.gz` with no credentials until `urlExpiresAt`. The files outlive OpenWeb's links.",
-    success: { status: 200, description: 'The archive and its files.', schema: archivedFilesSchema },
+    description: `The archive's state and, once ARCHIVED, its files with their size, SHA-256, rows and a URL that downloads the stored \`.csv.gz\` with no credentials until \`urlExpiresAt\`, ${FILES_PAGE_SIZE} a page: follow \`nextToken\` for the rest. The files outlive OpenWeb's links. Unknown query parameters are refused.`,
+    query: [
+      {
+        name: 'nextToken',
+        in: 'query',
+        required: false,
+        description: '`nextToken` of the previous page.',
+        schema: { type: 'string', pattern: FILES_NEXT_TOKEN_PATTERN.source },
+      },
+    ],
+    success: {
+      status: 200,
+      description: 'The archive and a page of its files.',
+      schema: archivedFilesSchema,
+    },
     problems: [ProblemType.EXPORT_NOT_FOUND],
   },
   'POST /exports/{exportId}/abort': {

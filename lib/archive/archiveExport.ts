@@ -1,12 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ArchivedFile, ArchiveStatus } from '../exports/ExportArchive';
+import { Readable } from 'node:stream';
+import {
+  type ArchivedFile,
+  ArchiveStatus,
+  type ExportArchive,
+  INLINE_FILES_MAX_BYTES,
+} from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 import { isTransientFailure } from '../exports/isTransientFailure';
+import { itemsWithin } from '../exports/itemsWithin';
 import { checkDownloadLink, type DownloadLinkPolicy } from '../openweb/downloadLinkPolicy';
-import { archiveObjectKey, archivePartitionDate } from './archiveKeys';
+import { archiveManifestKey, archiveObjectKey, archivePartitionDate } from './archiveKeys';
 import { archiveZipFile } from './archiveZipFile';
 import { downloadToFile } from './downloadToFile';
 import { ArchiveClaimRefusedError, ArchiveRejectedError, ArchiveRetryableError } from './errors';
@@ -46,7 +53,8 @@ const MS_PER_SECOND = 1000;
 /**
  * Keeps a COMPLETED export's data: every link is checked against the download policy,
  * downloaded to a scratch file, and every CSV inside stored gzip-compressed under its
- * Hive-style key with its size, SHA-256 and row count. The run claims the archive first and
+ * Hive-style key with its size, SHA-256 and row count, and the list of them all in a manifest
+ * beside them (the record keeps the totals and only the first files). The run claims the archive first and
  * records the result only while it still holds the claim; the keys and bytes are the same
  * on every run, so a re-run after a crash converges on the same objects.
  * @throws ArchiveRetryableError for passing trouble (the workflow retries the task);
@@ -79,9 +87,9 @@ export async function archiveExport(
     throw new ArchiveRetryableError(`another run is archiving export ${exportId}`, { cause: error });
   }
 
-  let files: ArchivedFile[];
+  let summary: ExportArchive;
   try {
-    files = await storeEveryFile(deps, claimed);
+    summary = await storeManifest(deps, claimed, await storeEveryFile(deps, claimed));
   } catch (error) {
     if (error instanceof ArchiveRejectedError) {
       const record = await recordFailure(deps, claimed, runId, error.message);
@@ -101,8 +109,7 @@ export async function archiveExport(
   let record: ExportRecord;
   try {
     record = await deps.archives.finish(spotId, exportId, runId, {
-      status: ArchiveStatus.ARCHIVED,
-      files,
+      ...summary,
       archivedAt: new Date(deps.now()).toISOString(),
     });
   } catch (error) {
@@ -196,4 +203,27 @@ async function storeEveryFile(deps: ArchiveDependencies, record: ExportRecord): 
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Writes the manifest of every file (the same bytes for the same files, so a re-run converges)
+ * and returns the ARCHIVED state to record: totals, the manifest's key and the first files.
+ */
+async function storeManifest(
+  deps: ArchiveDependencies,
+  record: ExportRecord,
+  files: ArchivedFile[],
+): Promise<ExportArchive> {
+  const partitionDate = archivePartitionDate(record.request, record.requestedAt);
+  const manifestKey = archiveManifestKey(record.spotId, record.exportId, partitionDate);
+  const manifest = Buffer.from(JSON.stringify({ files }), 'utf8');
+  await deps.storage.put(manifestKey, Readable.from([manifest]), { contentType: 'application/json' });
+  return {
+    status: ArchiveStatus.ARCHIVED,
+    files: itemsWithin(files, INLINE_FILES_MAX_BYTES),
+    fileCount: files.length,
+    rows: files.reduce((sum, file) => sum + file.rows, 0),
+    bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+    manifestKey,
+  };
 }

@@ -17,6 +17,14 @@ export function archiveObjectKey(
   return `${ARCHIVE_KEY_PREFIX}spot=${spotId}/date=${partitionDate}/${exportId}/${fileNumber}.csv.gz`;
 }
 
+/**
+ * The manifest beside the export's files. The leading `_` makes query engines (Athena, Hive,
+ * Spark) skip it when they read the folder as CSV.
+ */
+export function archiveManifestKey(spotId: string, exportId: string, partitionDate: string): string {
+  return `${ARCHIVE_KEY_PREFIX}spot=${spotId}/date=${partitionDate}/${exportId}/_manifest.json`;
+}
+
 /** `YYYY-MM-DD` (UTC) of the partition an export's files go to. */
 export function archivePartitionDate(request: ExportRequest, requestedAt: string): string {
   const instant = request.kind === 'dateRange' ? request.from : requestedAt;

@@ -1,4 +1,9 @@
-import { ArchiveStatus } from '../exports/ExportArchive';
+import {
+  type ArchivedFile,
+  ArchiveStatus,
+  archiveFilesInline,
+  type ExportArchive,
+} from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 import type { ArchiveStorage } from './ports';
@@ -25,6 +30,18 @@ export interface ArchivedFileView {
 export interface ArchivedFilesView {
   archive: ArchiveView;
   items: ArchivedFileView[];
+  /** Present when more files follow: pass it back as `?nextToken=` for the next page. */
+  nextToken?: string;
+}
+
+/** Files per `/files` page: a page with its URLs stays far below a Lambda response's 6 MB. */
+export const FILES_PAGE_SIZE = 1000;
+/** A `/files` page token: the position of the page's first file. */
+export const FILES_NEXT_TOKEN_PATTERN = /^[1-9]\d{0,8}$/;
+
+/** A `nextToken` that is not one `/files` issued for this archive. */
+export class InvalidFilesTokenError extends Error {
+  override name = 'InvalidFilesTokenError';
 }
 
 export interface ArchivedFilesDependencies {
@@ -38,22 +55,38 @@ export interface ArchivedFilesDependencies {
 const MS_PER_SECOND = 1000;
 
 /**
- * The archived files of one export with a download URL each. Only an ARCHIVED export lists
- * files: a partial archive is never shown. Undefined for an unknown export (or another spot's).
+ * The archived files of one export with a download URL each, FILES_PAGE_SIZE at a time from
+ * `nextToken`. Only an ARCHIVED export lists files: a partial archive is never shown. The files
+ * come from the record when it holds them all, from the manifest otherwise. Undefined for an
+ * unknown export (or another spot's). @throws InvalidFilesTokenError
  */
 export async function archivedFiles(
   deps: ArchivedFilesDependencies,
   spotId: string,
   exportId: string,
+  nextToken?: string,
 ): Promise<ArchivedFilesView | undefined> {
   const record = await deps.getExport(spotId, exportId);
   if (record === undefined) return undefined;
   const archive = archiveView(record, deps.storage !== undefined);
-  if (archive.status !== ArchiveStatus.ARCHIVED || deps.storage === undefined) return { archive, items: [] };
+  const start = nextToken === undefined ? 0 : Number(nextToken);
+  if (
+    archive.status !== ArchiveStatus.ARCHIVED ||
+    deps.storage === undefined ||
+    record.archive === undefined
+  ) {
+    if (nextToken !== undefined) throw new InvalidFilesTokenError('the archive has no files to page through');
+    return { archive, items: [] };
+  }
   const { storage } = deps;
+  const all = await everyFile(storage, record.archive);
+  if (nextToken !== undefined && (!FILES_NEXT_TOKEN_PATTERN.test(nextToken) || start >= all.length)) {
+    throw new InvalidFilesTokenError('the token is not one of this listing');
+  }
+  const end = start + FILES_PAGE_SIZE;
   const urlExpiresAt = new Date(deps.now() + deps.urlExpirySeconds * MS_PER_SECOND).toISOString();
   const items = await Promise.all(
-    (record.archive?.files ?? []).map(async (file) => ({
+    all.slice(start, end).map(async (file) => ({
       name: file.name,
       key: file.key,
       bytes: file.bytes,
@@ -63,7 +96,15 @@ export async function archivedFiles(
       urlExpiresAt,
     })),
   );
-  return { archive, items };
+  return { archive, items, ...(end < all.length && { nextToken: String(end) }) };
+}
+
+async function everyFile(storage: ArchiveStorage, archive: ExportArchive): Promise<ArchivedFile[]> {
+  if (archiveFilesInline(archive) || archive.manifestKey === undefined) return archive.files;
+  const manifest = JSON.parse(Buffer.from(await storage.read(archive.manifestKey)).toString('utf8')) as {
+    files: ArchivedFile[];
+  };
+  return manifest.files;
 }
 
 /** What the export view and `/files` say about the archive. */

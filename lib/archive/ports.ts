@@ -10,6 +10,8 @@ export interface StoredObjectInfo {
 export interface ArchiveStorage {
   /** Stores `body` under `key`, streamed (multipart for large bodies); writing a key again replaces it. */
   put(key: string, body: Readable, info: StoredObjectInfo): Promise<void>;
+  /** The whole object's bytes (the manifest; never a data file). */
+  read(key: string): Promise<Uint8Array>;
   /** A URL that fetches the object with no credentials until `expiresInSeconds` have passed. */
   downloadUrl(key: string, expiresInSeconds: number): Promise<string>;
 }

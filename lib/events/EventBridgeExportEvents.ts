@@ -1,6 +1,6 @@
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { ArchiveEvents } from '../archive/ports';
-import type { ArchivedFile } from '../exports/ExportArchive';
+import { type ArchivedFile, archiveFileCount } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 import { itemsWithin } from '../exports/itemsWithin';
@@ -145,6 +145,7 @@ export function archiveEventDetail(record: ExportRecord, bucket?: string): Archi
     rows,
   }));
   const files = itemsWithin(all, MAX_EVENT_LIST_BYTES);
+  const fileCount = archiveFileCount(record.archive);
   return {
     spotId: record.spotId,
     exportId: record.exportId,
@@ -152,7 +153,7 @@ export function archiveEventDetail(record: ExportRecord, bucket?: string): Archi
     ...(bucket !== undefined && { bucket }),
     ...(record.archive?.archivedAt !== undefined && { archivedAt: record.archive.archivedAt }),
     files,
-    fileCount: all.length,
-    ...(files.length < all.length && { filesTruncated: true as const }),
+    fileCount,
+    ...(files.length < fileCount && { filesTruncated: true as const }),
   };
 }

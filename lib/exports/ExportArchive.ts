@@ -29,11 +29,37 @@ export interface ArchivedFile {
 /** The archive state kept with the export record. */
 export interface ExportArchive {
   status: ArchiveStatus;
+  /**
+   * The first files, as many as fit in INLINE_FILES_MAX_BYTES, so the record stays far below
+   * DynamoDB's item limit however many files there are; the manifest lists every one. A record
+   * written before manifests existed has every file here and no `manifestKey`.
+   */
   files: ArchivedFile[];
+  /** Every file, when ARCHIVED. */
+  fileCount?: number;
+  /** CSV records of every file, headers excluded. */
+  rows?: number;
+  /** Stored bytes of every file. */
+  bytes?: number;
+  /** Object key of the manifest: JSON `{"files": ArchivedFile[]}` of every file, in order. */
+  manifestKey?: string;
   archivedAt?: string;
   reason?: string;
   /** The run that holds the archive while PENDING: only it may record the result. */
   runId?: string;
   /** A PENDING claim older than this belongs to a run that died; another run may take it over. */
   claimedUntil?: string;
+}
+
+/** Budget of the files kept in the record itself (the rest are only in the manifest). */
+export const INLINE_FILES_MAX_BYTES = 64 * 1024;
+
+/** How many files the archive holds (records from before manifests carry them all inline). */
+export function archiveFileCount(archive: ExportArchive | undefined): number {
+  return archive?.fileCount ?? archive?.files.length ?? 0;
+}
+
+/** Whether `files` holds every file, so the manifest need not be read. */
+export function archiveFilesInline(archive: ExportArchive): boolean {
+  return archive.files.length === archiveFileCount(archive);
 }

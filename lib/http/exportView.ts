@@ -1,4 +1,5 @@
 import { type ArchiveView, archiveView } from '../archive/archivedFiles';
+import { archiveFileCount } from '../exports/ExportArchive';
 import type { ExportRecord, ExportRequest, ExportSource } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 import { itemsWithin } from '../exports/itemsWithin';
@@ -79,11 +80,13 @@ export function exportView(record: ExportRecord): ExportView {
 }
 
 function archiveSummary(record: ExportRecord): ArchiveSummaryView {
-  const files = record.archive?.files ?? [];
+  const { archive } = record;
+  const files = archiveFileCount(archive);
+  const rows = archive?.rows ?? archive?.files.reduce((sum, file) => sum + file.rows, 0);
   return {
     ...archiveView(record),
-    files: files.length,
-    ...(files.length > 0 && { rows: files.reduce((sum, file) => sum + file.rows, 0) }),
+    files,
+    ...(files > 0 && rows !== undefined && { rows }),
   };
 }
 

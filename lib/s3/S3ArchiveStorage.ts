@@ -50,6 +50,12 @@ export class S3ArchiveStorage implements ArchiveStorage {
     await upload.done();
   }
 
+  async read(key: string): Promise<Uint8Array> {
+    const { Body } = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucketName, Key: key }));
+    if (Body === undefined) throw new Error(`S3 answered no body for ${key}`);
+    return Body.transformToByteArray();
+  }
+
   async downloadUrl(key: string, expiresInSeconds: number): Promise<string> {
     return getSignedUrl(this.#client, new GetObjectCommand({ Bucket: this.#bucketName, Key: key }), {
       expiresIn: expiresInSeconds,

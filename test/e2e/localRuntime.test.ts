@@ -189,6 +189,16 @@ describe('the local runtime, run as npm start runs it', () => {
       const otherSpot = await requestJson(`${runtime.apiUrl}/exports/${started.exportId}/files`, {
         spotId: 'sp_other',
       });
+      const badToken = await requestJson(
+        `${runtime.apiUrl}/exports/${started.exportId}/files?nextToken=${listing.items.length}`,
+        { spotId: 'sp_demo' },
+      );
+      const unknownParameter = await requestJson(
+        `${runtime.apiUrl}/exports/${started.exportId}/files?page=2`,
+        {
+          spotId: 'sp_demo',
+        },
+      );
       const outDir = mkdtempSync(join(tmpdir(), 'openweb-exports-download-'));
       cli = spawnNode(
         [
@@ -220,6 +230,9 @@ describe('the local runtime, run as npm start runs it', () => {
         expect(readFileSync(join(outDir, started.exportId, item.name), 'utf8')).toBe(served[index]?.csv);
       }
       expect(otherSpot.status).toBe(404);
+      expect(listing).not.toHaveProperty('nextToken');
+      expect(badToken.status).toBe(400);
+      expect(unknownParameter.status).toBe(400);
       expect(exit.code).toBe(0);
       expect(exit.output).toContain('sha256 verified');
       rmSync(outDir, { recursive: true, force: true });

@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { zipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { archivedFiles } from '../../../lib/archive/archivedFiles';
+import { archivedFiles, FILES_PAGE_SIZE, InvalidFilesTokenError } from '../../../lib/archive/archivedFiles';
 import {
   type ArchiveDependencies,
   archiveExport,
@@ -14,17 +15,20 @@ import {
   workflowRunId,
 } from '../../../lib/archive/archiveExport';
 import { ArchiveRetryableError } from '../../../lib/archive/errors';
-import type { ArchiveRecords } from '../../../lib/archive/ports';
+import type { ArchiveRecords, ArchiveStorage } from '../../../lib/archive/ports';
 import { type ArchivedFile, ArchiveStatus } from '../../../lib/exports/ExportArchive';
 import type { ExportRecord, ExportRequest } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { newExportId } from '../../../lib/exports/exportId';
 import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
+import { exportView } from '../../../lib/http/exportView';
 import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
 import { S3ArchiveStorage } from '../../../lib/s3/S3ArchiveStorage';
 import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
+import { exportKey } from '../../../lib/store/tableKeys';
 import { type LocalS3, startLocalS3 } from '../../../local/localS3';
 import { captureError } from '../../support/captureError';
+import { dynamoDbItemBytes } from '../../support/dynamoDbItemBytes';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { parseCsv } from '../../support/parseCsv';
 import { readCommentsArchive } from '../../support/readCommentsArchive';
@@ -135,8 +139,15 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     return objects;
   }
 
+  /** The objects are the files, as recorded, and the manifest listing exactly them beside them. */
   function expectObjectsMatch(files: readonly ArchivedFile[], objects: Map<string, Buffer>): void {
-    expect([...objects.keys()].sort()).toEqual(files.map((file) => file.key).sort());
+    const manifestKeys = [...objects.keys()].filter((key) => key.endsWith('/_manifest.json'));
+    expect(manifestKeys).toHaveLength(1);
+    const manifestKey = manifestKeys[0] as string;
+    expect(JSON.parse((objects.get(manifestKey) as Buffer).toString('utf8'))).toEqual({ files });
+    expect([...objects.keys()].filter((key) => key !== manifestKey).sort()).toEqual(
+      files.map((file) => file.key).sort(),
+    );
     for (const file of files) {
       const body = objects.get(file.key) as Buffer;
       expect(body.length, file.key).toBe(file.bytes);
@@ -443,5 +454,75 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
       expect(Date.parse(item.urlExpiresAt) - h.clock.now()).toBe(900_000);
     }
     expect(otherSpot).toBeUndefined();
+  });
+  it('keeps an archive of thousands of files out of the record: a manifest lists them, /files pages through it', async () => {
+    // Prepare: one link whose zip holds 2,500 one-row CSVs, about 650 KB of file list. The manifest
+    // goes to the S3 stand-in; the tiny data files stay in memory, as the stand-in takes ~10 ms an object.
+    const count = 2500;
+    const names = Array.from(
+      { length: count },
+      (_, i) => `comments_2026-10-30_${String(i + 1).padStart(5, '0')}.csv`,
+    );
+    const zip = zipSync(Object.fromEntries(names.map((name, i) => [name, Buffer.from(`id\r\n${i}\r\n`)])));
+    const host = await startLinkHost(() => ({ status: 200, body: zip }));
+    const s3Storage = new S3ArchiveStorage({ client: s3.client, bucketName: s3.bucketName });
+    const dataFiles = new Map<string, Buffer>();
+    const storage: ArchiveStorage = {
+      put: async (key, body, info) =>
+        key.endsWith('.csv.gz')
+          ? void dataFiles.set(key, await bytesOf(body))
+          : s3Storage.put(key, body, info),
+      read: (key) => s3Storage.read(key),
+      downloadUrl: (key, seconds) => s3Storage.downloadUrl(key, seconds),
+    };
+    const filesDeps = {
+      getExport: (spotId: string, exportId: string) => h.store.getExport(spotId, exportId),
+      storage,
+      urlExpirySeconds: 900,
+      now: h.clock.now,
+    };
+    try {
+      const record = await completedExportWithLinks(host.url, 1);
+
+      // Act
+      const result = await archiveExport(archiveDeps({ storage }, host.url), {
+        spotId: SPOT,
+        exportId: record.exportId,
+      });
+      const pages = [await archivedFiles(filesDeps, SPOT, record.exportId)];
+      for (let token = pages[0]?.nextToken; token !== undefined; token = pages.at(-1)?.nextToken) {
+        pages.push(await archivedFiles(filesDeps, SPOT, record.exportId, token));
+      }
+      const pastTheEnd = await captureError(archivedFiles(filesDeps, SPOT, record.exportId, String(count)));
+
+      // Assess: the item stays far below DynamoDB's 400 KB, with the totals and only the first files.
+      expect(result.outcome).toBe('archived');
+      const { Item } = await h.table.documentClient.send(
+        new GetCommand({ TableName: h.table.tableName, Key: exportKey(SPOT, record.exportId) }),
+      );
+      expect(dynamoDbItemBytes(Item ?? {})).toBeLessThan(100 * 1024);
+      const archive = result.record?.archive;
+      expect(archive).toMatchObject({ status: ArchiveStatus.ARCHIVED, fileCount: count, rows: count });
+      expect(archive?.files.length).toBeLessThan(count);
+      expect(exportView(result.record as ExportRecord).archive).toMatchObject({ files: count, rows: count });
+      const objects = await storedObjects();
+      expect([...objects.keys()]).toEqual([archive?.manifestKey]);
+      const manifest = JSON.parse(
+        (objects.get(archive?.manifestKey as string) as Buffer).toString('utf8'),
+      ) as { files: ArchivedFile[] };
+      expectObjectsMatch(manifest.files, new Map([...dataFiles, ...objects]));
+      expect(manifest.files.map((file) => file.name)).toEqual(names);
+      expect(archive?.files).toEqual(manifest.files.slice(0, archive?.files.length));
+      expect(archive?.bytes).toBe(manifest.files.reduce((sum, file) => sum + file.bytes, 0));
+      // Every file, in order, a page of FILES_PAGE_SIZE at a time.
+      expect(pages.map((page) => page?.items.length)).toEqual([FILES_PAGE_SIZE, FILES_PAGE_SIZE, 500]);
+      const items = pages.flatMap((page) => page?.items ?? []);
+      expect(items.map(({ key, sha256 }) => ({ key, sha256 }))).toEqual(
+        manifest.files.map(({ key, sha256 }) => ({ key, sha256 })),
+      );
+      expect(pastTheEnd).toBeInstanceOf(InvalidFilesTokenError);
+    } finally {
+      await host.close();
+    }
   });
 });

@@ -20,6 +20,12 @@ class MemoryStorage implements ArchiveStorage {
     this.objects.set(key, { body: Buffer.concat(chunks), info });
   }
 
+  async read(key: string): Promise<Uint8Array> {
+    const object = this.objects.get(key);
+    if (object === undefined) throw new Error(`no object ${key}`);
+    return object.body;
+  }
+
   async downloadUrl(key: string): Promise<string> {
     return `memory://${key}`;
   }

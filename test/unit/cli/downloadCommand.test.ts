@@ -85,6 +85,31 @@ describe('download command', () => {
     expect(io.stdoutText()).toContain('sha256 verified');
   });
 
+  it('follows nextToken through every page of /files and downloads the files of each', async () => {
+    // Prepare: two pages of one file each.
+    api = await startFakeExportsApi((request) => {
+      const first = filesReply('ARCHIVED');
+      if (request.query.get('nextToken') === null)
+        return { ...first, body: { ...first.body, nextToken: '1' } };
+      const [item] = first.body.items;
+      return {
+        ...first,
+        body: { ...first.body, items: [{ ...item, name: 'exp_2.csv', key: 'exports/k/2.csv.gz' }] },
+      };
+    });
+
+    // Act
+    const code = await runCli(
+      ['download', EXPORT_ID, '--spot', SPOT_ID, '--out', outDir, '--api', api.url],
+      createTestIo(),
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(api.requests.map((request) => request.query.get('nextToken'))).toEqual([null, '1']);
+    expect(readdirSync(join(outDir, EXPORT_ID)).sort()).toEqual(['exp_1.csv.gz', 'exp_2.csv.gz']);
+  });
+
   it('stores the CSV decompressed with --gunzip', async () => {
     api = await startFakeExportsApi(() => filesReply('ARCHIVED'));
     const code = await runCli(
