@@ -56,7 +56,7 @@ export class LocalExportEvents implements ExportEvents, ArchiveEvents {
     const detail = exportEventDetail(record);
     this.#keep(detailType, detail);
     // Links are bearer URLs: counted, never printed.
-    const files = detail.links.length > 0 ? `, ${detail.links.length} file(s)` : '';
+    const files = detail.linkCount > 0 ? `, ${detail.linkCount} file(s)` : '';
     const reason = detail.failureReason === undefined ? '' : ` (${detail.failureReason})`;
     this.#options.say?.(`event   ${detailType}: ${detail.spotId} ${detail.exportId}${files}${reason}`);
   }
@@ -64,9 +64,10 @@ export class LocalExportEvents implements ExportEvents, ArchiveEvents {
   async publishArchived(record: ExportRecord): Promise<void> {
     const detail = archiveEventDetail(record, this.#options.archiveBucketName);
     this.#keep(ExportEventDetailType.ARCHIVED, detail);
-    const rows = detail.files.reduce((sum, file) => sum + file.rows, 0);
+    // The event lists the first files only; the record's totals count them all.
+    const rows = record.archive?.rows ?? detail.files.reduce((sum, file) => sum + file.rows, 0);
     this.#options.say?.(
-      `event   ${ExportEventDetailType.ARCHIVED}: ${detail.spotId} ${detail.exportId}, ${detail.files.length} file(s), ${rows} row(s)`,
+      `event   ${ExportEventDetailType.ARCHIVED}: ${detail.spotId} ${detail.exportId}, ${detail.fileCount} file(s), ${rows} row(s)`,
     );
   }
 
