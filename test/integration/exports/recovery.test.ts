@@ -26,6 +26,19 @@ describe('create convergence after crashes and ambiguous creates', () => {
     await h.close();
   });
 
+  /** A running export whose abort met an upstream outage: left ABORTING for the reconciler. */
+  async function interruptedAbort() {
+    h = await startExportHarness({
+      simulator: { faults: { script: [{ endpoint: 'abort', kind: 'error', status: 503, times: 10 }] } },
+    });
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    await expect(
+      abortExport(h.deps, { spotId: SPOT, exportId: record.exportId, reason: 'requested' }),
+    ).rejects.toThrow();
+    h.simulator.setFaults({});
+    return record;
+  }
+
   it('converges on one recorded upstream export when the process dies after the create and before recording it', async () => {
     // Prepare
     h = await startExportHarness({ settings: { createClaimTimeoutSeconds: 30 } });
@@ -144,14 +157,7 @@ describe('create convergence after crashes and ambiguous creates', () => {
 
   it('finishes an interrupted abort on the next reconciler run', async () => {
     // Prepare
-    h = await startExportHarness({
-      simulator: { faults: { script: [{ endpoint: 'abort', kind: 'error', status: 503, times: 10 }] } },
-    });
-    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
-    await expect(
-      abortExport(h.deps, { spotId: SPOT, exportId: record.exportId, reason: 'requested' }),
-    ).rejects.toThrow();
-    h.simulator.setFaults({});
+    const record = await interruptedAbort();
     h.clock.advance(h.deps.settings.reconcileStaleAfterSeconds * 1000 + 1);
 
     // Act
@@ -165,14 +171,7 @@ describe('create convergence after crashes and ambiguous creates', () => {
 
   it('ends an interrupted abort as COMPLETED when the upstream finished the export first', async () => {
     // Prepare
-    h = await startExportHarness({
-      simulator: { faults: { script: [{ endpoint: 'abort', kind: 'error', status: 503, times: 10 }] } },
-    });
-    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
-    await expect(
-      abortExport(h.deps, { spotId: SPOT, exportId: record.exportId, reason: 'requested' }),
-    ).rejects.toThrow();
-    h.simulator.setFaults({});
+    const record = await interruptedAbort();
     h.simulator.finishExport(record.upstreamExportId as string, 'completed');
     h.clock.advance(h.deps.settings.reconcileStaleAfterSeconds * 1000 + 1);
 
