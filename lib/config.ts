@@ -263,21 +263,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** The resources the AWS runtime cannot work without. Throws ConfigError naming each missing variable. */
-export function requireAwsResources(config: Config): {
-  tableName: string;
-  stateMachineArn: string;
-  eventBusName: string;
-} {
-  const { tableName, stateMachineArn, eventBusName } = config.resources;
-  const problems = [
-    ...(tableName === undefined ? ['TABLE_NAME is required'] : []),
-    ...(stateMachineArn === undefined ? ['STATE_MACHINE_ARN is required'] : []),
-  ];
-  if (tableName === undefined || stateMachineArn === undefined) throw new ConfigError(problems);
-  return { tableName, stateMachineArn, eventBusName };
-}
-
 /** The archive's resources. Throws ConfigError naming each missing variable. */
 export function requireArchiveResources(config: Config): {
   tableName: string;

@@ -5,7 +5,6 @@ import {
   DEFAULT_OPENWEB_EXPORT_BASE_URL,
   DEFAULT_SECRET_NAME_PREFIX,
   loadConfig,
-  requireAwsResources,
 } from '../../lib/config';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/exports/ExportSettings';
 
@@ -161,7 +160,7 @@ describe('loadConfig', () => {
     });
 
     // Assess
-    expect(requireAwsResources(config)).toEqual({
+    expect(config.resources).toEqual({
       tableName: 'openweb-exports',
       stateMachineArn: STATE_MACHINE_ARN,
       eventBusName: 'exports',
@@ -173,26 +172,6 @@ describe('loadConfig', () => {
       reconcileStaleAfterSeconds: 600,
       idempotencyTtlSeconds: 3600,
     });
-  });
-
-  it('names the AWS resources the AWS runtime cannot do without', () => {
-    // Prepare
-    const config = loadConfig({});
-
-    // Act
-    let error: unknown;
-    try {
-      requireAwsResources(config);
-    } catch (caught) {
-      error = caught;
-    }
-
-    // Assess
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual([
-      'TABLE_NAME is required',
-      'STATE_MACHINE_ARN is required',
-    ]);
   });
 
   it('refuses malformed resources and lifecycle values out of range', () => {
