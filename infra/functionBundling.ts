@@ -27,8 +27,10 @@ export const FUNCTION_BUNDLING: Readonly<BundlingOptions> = {
   banner: ESM_REQUIRE_BANNER,
   mainFields: ['module', 'main'],
   minify: true,
-  // Step Functions and callers match errors by name; keep class names through minification.
-  keepNames: true,
+  // No keepNames: it wraps every function and class of the bundle in a naming call, which costs
+  // module init. Step Functions and callers match errors by name, and every error class sets
+  // its `name` itself (test/unit/errors/errorClassification.test.ts), so no name depends on
+  // the class name surviving minification.
   sourceMap: true,
   sourcesContent: false,
   // Bundle the AWS SDK too: a pinned, tree-shaken SDK instead of whatever the runtime ships.

@@ -207,6 +207,21 @@ describe('error classification', () => {
     expect(errorClasses.filter((errorClass) => !listed.has(errorClass)).map(({ name }) => name)).toEqual([]);
   });
 
+  it('gives each class a name of its own, set by the class rather than read from its class name', () => {
+    // Prepare: the shipped bundles are minified without keepNames, so class names are renamed.
+    const nameByClass = new Map(classifications.map(([error]) => [error.constructor, error]));
+
+    // Act
+    const names = [...nameByClass.values()].map((error) => ({
+      name: error.name,
+      own: Object.hasOwn(error, 'name'),
+    }));
+
+    // Assess: an own property, and no two classes share one (a subclass that sets none inherits its parent's).
+    expect(names.filter(({ own }) => !own)).toEqual([]);
+    expect(new Set(names.map(({ name }) => name)).size).toBe(names.length);
+  });
+
   it('tells when a deferred create may go again, when the upstream or the pacer said', () => {
     // Act / Assess
     expect(retryAtMsOf(new UpstreamRateLimitedError(1200), 10_000)).toBe(11_200);
