@@ -16,6 +16,9 @@ export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The newest Node.js runtime aws-cdk-lib offers (cdk-nag AwsSolutions-L1 asks for the latest). */
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
 
+/** What turns on stack traces through the source map shipped beside each bundle. */
+const SOURCE_MAP_NODE_OPTIONS = '--enable-source-maps';
+
 export interface ExportFunctionProps {
   handler: HandlerName;
   memorySizeMb: number;
@@ -24,6 +27,11 @@ export interface ExportFunctionProps {
   logRetention: logs.RetentionDays;
   /** /tmp size; Lambda's default is 512 MB. */
   ephemeralStorageMb?: number;
+  /**
+   * Stack traces through the shipped source map (`--enable-source-maps`). Node then reads and
+   * parses the map at every cold start, which costs module init (README, "Cold start").
+   */
+  sourceMapStackTraces: boolean;
 }
 
 /**
@@ -63,7 +71,10 @@ export class ExportFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,
-      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      environment: {
+        ...props.environment,
+        ...(props.sourceMapStackTraces && { NODE_OPTIONS: SOURCE_MAP_NODE_OPTIONS }),
+      },
       bundling: FUNCTION_BUNDLING,
     });
     (this.function.node.defaultChild as CfnResource).addMetadata(HANDLER_METADATA_KEY, props.handler);

@@ -76,7 +76,7 @@ export class ExportFunctions extends Construct {
       ...(config.auth.mode === 'jwt' &&
         config.auth.spotClaim !== undefined && { AUTH_SPOT_CLAIM: config.auth.spotClaim }),
     };
-    const common = { logRetention: props.logRetention };
+    const common = { logRetention: props.logRetention, sourceMapStackTraces: config.sourceMapStackTraces };
 
     this.start = new ExportFunction(this, 'Start', {
       ...common,

@@ -115,6 +115,12 @@ export interface OpenWebExportsConfigProps {
   logRetentionDays?: number;
   /** The functions' log level. Default `INFO`. */
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /**
+   * Stack traces in the logs point at the TypeScript source, through the source map shipped
+   * beside each bundle (`NODE_OPTIONS=--enable-source-maps`); this costs every cold start.
+   * Default false: traces point into the minified bundle, whose map is in the function's code.
+   */
+  sourceMapStackTraces?: boolean;
   /** Who the alarms notify. Default: nobody (the alarms still fire). */
   alarmEmail?: string | string[];
 }

@@ -31,6 +31,8 @@ export const FUNCTION_BUNDLING: Readonly<BundlingOptions> = {
   // module init. Step Functions and callers match errors by name, and every error class sets
   // its `name` itself (test/unit/errors/errorClassification.test.ts), so no name depends on
   // the class name surviving minification.
+  // The source map ships beside the bundle; Node reads it only with --enable-source-maps,
+  // which the `sourceMapStackTraces` setting turns on (infra/ExportFunction.ts).
   sourceMap: true,
   sourcesContent: false,
   // Bundle the AWS SDK too: a pinned, tree-shaken SDK instead of whatever the runtime ships.

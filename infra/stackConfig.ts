@@ -269,6 +269,8 @@ const stackConfigSchema = z
       )
       .default(DEFAULT_LOG_RETENTION_DAYS),
     logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('INFO'),
+    // Off by default: Node then parses each bundle's source map at every cold start.
+    sourceMapStackTraces: z.boolean({ error: 'must be true or false' }).default(false),
     alarmEmail: z
       .union([emailSchema, z.array(emailSchema)], { error: 'must be an email address or a list of them' })
       .optional()

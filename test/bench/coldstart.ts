@@ -1,8 +1,9 @@
 // Cold start of each function: `npm run bench:coldstart`. Builds every function exactly as the
 // stack does (test/support/functionBundle.ts), then prints per function the bundle's bytes and
 // gzip bytes, its five largest inputs, and the median module init: the time a fresh `node`
-// takes to `import()` the bundle, with the environment the stack gives that function. The
-// processes run interleaved (one of each function per round), so machine noise hits all alike.
+// takes to `import()` the bundle, with the environment the synthesized stack gives that
+// function; once as configured by default, once with `sourceMapStackTraces: true`. The
+// processes run interleaved (one of each per round), so machine noise hits all alike.
 // An empty module is imported the same way in every round: its median is the floor that node
 // itself and the machine's load put under every figure. COLDSTART_RUNS (default 15) rounds.
 // Exits 1 when a goal is missed.
@@ -12,21 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { Template } from 'aws-cdk-lib/assertions';
 import type { Metafile } from 'esbuild';
-import {
-  POWERTOOLS_METRICS_NAMESPACE,
-  POWERTOOLS_SERVICE_NAME,
-  SECRETS_CACHE_MAX_AGE_SECONDS,
-} from '../../infra/ExportFunctions';
-import {
-  DEFAULT_ARCHIVE_URL_EXPIRY_SECONDS,
-  DEFAULT_OPENWEB_AUTH_BASE_URL,
-  DEFAULT_OPENWEB_EXPORT_BASE_URL,
-  DEFAULT_SECRET_NAME_PREFIX,
-  DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND,
-} from '../../lib/config';
-import { DEFAULT_EXPORT_SETTINGS } from '../../lib/exports/ExportSettings';
+import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
 import { type HandlerName, HandlerNames } from '../../lib/http/routeTable';
+import { functionOf } from '../infra/templateQueries';
+import { resolveValue } from '../shipped/iamPolicy';
+import { templateDeployment } from '../shipped/templateDeployment';
 import { buildFunctionBundle } from '../support/functionBundle';
 import { median } from './support/median';
 
@@ -43,53 +36,43 @@ const MAX_MEDIAN_INIT_MS = 100;
 const TOP_INPUTS = 5;
 const KB = 1024;
 
-/** The environment infra/ExportFunctions.ts gives the functions, with stand-in resource names. */
-function stackEnvironment(handler: HandlerName): Record<string, string> {
-  const common = {
-    TABLE_NAME: 'openweb-exports-table',
-    OPENWEB_EXPORT_BASE_URL: DEFAULT_OPENWEB_EXPORT_BASE_URL,
-    EVENT_BUS_NAME: 'openweb-exports-bus',
-    POWERTOOLS_SERVICE_NAME,
-    POWERTOOLS_LOG_LEVEL: 'INFO',
-    POWERTOOLS_METRICS_NAMESPACE,
+const ACCOUNT = { partition: 'aws', region: 'eu-west-1', accountId: '123456789012' };
+
+/**
+ * Each function's environment exactly as the template synthesized from `stackConfig` sets it,
+ * stand-in names resolved, plus what Lambda itself sets.
+ */
+function stackEnvironments(stackConfig: object): Record<HandlerName, Record<string, string>> {
+  const json = synthesizeStackTemplate(stackConfig);
+  const template = Template.fromJSON(json as unknown as Record<string, unknown>);
+  const deployment = templateDeployment(json, ACCOUNT, {
+    tableName: 'openweb-exports-table',
+    bucketName: 'openweb-exports-archive',
+  });
+  const environmentOf = (handler: HandlerName): Record<string, string> => {
+    const [logicalId, fn] = functionOf(template, handler);
+    const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    return {
+      ...Object.fromEntries(
+        Object.entries(variables).map(([name, value]) => [name, resolveValue(value, deployment)]),
+      ),
+      AWS_REGION: ACCOUNT.region,
+      AWS_DEFAULT_REGION: ACCOUNT.region,
+      AWS_LAMBDA_FUNCTION_NAME: logicalId,
+      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.Properties.MemorySize),
+      AWS_EXECUTION_ENV: `AWS_Lambda_${String(fn.Properties.Runtime)}`,
+      AWS_ACCESS_KEY_ID: 'bench',
+      AWS_SECRET_ACCESS_KEY: 'bench',
+      AWS_SESSION_TOKEN: 'bench',
+      TZ: ':UTC',
+      LANG: 'en_US.UTF-8',
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+    };
   };
-  const functionEnvironment =
-    handler === HandlerNames.FILES || handler === HandlerNames.ARCHIVE
-      ? {
-          ...common,
-          ARCHIVE_BUCKET_NAME: 'openweb-exports-archive',
-          ARCHIVE_URL_EXPIRY_SECONDS: String(DEFAULT_ARCHIVE_URL_EXPIRY_SECONDS),
-        }
-      : {
-          ...common,
-          SECRET_NAME_PREFIX: DEFAULT_SECRET_NAME_PREFIX,
-          SECRETS_CACHE_MAX_AGE_SECONDS: String(SECRETS_CACHE_MAX_AGE_SECONDS),
-          OPENWEB_AUTH_BASE_URL: DEFAULT_OPENWEB_AUTH_BASE_URL,
-          UPSTREAM_AUTH_REQUESTS_PER_SECOND: String(DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND),
-          EXPORT_DEADLINE_SECONDS: String(DEFAULT_EXPORT_SETTINGS.exportDeadlineSeconds),
-          DEFAULT_FIRST_POLL_DELAY_SECONDS: String(DEFAULT_EXPORT_SETTINGS.defaultFirstPollDelaySeconds),
-          STATUS_FRESHNESS_SECONDS: String(DEFAULT_EXPORT_SETTINGS.statusFreshnessSeconds),
-          RECONCILE_STALE_AFTER_SECONDS: String(DEFAULT_EXPORT_SETTINGS.reconcileStaleAfterSeconds),
-          STATE_MACHINE_ARN: 'arn:aws:states:eu-west-1:123456789012:stateMachine:openweb-exports-polling',
-        };
-  return {
-    ...functionEnvironment,
-    // Set by ExportFunction on every function.
-    NODE_OPTIONS: '--enable-source-maps',
-    // Set by Lambda itself.
-    AWS_REGION: 'eu-west-1',
-    AWS_DEFAULT_REGION: 'eu-west-1',
-    AWS_LAMBDA_FUNCTION_NAME: `openweb-exports-${handler}`,
-    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '256',
-    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
-    AWS_ACCESS_KEY_ID: 'bench',
-    AWS_SECRET_ACCESS_KEY: 'bench',
-    AWS_SESSION_TOKEN: 'bench',
-    TZ: ':UTC',
-    LANG: 'en_US.UTF-8',
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-  };
+  return Object.fromEntries(
+    Object.values(HandlerNames).map((handler) => [handler, environmentOf(handler)]),
+  ) as Record<HandlerName, Record<string, string>>;
 }
 
 /** The child: prints the milliseconds `import()` of the bundle took. */
@@ -109,6 +92,8 @@ interface Built {
   gzipBytes: number;
   largest: { path: string; bytes: number }[];
   initMs: number[];
+  /** The same with `sourceMapStackTraces: true`: Node parses the source map at load. */
+  sourceMappedInitMs: number[];
 }
 
 function largestInputs(metafile: Metafile, file: string): { path: string; bytes: number }[] {
@@ -168,16 +153,20 @@ async function main(): Promise<void> {
         gzipBytes: gzipSync(bytes).length,
         largest: largestInputs(metafile, file),
         initMs: [],
+        sourceMappedInitMs: [],
       });
     }
     const floorFile = join(workDir, 'empty.mjs');
     await writeFile(floorFile, 'export const handler = () => {};\n');
     const floorMs: number[] = [];
+    const environments = stackEnvironments({});
+    const sourceMapped = stackEnvironments({ sourceMapStackTraces: true });
     for (let round = 0; round < RUNS; round++) {
       for (const bundle of built) {
-        bundle.initMs.push(await runChild(script, bundle.file, stackEnvironment(bundle.handler)));
+        bundle.initMs.push(await runChild(script, bundle.file, environments[bundle.handler]));
+        bundle.sourceMappedInitMs.push(await runChild(script, bundle.file, sourceMapped[bundle.handler]));
       }
-      floorMs.push(await runChild(script, floorFile, stackEnvironment(HandlerNames.LIST)));
+      floorMs.push(await runChild(script, floorFile, environments[HandlerNames.LIST]));
     }
     report(built, floorMs);
   } finally {
@@ -190,10 +179,14 @@ function report(built: readonly Built[], floorMs: readonly number[]): void {
     `Module init: median of ${RUNS} fresh node ${nodeVersion()} processes per function; ` +
       `an empty module's median in the same rounds: ${median(floorMs).toFixed(0)} ms.\n`,
   );
-  console.log('| function | bundle | gzip | init median (min–max) | largest inputs |');
-  console.log('|---|---:|---:|---:|---|');
+  console.log(
+    '| function | bundle | gzip | init median (min–max) | with sourceMapStackTraces | largest inputs |',
+  );
+  console.log('|---|---:|---:|---:|---:|---|');
+  const spread = (ms: readonly number[]) =>
+    `${median(ms).toFixed(0)} ms (${Math.min(...ms).toFixed(0)}–${Math.max(...ms).toFixed(0)})`;
   for (const bundle of built) {
-    const init = `${median(bundle.initMs).toFixed(0)} ms (${Math.min(...bundle.initMs).toFixed(0)}–${Math.max(...bundle.initMs).toFixed(0)})`;
+    const init = `${spread(bundle.initMs)} | ${spread(bundle.sourceMappedInitMs)}`;
     const largest = bundle.largest
       .map(({ path, bytes }) => `${shortPath(path)} ${(bytes / KB).toFixed(0)} KB`)
       .join(', ');

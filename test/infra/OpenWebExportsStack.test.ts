@@ -32,7 +32,6 @@ const COMMON_ENVIRONMENT = [
   'RECONCILE_STALE_AFTER_SECONDS',
   'STATE_MACHINE_ARN',
   'EVENT_BUS_NAME',
-  'NODE_OPTIONS',
 ];
 
 function environmentOf(stack: SynthesizedTestStack, handler: HandlerName): Record<string, unknown> {
@@ -78,6 +77,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         },
         secretNamePrefix: 'custom/openweb/',
         logLevel: 'DEBUG',
+        sourceMapStackTraces: true,
       },
       shape,
     );
@@ -272,7 +272,6 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         expect(environments[handler]).toMatchObject({
           POWERTOOLS_SERVICE_NAME: 'openweb-exports',
           POWERTOOLS_METRICS_NAMESPACE: 'OpenWebExports',
-          NODE_OPTIONS: '--enable-source-maps',
           EXPORT_DEADLINE_SECONDS: '21600',
           DEFAULT_FIRST_POLL_DELAY_SECONDS: '30',
           STATUS_FRESHNESS_SECONDS: '10',
@@ -305,6 +304,16 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         SECRET_NAME_PREFIX: 'custom/openweb/',
         POWERTOOLS_LOG_LEVEL: 'DEBUG',
       });
+    });
+
+    it('turns on source-mapped stack traces in every function only when configured', () => {
+      // Act
+      const nodeOptions = (stack: SynthesizedTestStack) =>
+        ALL_HANDLERS.map((handler) => environmentOf(stack, handler).NODE_OPTIONS);
+
+      // Assess: Node parses a bundle's source map at every cold start only under this flag.
+      expect(nodeOptions(plain)).toEqual(ALL_HANDLERS.map(() => undefined));
+      expect(nodeOptions(jwt)).toEqual(ALL_HANDLERS.map(() => '--enable-source-maps'));
     });
   });
 

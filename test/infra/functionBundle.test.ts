@@ -35,17 +35,22 @@ describe('the bundle builder of the checks and benchmarks', () => {
         timeoutSeconds: 10,
         environment: {},
         logRetention: logs.RetentionDays.ONE_WEEK,
+        sourceMapStackTraces: false,
       });
       const assembly = app.synth();
       const assetDirs = (await readdir(assembly.directory)).filter((name) => name.startsWith('asset.'));
       expect(assetDirs).toHaveLength(1);
-      const shipped = await readFile(join(assembly.directory, assetDirs[0] as string, BUNDLE_FILE));
+      const assetDir = join(assembly.directory, assetDirs[0] as string);
+      const shipped = await readFile(join(assetDir, BUNDLE_FILE));
 
       // Act
       const ours = await buildFunctionBundle(HandlerNames.LIST, join(workDir, 'ours'));
 
       // Assess
       expect((await readFile(ours.file)).equals(shipped)).toBe(true);
+      // The source map ships in the function's code, so its traces can be decoded with or without
+      // sourceMapStackTraces.
+      expect((await readdir(assetDir)).sort()).toEqual([BUNDLE_FILE, `${BUNDLE_FILE}.map`]);
     },
     SYNTH_TIMEOUT_MS,
   );

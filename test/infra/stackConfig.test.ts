@@ -175,6 +175,18 @@ describe('parseStackConfig', () => {
     );
   });
 
+  it('leaves source-mapped stack traces off by default and takes only a boolean', () => {
+    // Act
+    const defaults = parseStackConfig(undefined);
+    const on = parseStackConfig({ sourceMapStackTraces: true });
+    const problems = problemsOf({ sourceMapStackTraces: 'yes' });
+
+    // Assess
+    expect(defaults.sourceMapStackTraces).toBe(false);
+    expect(on.sourceMapStackTraces).toBe(true);
+    expect(problems).toEqual(['openwebExports.sourceMapStackTraces: must be true or false']);
+  });
+
   it('rejects unknown keys, so a typo is not silently ignored', () => {
     // Act
     const problems = problemsOf({ spot: [] });
