@@ -1,4 +1,4 @@
-import type { ExportChanges, ExportRecord } from './ExportRecord';
+import type { ExportChangeField, ExportChanges, ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { IllegalTransitionError } from './errors';
 import { canTransition } from './exportTransitions';
@@ -20,7 +20,7 @@ export interface PollPlanOptions {
 
 export type PollPlan =
   | { kind: 'unchanged' }
-  | { kind: 'update'; to: ExportStatus; changes: ExportChanges }
+  | { kind: 'update'; to: ExportStatus; changes: ExportChanges; remove?: readonly ExportChangeField[] }
   | { kind: 'bookkeeping'; to: ExportStatus; changes: ExportChanges };
 
 const MS_PER_SECOND = 1000;
@@ -61,6 +61,11 @@ export function planPollUpdate(
     if (isTerminal(to) && current.completedAt === undefined) changes.completedAt = observation.observedAt;
     if (to === ExportStatus.FAILED && observation.failureReason !== undefined) {
       changes.failureReason = observation.failureReason;
+    }
+    // An export that completed after all (its deadline abort came too late) failed at nothing:
+    // the reason the abort wrote goes.
+    if (to === ExportStatus.COMPLETED && current.failureReason !== undefined) {
+      return { kind: 'update', to, changes, remove: ['failureReason'] };
     }
     return { kind: 'update', to, changes };
   }

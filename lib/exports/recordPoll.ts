@@ -44,6 +44,7 @@ export async function recordPoll(
         from: record.status,
         expectedVersion: record.version,
         changes: plan.changes,
+        ...(plan.kind === 'update' && plan.remove !== undefined && { remove: plan.remove }),
       });
       return { outcome: plan.kind === 'update' ? 'updated' : 'bookkept', record: written };
     } catch (error) {

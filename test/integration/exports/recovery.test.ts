@@ -27,14 +27,12 @@ describe('create convergence after crashes and ambiguous creates', () => {
   });
 
   /** A running export whose abort met an upstream outage: left ABORTING for the reconciler. */
-  async function interruptedAbort() {
+  async function interruptedAbort(reason: 'requested' | 'timeout' = 'requested') {
     h = await startExportHarness({
       simulator: { faults: { script: [{ endpoint: 'abort', kind: 'error', status: 503, times: 10 }] } },
     });
     const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
-    await expect(
-      abortExport(h.deps, { spotId: SPOT, exportId: record.exportId, reason: 'requested' }),
-    ).rejects.toThrow();
+    await expect(abortExport(h.deps, { spotId: SPOT, exportId: record.exportId, reason })).rejects.toThrow();
     h.simulator.setFaults({});
     return record;
   }
@@ -181,6 +179,22 @@ describe('create convergence after crashes and ambiguous creates', () => {
     // Assess: the upstream's outcome stands; the sweep neither fails nor counts a failure.
     expect(summary).toMatchObject({ examined: 1, finished: 1, failures: 0 });
     expect((await h.store.getExport(SPOT, record.exportId))?.status).toBe(ExportStatus.COMPLETED);
+  });
+
+  it('keeps no failure reason on an export that completed before its deadline abort took', async () => {
+    // Prepare
+    const record = await interruptedAbort('timeout');
+    expect((await h.store.getExport(SPOT, record.exportId))?.failureReason).toBe('polling deadline passed');
+    h.simulator.finishExport(record.upstreamExportId as string, 'completed');
+    h.clock.advance(h.deps.settings.reconcileStaleAfterSeconds * 1000 + 1);
+
+    // Act
+    await reconcileExports(h.deps);
+
+    // Assess
+    const final = await h.store.getExport(SPOT, record.exportId);
+    expect(final?.status).toBe(ExportStatus.COMPLETED);
+    expect(final?.failureReason).toBeUndefined();
   });
 
   it('shares one upstream token between 50 cold containers', async () => {

@@ -115,6 +115,28 @@ describe('planPollUpdate', () => {
     });
   });
 
+  it('drops the reason a deadline abort wrote when the export completed before the abort took', () => {
+    // Prepare
+    const aborting = {
+      ...processing,
+      status: ExportStatus.ABORTING,
+      failureReason: 'polling deadline passed',
+    };
+
+    // Act
+    const plan = planPollUpdate(
+      aborting,
+      observe({ status: ExportStatus.COMPLETED, upstreamStatus: 'Done', links: ['https://x/1.csv'] }),
+      options,
+    );
+
+    // Assess
+    expect(plan).toMatchObject({ kind: 'update', to: ExportStatus.COMPLETED, remove: ['failureReason'] });
+    expect(
+      planPollUpdate(processing, observe({ status: ExportStatus.COMPLETED }), options),
+    ).not.toHaveProperty('remove');
+  });
+
   it('keeps an aborting export aborting while the upstream still says processing', () => {
     // Prepare
     const aborting = { ...processing, status: ExportStatus.ABORTING };
