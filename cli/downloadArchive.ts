@@ -43,17 +43,9 @@ const MIB = KIB * KIB;
  * under its final name. @throws ArchiveUnavailableError, DownloadFailedError
  */
 export async function downloadArchive(options: DownloadArchiveOptions): Promise<DownloadedFile[]> {
-  const { client, io, spotId, exportId } = options;
-  const listing = await client.getFiles(spotId, exportId);
-  requireArchived(listing, spotId, exportId);
-  // Every page first: the progress shows the whole archive.
-  let { nextToken } = listing;
-  while (nextToken !== undefined) {
-    const page = await client.getFiles(spotId, exportId, nextToken);
-    listing.items.push(...page.items);
-    nextToken = page.nextToken;
-  }
-  const directory = join(options.outDir, exportId);
+  const { io } = options;
+  const pages = await listEveryPage(options);
+  const directory = join(options.outDir, options.exportId);
   try {
     await mkdir(directory, { recursive: true });
   } catch (error) {
@@ -61,27 +53,103 @@ export async function downloadArchive(options: DownloadArchiveOptions): Promise<
       cause: error,
     });
   }
-  const totalBytes = listing.items.reduce((sum, item) => sum + item.bytes, 0);
+  const fileCount = pages.reduce((sum, page) => sum + page.items.length, 0);
+  const totalBytes = pages.reduce(
+    (sum, page) => sum + page.items.reduce((pageSum, item) => pageSum + item.bytes, 0),
+    0,
+  );
   const done: DownloadedFile[] = [];
   let bytesBefore = 0;
-  for (const [index, item] of listing.items.entries()) {
-    const path = join(directory, options.gunzip ? item.name : `${item.name}.gz`);
-    const draw = (bytes: number) => {
-      if (options.progress !== 'tty') return;
-      const line = `downloading ${index + 1}/${listing.items.length} ${item.name}  ${formatBytes(bytesBefore + bytes)} / ${formatBytes(totalBytes)}`;
-      io.stdout.write(
-        `${REDRAW_LINE}${io.columns && line.length >= io.columns ? line.slice(0, io.columns - 1) : line}`,
-      );
-    };
-    const sha256 = await downloadOne(options, item, path, draw);
-    bytesBefore += item.bytes;
-    done.push({ name: item.name, path, bytes: item.bytes, rows: item.rows, sha256 });
-    if (options.progress === 'tty') io.stdout.write(REDRAW_LINE);
-    if (options.progress !== 'none') {
-      io.stdout.write(`saved ${path} (${formatBytes(item.bytes)}, ${item.rows} rows, sha256 verified)\n`);
+  for (const page of pages) {
+    for (const [indexInPage, listed] of page.items.entries()) {
+      const index = done.length;
+      const path = join(directory, options.gunzip ? listed.name : `${listed.name}.gz`);
+      const draw = (bytes: number) => {
+        if (options.progress !== 'tty') return;
+        const line = `downloading ${index + 1}/${fileCount} ${listed.name}  ${formatBytes(bytesBefore + bytes)} / ${formatBytes(totalBytes)}`;
+        io.stdout.write(
+          `${REDRAW_LINE}${io.columns && line.length >= io.columns ? line.slice(0, io.columns - 1) : line}`,
+        );
+      };
+      const sha256 = await downloadListed(options, page, indexInPage, path, draw);
+      bytesBefore += listed.bytes;
+      done.push({ name: listed.name, path, bytes: listed.bytes, rows: listed.rows, sha256 });
+      if (options.progress === 'tty') io.stdout.write(REDRAW_LINE);
+      if (options.progress !== 'none') {
+        io.stdout.write(
+          `saved ${path} (${formatBytes(listed.bytes)}, ${listed.rows} rows, sha256 verified)\n`,
+        );
+      }
     }
   }
   return done;
+}
+
+/**
+ * Downloads the page's file at `indexInPage`. URLs expire (15 minutes by default) while earlier
+ * files download: a page whose URLs are about to is listed again first, and once more if the
+ * storage refuses a URL anyway.
+ */
+async function downloadListed(
+  options: DownloadArchiveOptions,
+  page: FilesPage,
+  indexInPage: number,
+  path: string,
+  draw: (bytes: number) => void,
+): Promise<string> {
+  const item = () => page.items[indexInPage] as ArchivedFiles['items'][number];
+  if (options.io.now() >= Date.parse(item().urlExpiresAt) - URL_REFRESH_MARGIN_MS) {
+    await refreshPage(options, page);
+  }
+  try {
+    return await downloadOne(options, item(), path, draw);
+  } catch (error) {
+    if (!(error instanceof UrlRefusedError)) throw error;
+    await refreshPage(options, page);
+    return downloadOne(options, item(), path, draw);
+  }
+}
+
+/** A download URL is refreshed this long before it expires. */
+const URL_REFRESH_MARGIN_MS = 60_000;
+
+interface FilesPage {
+  /** The token that lists this page again; undefined for the first. */
+  token: string | undefined;
+  items: ArchivedFiles['items'];
+}
+
+/** Every page of the listing first, so the progress shows the whole archive. */
+async function listEveryPage(options: DownloadArchiveOptions): Promise<FilesPage[]> {
+  const { client, spotId, exportId } = options;
+  const first = await client.getFiles(spotId, exportId);
+  requireArchived(first, spotId, exportId);
+  const pages: FilesPage[] = [{ token: undefined, items: first.items }];
+  let { nextToken } = first;
+  while (nextToken !== undefined) {
+    const page = await client.getFiles(spotId, exportId, nextToken);
+    pages.push({ token: nextToken, items: page.items });
+    nextToken = page.nextToken;
+  }
+  return pages;
+}
+
+/** Lists `page` again for fresh URLs; the same files must come back. */
+async function refreshPage(options: DownloadArchiveOptions, page: FilesPage): Promise<void> {
+  const { client, spotId, exportId } = options;
+  const fresh = await client.getFiles(spotId, exportId, page.token);
+  requireArchived(fresh, spotId, exportId);
+  const sameFiles =
+    fresh.items.length === page.items.length &&
+    fresh.items.every(
+      (item, index) => item.key === page.items[index]?.key && item.sha256 === page.items[index]?.sha256,
+    );
+  if (!sameFiles) {
+    throw new DownloadFailedError(
+      `the archive of ${exportId} changed while downloading (it was archived again); run the command again`,
+    );
+  }
+  page.items = fresh.items;
 }
 
 /** The longest `start --wait --download` waits for the archive after the export COMPLETED. */
@@ -148,11 +216,8 @@ async function downloadOne(
   }
   if (!response.ok || response.body === null) {
     await response.body?.cancel().catch(() => {});
-    const expired =
-      response.status === 403 ? '; the download URL may have expired, run the command again' : '';
-    throw new DownloadFailedError(
-      `${item.name}: the download was answered HTTP ${response.status}${expired}`,
-    );
+    if (response.status === 403) throw new UrlRefusedError(item.name);
+    throw new DownloadFailedError(`${item.name}: the download was answered HTTP ${response.status}`);
   }
   const part = `${path}.part`;
   const hash = createHash('sha256');
@@ -186,6 +251,14 @@ async function downloadOne(
   }
   await rename(part, path);
   return sha256;
+}
+
+/** The storage refused a download URL (403): expired, or signed by credentials since revoked. */
+class UrlRefusedError extends DownloadFailedError {
+  constructor(name: string) {
+    super(`${name}: the download was answered HTTP 403 even with a fresh URL; run the command again`);
+    this.name = 'UrlRefusedError';
+  }
 }
 
 function formatBytes(bytes: number): string {

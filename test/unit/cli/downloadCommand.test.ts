@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
 import { runCli } from '../../../cli/runCli';
-import { EXPORT_ID, exportView, SPOT_ID } from './support/exportViews';
+import { EXPORT_ID, exportView, REQUESTED_AT, SPOT_ID } from './support/exportViews';
 import { type FakeExportsApi, startFakeExportsApi } from './support/fakeExportsApi';
 import { createTestIo } from './support/testIo';
 
@@ -16,19 +16,29 @@ const CSV = 'id,text\r\n1,"a\r\nb"\r\n2,c\r\n';
 const STORED = gzipSync(Buffer.from(CSV));
 const SHA256 = createHash('sha256').update(STORED).digest('hex');
 
-/** Serves the stored `.csv.gz` bytes at /blob (or garbage at /bad), like a presigned S3 URL. */
-async function startBlobServer(): Promise<{ url: string; server: Server }> {
+/**
+ * Serves the stored `.csv.gz` bytes at /blob (garbage at /bad, 403 at /expired), like a
+ * presigned S3 URL, and records the paths asked for.
+ */
+async function startBlobServer(): Promise<{ url: string; server: Server; paths: string[] }> {
+  const paths: string[] = [];
   const server = createServer((request, response) => {
+    paths.push(request.url ?? '');
+    if (request.url === '/expired') {
+      response.writeHead(403, { 'content-type': 'application/xml' });
+      response.end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+      return;
+    }
     response.writeHead(200, { 'content-type': 'application/gzip' });
     response.end(request.url === '/bad' ? Buffer.from('not the archived bytes') : STORED);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, paths };
 }
 
 describe('download command', () => {
   let api: FakeExportsApi | undefined;
-  let blobs: { url: string; server: Server };
+  let blobs: { url: string; server: Server; paths: string[] };
   let outDir: string;
 
   beforeEach(async () => {
@@ -108,6 +118,103 @@ describe('download command', () => {
     expect(code).toBe(ExitCode.SUCCESS);
     expect(api.requests.map((request) => request.query.get('nextToken'))).toEqual([null, '1']);
     expect(readdirSync(join(outDir, EXPORT_ID)).sort()).toEqual(['exp_1.csv.gz', 'exp_2.csv.gz']);
+  });
+
+  /**
+   * A listing of two files whose first answer carries `first` URLs (and expiry), every later one
+   * fresh URLs.
+   */
+  function relistedFiles(first: { path: string; urlExpiresAt: string }) {
+    let listings = 0;
+    return () => {
+      const reply = filesReply('ARCHIVED', listings === 0 ? first.path : '/blob');
+      const [item] = reply.body.items;
+      const urlExpiresAt = listings === 0 ? first.urlExpiresAt : '2030-01-01T00:00:00Z';
+      listings++;
+      const items = [
+        { ...item, urlExpiresAt },
+        { ...item, name: 'exp_2.csv', key: 'exports/k/2.csv.gz', urlExpiresAt },
+      ];
+      return { ...reply, body: { ...reply.body, items } };
+    };
+  }
+
+  it('lists a page again before downloading from it once its URLs are about to expire', async () => {
+    // Prepare: the first listing's URL expires now (the CLI's clock), and the storage would refuse it.
+    api = await startFakeExportsApi(relistedFiles({ path: '/expired', urlExpiresAt: REQUESTED_AT }));
+
+    // Act
+    const code = await runCli(
+      ['download', EXPORT_ID, '--spot', SPOT_ID, '--out', outDir, '--api', api.url],
+      createTestIo(),
+    );
+
+    // Assess: listed once more for the page, not once per file.
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(api.requests).toHaveLength(2);
+    expect(blobs.paths).toEqual(['/blob', '/blob']);
+    expect(readFileSync(join(outDir, EXPORT_ID, 'exp_2.csv.gz')).equals(STORED)).toBe(true);
+  });
+
+  it('lists the page again when the storage refuses a URL, and downloads with the fresh one', async () => {
+    // Prepare: a URL that should still work, but the storage says 403.
+    api = await startFakeExportsApi(
+      relistedFiles({ path: '/expired', urlExpiresAt: '2030-01-01T00:00:00Z' }),
+    );
+
+    // Act
+    const code = await runCli(
+      ['download', EXPORT_ID, '--spot', SPOT_ID, '--out', outDir, '--api', api.url],
+      createTestIo(),
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(api.requests).toHaveLength(2);
+    expect(blobs.paths).toEqual(['/expired', '/blob', '/blob']);
+    expect(readdirSync(join(outDir, EXPORT_ID)).sort()).toEqual(['exp_1.csv.gz', 'exp_2.csv.gz']);
+  });
+
+  it('exits 8 when a fresh URL is refused too, keeping nothing of the file', async () => {
+    // Prepare
+    api = await startFakeExportsApi(() => filesReply('ARCHIVED', '/expired'));
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(
+      ['download', EXPORT_ID, '--spot', SPOT_ID, '--out', outDir, '--api', api.url],
+      io,
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.DOWNLOAD_FAILED);
+    expect(blobs.paths).toEqual(['/expired', '/expired']);
+    expect(io.stderrText()).toMatch(/exp_1\.csv: the download was answered HTTP 403 even with a fresh URL/);
+    expect(readdirSync(join(outDir, EXPORT_ID))).toEqual([]);
+  });
+
+  it('stops when the archive changed between listings, rather than mixing two archives', async () => {
+    // Prepare: the second listing holds another file (the export was archived again meanwhile).
+    let listings = 0;
+    api = await startFakeExportsApi(() => {
+      const reply = filesReply('ARCHIVED', listings === 0 ? '/expired' : '/blob');
+      const [item] = reply.body.items;
+      const sha256 = listings === 0 ? SHA256 : 'f'.repeat(64);
+      listings++;
+      return { ...reply, body: { ...reply.body, items: [{ ...item, sha256 }] } };
+    });
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(
+      ['download', EXPORT_ID, '--spot', SPOT_ID, '--out', outDir, '--api', api.url],
+      io,
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.DOWNLOAD_FAILED);
+    expect(io.stderrText()).toMatch(/changed while downloading \(it was archived again\)/);
+    expect(blobs.paths).toEqual(['/expired']);
   });
 
   it('stores the CSV decompressed with --gunzip', async () => {
