@@ -1,15 +1,16 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ArchiveDependencies } from '../lib/archive/archiveExport';
 import { type Config, loadConfig } from '../lib/config';
 import type { ExportSettings } from '../lib/exports/ExportSettings';
 import type { ExportDependencies, ExportMetrics, PollingWorkflows } from '../lib/exports/ports';
 import { createArchiveDependencies } from '../lib/runtime/archiveDependencies';
+import { createArchivedFilesDependencies } from '../lib/runtime/archivedFilesDependencies';
 import { buildExportDependencies } from '../lib/runtime/buildExportDependencies';
 import { dynamoDbExportStore } from '../lib/runtime/ports/dynamoDbExportStore';
 import { openWebUpstream } from '../lib/runtime/ports/openWebUpstream';
 import type { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
 import type { LocalExportEvents } from './LocalExportEvents';
+import type { LocalArchiving } from './localHandlers';
 import type { LocalRuntimeSettings } from './localRuntimeSettings';
 import type { LocalS3 } from './localS3';
 import { LOCAL_TABLE_NAME } from './localStores';
@@ -39,7 +40,7 @@ export interface LocalDependencyParts {
  */
 export function localDependencies(parts: LocalDependencyParts): {
   deps: ExportDependencies;
-  archive: ArchiveDependencies | undefined;
+  archiving: LocalArchiving | undefined;
 } {
   const { config, environment, documentClient, archiveStorage, events } = parts;
   const deps = buildExportDependencies(
@@ -58,17 +59,16 @@ export function localDependencies(parts: LocalDependencyParts): {
       settings: scaledExportSettings(config.exports, parts.timeScale),
     },
   );
-  const archive =
-    archiveStorage === undefined
-      ? undefined
-      : createArchiveDependencies(
-          loadConfig({ ...environment, ARCHIVE_BUCKET_NAME: archiveStorage.bucketName }),
-          {
-            clients: { documentClient, s3: archiveStorage.client },
-            events,
-          },
-        );
-  return { deps, archive };
+  if (archiveStorage === undefined) return { deps, archiving: undefined };
+  const archiveConfig = loadConfig({ ...environment, ARCHIVE_BUCKET_NAME: archiveStorage.bucketName });
+  const clients = { documentClient, s3: archiveStorage.client };
+  return {
+    deps,
+    archiving: {
+      archive: createArchiveDependencies(archiveConfig, { clients, events }),
+      files: createArchivedFilesDependencies(archiveConfig, clients),
+    },
+  };
 }
 
 /** The environment the stack gives the functions, with this machine's upstream, credentials and table. */

@@ -4,6 +4,7 @@ import { makeCheckStatusHandler } from '../functions/check-status';
 import { makeFilesHandler } from '../functions/files';
 import { makeListHandler } from '../functions/list';
 import { makeStartHandler } from '../functions/start';
+import type { ArchivedFilesDependencies } from '../lib/archive/archivedFiles';
 import type { ArchiveDependencies } from '../lib/archive/archiveExport';
 import { type HandlerName, HandlerNames } from '../lib/http/routeTable';
 import type { ExportHandler } from '../lib/runtime/createExportHandler';
@@ -12,25 +13,30 @@ import { localLambdaContext } from './localLambdaContext';
 
 export type LocalHandlers = Record<HandlerName, ExportHandler>;
 
+/** What archiving needs on this machine: the archive run's dependencies and `/files`'. */
+export interface LocalArchiving {
+  archive: ArchiveDependencies;
+  files: ArchivedFilesDependencies;
+}
+
 /**
- * The deployed handlers, built around a local runtime's dependencies. Without `archive`
+ * The deployed handlers, built around a local runtime's dependencies. Without `archiving`
  * nothing is archived: the archive task passes and `/files` lists no files.
  */
-export function localHandlers(runtime: HandlerRuntime, archive?: ArchiveDependencies): LocalHandlers {
-  const getExport = (spotId: string, exportId: string) =>
-    runtime.dependencies().store.getExport(spotId, exportId);
+export function localHandlers(runtime: HandlerRuntime, archiving?: LocalArchiving): LocalHandlers {
+  const files: ArchivedFilesDependencies = archiving?.files ?? {
+    getExport: (spotId, exportId) => runtime.dependencies().store.getExport(spotId, exportId),
+    storage: undefined,
+    urlExpirySeconds: 0,
+    now: Date.now,
+  };
   return {
     [HandlerNames.START]: makeStartHandler(runtime),
     [HandlerNames.CHECK_STATUS]: makeCheckStatusHandler(runtime),
     [HandlerNames.ABORT]: makeAbortHandler(runtime),
     [HandlerNames.LIST]: makeListHandler(runtime),
-    [HandlerNames.ARCHIVE]: makeArchiveHandler(runtime, () => archive),
-    [HandlerNames.FILES]: makeFilesHandler(runtime, () => ({
-      getExport,
-      storage: archive?.storage,
-      urlExpirySeconds: archive?.settings.downloadUrlExpirySeconds ?? 0,
-      now: archive?.now ?? Date.now,
-    })),
+    [HandlerNames.ARCHIVE]: makeArchiveHandler(runtime, () => archiving?.archive),
+    [HandlerNames.FILES]: makeFilesHandler(runtime, () => files),
   };
 }
 

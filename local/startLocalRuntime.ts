@@ -157,7 +157,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       stop: (name) => workflows.stop(name),
       isRunning: (name) => workflows.isRunning(name),
     };
-    const { deps, archive } = localDependencies({
+    const { deps, archiving } = localDependencies({
       environment,
       config,
       timeScale: settings.timeScale,
@@ -169,7 +169,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       logger,
       archiveStorage,
     });
-    invocations.handlers = localHandlers(handlerRuntimeFor(deps, { logger }), archive);
+    invocations.handlers = localHandlers(handlerRuntimeFor(deps, { logger }), archiving);
 
     const schedules = new LocalSchedules({
       definitions: localScheduleDefinitions(settings.stackConfig),

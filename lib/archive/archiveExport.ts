@@ -17,12 +17,12 @@ import { archiveManifestKey, archiveObjectKey, archivePartitionDate } from './ar
 import { archiveZipFile } from './archiveZipFile';
 import { downloadToFile } from './downloadToFile';
 import { ArchiveClaimRefusedError, ArchiveRejectedError, ArchiveRetryableError } from './errors';
-import type { ArchiveEvents, ArchiveRecords, ArchiveSettings, ArchiveStorage } from './ports';
+import type { ArchiveEvents, ArchiveRecords, ArchiveSettings, ArchiveWriter } from './ports';
 
 export interface ArchiveDependencies {
   getExport(spotId: string, exportId: string): Promise<ExportRecord | undefined>;
   archives: ArchiveRecords;
-  storage: ArchiveStorage;
+  storage: ArchiveWriter;
   events: ArchiveEvents;
   downloadPolicy: DownloadLinkPolicy;
   settings: ArchiveSettings;

@@ -6,7 +6,7 @@ import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import type { ArchivedFile } from '../exports/ExportArchive';
 import { CsvRecordCounter } from './CsvRecordCounter';
 import { CorruptArchiveError } from './errors';
-import type { ArchiveStorage } from './ports';
+import type { ArchiveWriter } from './ports';
 
 /** A gzip-compressed CSV, kept compressed: what is downloaded is what was hashed. */
 export const ARCHIVED_FILE_CONTENT_TYPE = 'application/gzip';
@@ -19,7 +19,7 @@ export interface ZipEntryTarget {
 
 export interface ArchiveZipFileOptions {
   zipPath: string;
-  storage: ArchiveStorage;
+  storage: ArchiveWriter;
   /** 1-based position of the link the zip came from. */
   sourceLink: number;
   /** The key for the next CSV found (called once per CSV, in the zip's order). */
@@ -59,7 +59,7 @@ async function storeEntry(
   zip: ZipFile,
   entry: Entry,
   key: string,
-  storage: ArchiveStorage,
+  storage: ArchiveWriter,
 ): Promise<Pick<ArchivedFile, 'bytes' | 'sha256' | 'rows'>> {
   const source = await openEntry(zip, entry);
   const check = new EntryCheck(entry);

@@ -6,7 +6,7 @@ import {
 } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
-import type { ArchiveStorage } from './ports';
+import type { ArchiveReader } from './ports';
 
 /** An export's archive as the API shows it. */
 export interface ArchiveView {
@@ -47,7 +47,7 @@ export class InvalidFilesTokenError extends Error {
 export interface ArchivedFilesDependencies {
   getExport(spotId: string, exportId: string): Promise<ExportRecord | undefined>;
   /** Undefined where nothing is archived: every export then shows no files. */
-  storage: ArchiveStorage | undefined;
+  storage: ArchiveReader | undefined;
   urlExpirySeconds: number;
   now: () => number;
 }
@@ -99,7 +99,7 @@ export async function archivedFiles(
   return { archive, items, ...(end < all.length && { nextToken: String(end) }) };
 }
 
-async function everyFile(storage: ArchiveStorage, archive: ExportArchive): Promise<ArchivedFile[]> {
+async function everyFile(storage: ArchiveReader, archive: ExportArchive): Promise<ArchivedFile[]> {
   if (archiveFilesInline(archive) || archive.manifestKey === undefined) return archive.files;
   const manifest = JSON.parse(Buffer.from(await storage.read(archive.manifestKey)).toString('utf8')) as {
     files: ArchivedFile[];

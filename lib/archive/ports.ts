@@ -6,10 +6,18 @@ export interface StoredObjectInfo {
   contentType: string;
 }
 
-/** Where archived files are kept: S3 in AWS, the in-process S3 stand-in locally. */
-export interface ArchiveStorage {
+/**
+ * Where an archive run stores files (S3 in AWS, the in-process S3 stand-in locally). Writing
+ * and reading are two ports: the archive function only writes, the files function only reads,
+ * so neither bundles the other's code.
+ */
+export interface ArchiveWriter {
   /** Stores `body` under `key`, streamed (multipart for large bodies); writing a key again replaces it. */
   put(key: string, body: Readable, info: StoredObjectInfo): Promise<void>;
+}
+
+/** What `/files` reads from the archive. */
+export interface ArchiveReader {
   /** The whole object's bytes (the manifest; never a data file). */
   read(key: string): Promise<Uint8Array>;
   /** A URL that fetches the object with no credentials until `expiresInSeconds` have passed. */
@@ -49,6 +57,4 @@ export interface ArchiveSettings {
   claimLeaseSeconds: number;
   /** Bound of one link's download. */
   downloadTimeoutMs: number;
-  /** How long a `/files` URL works. */
-  downloadUrlExpirySeconds: number;
 }

@@ -6,8 +6,10 @@ import { EventBridgeExportEvents } from '../events/EventBridgeExportEvents';
 import { downloadLinkPolicy } from '../openweb/downloadLinkPolicy';
 import { createDocumentClient } from '../store/createDocumentClient';
 import { DynamoDbArchiveRecords } from '../store/DynamoDbArchiveRecords';
+import { DynamoDbExportStore } from '../store/DynamoDbExportStore';
 import { AWS_REQUEST_HANDLER } from './AwsClients';
-import { type ArchiveReadClients, createArchivedFilesDependencies } from './archivedFilesDependencies';
+import type { ArchiveReadClients } from './archivedFilesDependencies';
+import { s3ArchiveWriter } from './ports/s3ArchiveWriter';
 
 /** The clients the archive needs; the local runtime passes its own (dynalite, the S3 stand-in). */
 export interface ArchiveClients extends ArchiveReadClients {
@@ -37,10 +39,7 @@ export function createArchiveDependencies(
   const { tableName, bucketName, eventBusName } = requireArchiveResources(config);
   const documentClient =
     options.clients?.documentClient ?? createDocumentClient({ requestHandler: AWS_REQUEST_HANDLER });
-  const files = createArchivedFilesDependencies(config, {
-    documentClient,
-    ...(options.clients?.s3 !== undefined && { s3: options.clients.s3 }),
-  });
+  const store = new DynamoDbExportStore({ client: documentClient, tableName });
   // Built on the first announcement: a run that never announces never builds the client.
   let busEvents: EventBridgeExportEvents | undefined;
   const lazyBusEvents = (): ArchiveDependencies['events'] => ({
@@ -55,15 +54,14 @@ export function createArchiveDependencies(
     },
   });
   return {
-    getExport: files.getExport,
+    getExport: (spotId, exportId) => store.getExport(spotId, exportId),
     archives: new DynamoDbArchiveRecords({ client: documentClient, tableName }),
-    storage: files.storage,
+    storage: s3ArchiveWriter(bucketName, options.clients?.s3),
     events: options.events ?? lazyBusEvents(),
     downloadPolicy: downloadLinkPolicy(config.openWeb.exportBaseUrl, config.openWeb.downloadHosts),
     settings: {
       claimLeaseSeconds: ARCHIVE_CLAIM_LEASE_SECONDS,
       downloadTimeoutMs: config.archive.downloadTimeoutSeconds * 1000,
-      downloadUrlExpirySeconds: config.archive.urlExpirySeconds,
     },
     now: options.now ?? Date.now,
     ...(options.fetch !== undefined && { fetch: options.fetch }),

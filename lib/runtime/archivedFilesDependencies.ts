@@ -1,12 +1,12 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ArchivedFilesDependencies } from '../archive/archivedFiles';
-import type { ArchiveStorage } from '../archive/ports';
+import type { ArchiveReader } from '../archive/ports';
 import { type Config, loadConfig, requireArchiveResources } from '../config';
 import { createDocumentClient } from '../store/createDocumentClient';
 import { DynamoDbExportStore } from '../store/DynamoDbExportStore';
 import { AWS_REQUEST_HANDLER } from './AwsClients';
-import { s3ArchiveStorage } from './ports/s3ArchiveStorage';
+import { s3ArchiveReader } from './ports/s3ArchiveReader';
 
 /** The clients reading the archive; the local runtime passes its own (dynalite, the S3 stand-in). */
 export interface ArchiveReadClients {
@@ -18,7 +18,7 @@ export interface ArchiveReadClients {
 export function createArchivedFilesDependencies(
   config: Config,
   clients: Partial<ArchiveReadClients> = {},
-): ArchivedFilesDependencies & { storage: ArchiveStorage } {
+): ArchivedFilesDependencies & { storage: ArchiveReader } {
   const { tableName, bucketName } = requireArchiveResources(config);
   const store = new DynamoDbExportStore({
     client: clients.documentClient ?? createDocumentClient({ requestHandler: AWS_REQUEST_HANDLER }),
@@ -26,7 +26,7 @@ export function createArchivedFilesDependencies(
   });
   return {
     getExport: (spotId, exportId) => store.getExport(spotId, exportId),
-    storage: s3ArchiveStorage(bucketName, clients.s3),
+    storage: s3ArchiveReader(bucketName, clients.s3),
     urlExpirySeconds: config.archive.urlExpirySeconds,
     now: Date.now,
   };

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { unzipSync } from 'fflate';
 import { archiveZipFile } from '../../lib/archive/archiveZipFile';
 import { downloadToFile } from '../../lib/archive/downloadToFile';
-import { S3ArchiveStorage } from '../../lib/s3/S3ArchiveStorage';
+import { S3ArchiveWriter } from '../../lib/s3/S3ArchiveWriter';
 import { startLocalS3 } from '../../local/localS3';
 import { buildCommentsArchive } from '../../local/openweb-simulator/commentsArchive';
 import { generateComments } from '../../local/openweb-simulator/simulatedComments';
@@ -51,7 +51,7 @@ async function measureOne(zipUrl: string, s3Endpoint: string, bucket: string): P
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
-  const storage = new S3ArchiveStorage({ client, bucketName: bucket });
+  const storage = new S3ArchiveWriter({ client, bucketName: bucket });
   const scratch = mkdtempSync(join(tmpdir(), 'bench-archive-child-'));
   // Warm up module loading and the connection pool on a tiny object, then take the baseline.
   await storage.put('exports/bench/warmup', (await import('node:stream')).Readable.from([Buffer.from('x')]), {

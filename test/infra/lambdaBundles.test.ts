@@ -123,4 +123,13 @@ describe('the bundles the stack ships', () => {
     ).toEqual([]);
     expect(matching(HandlerNames.FILES, /^lib\/openweb\/OpenWebClient\.ts$/)).toEqual([]);
   });
+
+  it('give files the bucket to read (presigned GETs) and archive the bucket to write (uploads), not both', () => {
+    const presigner = /node_modules\/@aws-sdk\/s3-request-presigner\//;
+    const uploads = /node_modules\/@aws-sdk\/lib-storage\//;
+    expect(matching(HandlerNames.FILES, presigner).length).toBeGreaterThan(0);
+    expect(matching(HandlerNames.FILES, uploads)).toEqual([]);
+    expect(matching(HandlerNames.ARCHIVE, uploads).length).toBeGreaterThan(0);
+    expect(matching(HandlerNames.ARCHIVE, presigner)).toEqual([]);
+  });
 });

@@ -15,7 +15,7 @@ import {
   workflowRunId,
 } from '../../../lib/archive/archiveExport';
 import { ArchiveRetryableError } from '../../../lib/archive/errors';
-import type { ArchiveRecords, ArchiveStorage } from '../../../lib/archive/ports';
+import type { ArchiveRecords, ArchiveWriter } from '../../../lib/archive/ports';
 import { type ArchivedFile, ArchiveStatus } from '../../../lib/exports/ExportArchive';
 import type { ExportRecord, ExportRequest } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
@@ -23,7 +23,8 @@ import { newExportId } from '../../../lib/exports/exportId';
 import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
 import { exportView } from '../../../lib/http/exportView';
 import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
-import { S3ArchiveStorage } from '../../../lib/s3/S3ArchiveStorage';
+import { S3ArchiveReader } from '../../../lib/s3/S3ArchiveReader';
+import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
 import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
 import { exportKey } from '../../../lib/store/tableKeys';
 import { type LocalS3, startLocalS3 } from '../../../local/localS3';
@@ -89,10 +90,10 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     const deps: ArchiveDependencies = {
       getExport: (spotId, exportId) => h.store.getExport(spotId, exportId),
       archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
-      storage: new S3ArchiveStorage({ client: s3.client, bucketName: s3.bucketName }),
+      storage: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
       events: { publishArchived: async (record) => void archived.push(record) },
       downloadPolicy: downloadLinkPolicy(exportBaseUrl, []),
-      settings: { claimLeaseSeconds: 1200, downloadTimeoutMs: 10_000, downloadUrlExpirySeconds: 900 },
+      settings: { claimLeaseSeconds: 1200, downloadTimeoutMs: 10_000 },
       now: h.clock.now,
       ...overrides,
     };
@@ -436,7 +437,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     await archiveExport(archiveDeps(), { spotId: SPOT, exportId: record.exportId });
     const filesDeps = {
       getExport: (spotId: string, exportId: string) => h.store.getExport(spotId, exportId),
-      storage: new S3ArchiveStorage({ client: s3.client, bucketName: s3.bucketName }),
+      storage: new S3ArchiveReader({ client: s3.client, bucketName: s3.bucketName }),
       urlExpirySeconds: 900,
       now: h.clock.now,
     };
@@ -465,19 +466,18 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     );
     const zip = zipSync(Object.fromEntries(names.map((name, i) => [name, Buffer.from(`id\r\n${i}\r\n`)])));
     const host = await startLinkHost(() => ({ status: 200, body: zip }));
-    const s3Storage = new S3ArchiveStorage({ client: s3.client, bucketName: s3.bucketName });
+    const bucket = { client: s3.client, bucketName: s3.bucketName };
+    const s3Writer = new S3ArchiveWriter(bucket);
     const dataFiles = new Map<string, Buffer>();
-    const storage: ArchiveStorage = {
+    const storage: ArchiveWriter = {
       put: async (key, body, info) =>
         key.endsWith('.csv.gz')
           ? void dataFiles.set(key, await bytesOf(body))
-          : s3Storage.put(key, body, info),
-      read: (key) => s3Storage.read(key),
-      downloadUrl: (key, seconds) => s3Storage.downloadUrl(key, seconds),
+          : s3Writer.put(key, body, info),
     };
     const filesDeps = {
       getExport: (spotId: string, exportId: string) => h.store.getExport(spotId, exportId),
-      storage,
+      storage: new S3ArchiveReader(bucket),
       urlExpirySeconds: 900,
       now: h.clock.now,
     };

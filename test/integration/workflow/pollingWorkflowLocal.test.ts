@@ -4,7 +4,6 @@ import {
   stateMachineDefinitionFromTemplate,
 } from '../../../infra/stateMachineDefinition';
 import { synthesizeStackTemplate } from '../../../infra/synthesizeStackTemplate';
-import type { ArchiveDependencies } from '../../../lib/archive/archiveExport';
 import { abortExport } from '../../../lib/exports/abortExport';
 import { ArchiveStatus } from '../../../lib/exports/ExportArchive';
 import type { ExportRequest } from '../../../lib/exports/ExportRecord';
@@ -12,10 +11,16 @@ import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { startExport } from '../../../lib/exports/startExport';
 import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
-import { S3ArchiveStorage } from '../../../lib/s3/S3ArchiveStorage';
+import { S3ArchiveReader } from '../../../lib/s3/S3ArchiveReader';
+import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
 import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
 import { type ExecutionOutcome, LocalPollingWorkflows } from '../../../local/LocalPollingWorkflows';
-import { invokeLocalHandler, type LocalHandlers, localHandlers } from '../../../local/localHandlers';
+import {
+  invokeLocalHandler,
+  type LocalArchiving,
+  type LocalHandlers,
+  localHandlers,
+} from '../../../local/localHandlers';
 import { type LocalS3, startLocalS3 } from '../../../local/localS3';
 import {
   type ExportHarness,
@@ -49,16 +54,24 @@ describe('the synthesized polling workflow run locally against the real handlers
   });
 
   /** The archive against the in-process S3 stand-in, as `npm start` wires it. */
-  async function archiveDependencies(): Promise<ArchiveDependencies> {
+  async function archiving(): Promise<LocalArchiving> {
     s3 = await startLocalS3();
+    const getExport = (spotId: string, exportId: string) => h.store.getExport(spotId, exportId);
+    const bucket = { client: s3.client, bucketName: s3.bucketName };
     return {
-      getExport: (spotId, exportId) => h.store.getExport(spotId, exportId),
-      archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
-      storage: new S3ArchiveStorage({ client: s3.client, bucketName: s3.bucketName }),
-      events: { publishArchived: async () => {} },
-      downloadPolicy: downloadLinkPolicy(h.simulator.exportBaseUrl, []),
-      settings: { claimLeaseSeconds: 1200, downloadTimeoutMs: 10_000, downloadUrlExpirySeconds: 900 },
-      now: Date.now,
+      archive: {
+        getExport,
+        archives: new DynamoDbArchiveRecords({
+          client: h.table.documentClient,
+          tableName: h.table.tableName,
+        }),
+        storage: new S3ArchiveWriter(bucket),
+        events: { publishArchived: async () => {} },
+        downloadPolicy: downloadLinkPolicy(h.simulator.exportBaseUrl, []),
+        settings: { claimLeaseSeconds: 1200, downloadTimeoutMs: 10_000 },
+        now: Date.now,
+      },
+      files: { getExport, storage: new S3ArchiveReader(bucket), urlExpirySeconds: 900, now: Date.now },
     };
   }
 
@@ -71,10 +84,7 @@ describe('the synthesized polling workflow run locally against the real handlers
       onExecutionEnd: (name, outcome) => outcomes.set(name, outcome),
     });
     h = await startExportHarness({ ...options, realTime: true, workflows });
-    handlers = localHandlers(
-      handlerRuntimeFor(h.deps),
-      options.archive ? await archiveDependencies() : undefined,
-    );
+    handlers = localHandlers(handlerRuntimeFor(h.deps), options.archive ? await archiving() : undefined);
   }
 
   async function runToEnd() {

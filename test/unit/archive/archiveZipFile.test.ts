@@ -8,26 +8,16 @@ import { zipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ARCHIVED_FILE_CONTENT_TYPE, archiveZipFile } from '../../../lib/archive/archiveZipFile';
 import { CorruptArchiveError } from '../../../lib/archive/errors';
-import type { ArchiveStorage, StoredObjectInfo } from '../../../lib/archive/ports';
+import type { ArchiveWriter, StoredObjectInfo } from '../../../lib/archive/ports';
 
 /** The archive's storage port in memory: what was stored under which key. */
-class MemoryStorage implements ArchiveStorage {
+class MemoryStorage implements ArchiveWriter {
   readonly objects = new Map<string, { body: Buffer; info: StoredObjectInfo }>();
 
   async put(key: string, body: Readable, info: StoredObjectInfo): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of body) chunks.push(chunk as Buffer);
     this.objects.set(key, { body: Buffer.concat(chunks), info });
-  }
-
-  async read(key: string): Promise<Uint8Array> {
-    const object = this.objects.get(key);
-    if (object === undefined) throw new Error(`no object ${key}`);
-    return object.body;
-  }
-
-  async downloadUrl(key: string): Promise<string> {
-    return `memory://${key}`;
   }
 }
 
@@ -47,7 +37,7 @@ describe('archiveZipFile', () => {
     return path;
   }
 
-  function archive(zipPath: string, storage: ArchiveStorage) {
+  function archive(zipPath: string, storage: ArchiveWriter) {
     let n = 0;
     return archiveZipFile({
       zipPath,

@@ -1,10 +1,9 @@
 import type { Readable } from 'node:stream';
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { ArchiveStorage, StoredObjectInfo } from '../archive/ports';
+import type { ArchiveWriter, StoredObjectInfo } from '../archive/ports';
 
-export interface S3ArchiveStorageOptions {
+export interface S3ArchiveWriterOptions {
   client: S3Client;
   bucketName: string;
   /** Bytes per part of a multipart upload (S3's minimum is 5 MiB); memory use is about parts in flight × this. */
@@ -17,14 +16,14 @@ const MIB = 1024 * 1024;
 export const DEFAULT_UPLOAD_PART_BYTES = 8 * MIB;
 export const DEFAULT_UPLOAD_QUEUE_SIZE = 2;
 
-/** The archive in an S3 bucket: streamed multipart uploads, presigned GETs. */
-export class S3ArchiveStorage implements ArchiveStorage {
+/** Archived files into an S3 bucket, as streamed multipart uploads. */
+export class S3ArchiveWriter implements ArchiveWriter {
   readonly #client: S3Client;
   readonly #bucketName: string;
   readonly #partSizeBytes: number;
   readonly #queueSize: number;
 
-  constructor(options: S3ArchiveStorageOptions) {
+  constructor(options: S3ArchiveWriterOptions) {
     this.#client = options.client;
     this.#bucketName = options.bucketName;
     this.#partSizeBytes = options.partSizeBytes ?? DEFAULT_UPLOAD_PART_BYTES;
@@ -48,17 +47,5 @@ export class S3ArchiveStorage implements ArchiveStorage {
       leavePartsOnError: false,
     });
     await upload.done();
-  }
-
-  async read(key: string): Promise<Uint8Array> {
-    const { Body } = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucketName, Key: key }));
-    if (Body === undefined) throw new Error(`S3 answered no body for ${key}`);
-    return Body.transformToByteArray();
-  }
-
-  async downloadUrl(key: string, expiresInSeconds: number): Promise<string> {
-    return getSignedUrl(this.#client, new GetObjectCommand({ Bucket: this.#bucketName, Key: key }), {
-      expiresIn: expiresInSeconds,
-    });
   }
 }
