@@ -1,4 +1,4 @@
-import { ProblemType } from '../lib/errors/ProblemType';
+import { ProblemType } from '../lib/errors/problems';
 import type { CliIo } from './CliIo';
 import { CLI_NAME } from './cliOptions';
 import { COMMANDS } from './commands';

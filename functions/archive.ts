@@ -1,35 +1,38 @@
 import { type ArchiveDependencies, archiveExport, failArchive } from '../lib/archive/archiveExport';
 import { archiveFileCount } from '../lib/exports/ExportArchive';
 import type { ExportRecord } from '../lib/exports/ExportRecord';
-import type { ArchiveTaskOutput } from '../lib/exports/pollingWorkflowContract';
-import { HandlerNames } from '../lib/http/routeTable';
-import { defaultArchiveDependencies } from '../lib/runtime/archiveDependencies';
-import { type ArchiveHandlerRuntime, archiveHandlerRuntime } from '../lib/runtime/archiveHandlerRuntime';
-import { createHandler } from '../lib/runtime/createExportHandler';
-import { UnrecognisedEventError } from '../lib/runtime/errors';
 import {
-  isTaskAction,
-  parseArchiveFailedTaskInput,
-  parseArchiveTaskInput,
-} from '../lib/runtime/workflowTaskInput';
+  type ArchiveTaskOutput,
+  parseWorkflowTask,
+  workflowTaskAction,
+} from '../lib/exports/workflowContract';
+import { HandlerNames } from '../lib/http/routeTable';
+import {
+  dynamoDbArchiveRecordsFactory,
+  dynamoDbExportStoreFactory,
+} from '../lib/runtime/adapterFactories/dynamoDbFactories';
+import { eventBridgeArchiveEventsFactory } from '../lib/runtime/adapterFactories/eventBridgeFactories';
+import { s3ArchiveWriterFactory } from '../lib/runtime/adapterFactories/s3ArchiveWriterFactory';
+import { createHandler } from '../lib/runtime/createHandler';
+import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
+import { UnrecognisedEventError } from '../lib/runtime/errors';
+import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
 
 /** How much of a task error's cause goes into the FAILED archive's reason. */
 const MAX_REASON_CHARS = 300;
+const ACTIONS = ['archive', 'archiveFailed'] as const;
 
 /**
- * The workflow's archive task: keeps a COMPLETED export's files (`archive`), or records the
+ * The workflow's archive tasks: keep a COMPLETED export's files (`archive`), or record the
  * archive FAILED once the workflow stopped retrying (`archiveFailed`). Passing trouble is
- * thrown as `ExportArchiveRetry` for the state machine's Retry.
+ * thrown as `ExportArchiveRetry` for the state machine's Retry. Dependencies undefined: nothing
+ * is archived (the local runtime's LOCAL_ARCHIVE=off), and the tasks pass.
  */
-export function makeArchiveHandler(
-  runtime: ArchiveHandlerRuntime,
-  archive: () => ArchiveDependencies | undefined,
-) {
-  return createHandler(runtime, async (event) => {
-    if (isTaskAction(event, 'archive')) {
-      const input = parseArchiveTaskInput(event);
-      const deps = archive();
-      // Only where archiving is switched off (the local runtime's LOCAL_ARCHIVE=off).
+export function makeArchiveHandler(runtime: HandlerRuntime<ArchiveDependencies | undefined>) {
+  return createHandler(runtime, async (event, deps) => {
+    const action = workflowTaskAction(event, ACTIONS);
+    if (action === 'archive') {
+      const input = parseWorkflowTask('archive', event);
       if (deps === undefined) return taskOutput(input, undefined);
       const result = await archiveExport(deps, input);
       if (result.outcome === 'failed')
@@ -40,11 +43,10 @@ export function makeArchiveHandler(
       else runtime.logger.info('Archive finished', { exportId: input.exportId, outcome: result.outcome });
       return taskOutput(input, result.record);
     }
-    if (isTaskAction(event, 'archiveFailed')) {
-      const input = parseArchiveFailedTaskInput(event);
+    if (action === 'archiveFailed') {
+      const input = parseWorkflowTask('archiveFailed', event);
       const cause = input.error?.Cause?.slice(0, MAX_REASON_CHARS);
       const reason = `the archive gave up after retries: ${input.error?.Error ?? 'unknown error'}${cause ? ` (${cause})` : ''}`;
-      const deps = archive();
       if (deps === undefined) return taskOutput(input, undefined);
       const record = await failArchive(deps, { spotId: input.spotId, exportId: input.exportId, reason });
       runtime.logger.warn('Archive failed', { exportId: input.exportId, reason });
@@ -54,7 +56,15 @@ export function makeArchiveHandler(
   });
 }
 
-export const handler = makeArchiveHandler(archiveHandlerRuntime(), defaultArchiveDependencies);
+// The table and the bucket, written; the bus, for `Export Archived`. No upstream: the links are the record's.
+export const handler = makeArchiveHandler(
+  defaultHandlerRuntime({
+    store: dynamoDbExportStoreFactory,
+    archives: dynamoDbArchiveRecordsFactory,
+    archiveWriter: s3ArchiveWriterFactory,
+    archiveEvents: eventBridgeArchiveEventsFactory,
+  }),
+);
 
 function taskOutput(
   input: { spotId: string; exportId: string },

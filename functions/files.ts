@@ -5,7 +5,7 @@ import {
   FILES_NEXT_TOKEN_PATTERN,
   InvalidFilesTokenError,
 } from '../lib/archive/archivedFiles';
-import type { FieldProblem } from '../lib/errors/ProblemInit';
+import type { FieldProblem } from '../lib/errors/problems';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportNotFound } from '../lib/http/exportNotFound';
 import { invalidRequest, unknownFieldName } from '../lib/http/invalidRequest';
@@ -13,21 +13,25 @@ import { jsonResponse } from '../lib/http/jsonResponse';
 import { readExportId } from '../lib/http/readExportId';
 import { readSpotId } from '../lib/http/readSpotId';
 import { HandlerNames } from '../lib/http/routeTable';
-import { defaultArchivedFilesDependencies } from '../lib/runtime/archivedFilesDependencies';
-import { type ArchiveHandlerRuntime, archiveHandlerRuntime } from '../lib/runtime/archiveHandlerRuntime';
-import { createHandler } from '../lib/runtime/createExportHandler';
+import { dynamoDbExportStoreFactory } from '../lib/runtime/adapterFactories/dynamoDbFactories';
+import { s3ArchiveReaderFactory } from '../lib/runtime/adapterFactories/s3ArchiveReaderFactory';
+import { createHandler } from '../lib/runtime/createHandler';
+import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
+import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
 
 /** `GET /exports/{exportId}/files`: the archive's state and each file with a download URL. */
-export function makeFilesHandler(runtime: ArchiveHandlerRuntime, files: () => ArchivedFilesDependencies) {
-  return createHandler(runtime, async (event) => {
-    if (isApiGatewayEvent(event)) return filesFromApi(files(), event);
+export function makeFilesHandler(runtime: HandlerRuntime<ArchivedFilesDependencies>) {
+  return createHandler(runtime, async (event, deps) => {
+    if (isApiGatewayEvent(event)) return filesFromApi(deps, event);
     throw new UnrecognisedEventError(HandlerNames.FILES);
   });
 }
 
 // The table and the bucket, read only: no bus, no upstream.
-export const handler = makeFilesHandler(archiveHandlerRuntime(), defaultArchivedFilesDependencies);
+export const handler = makeFilesHandler(
+  defaultHandlerRuntime({ store: dynamoDbExportStoreFactory, archiveReader: s3ArchiveReaderFactory }),
+);
 
 async function filesFromApi(
   deps: ArchivedFilesDependencies,

@@ -7,24 +7,24 @@ import { jsonResponse } from '../lib/http/jsonResponse';
 import { readListQuery } from '../lib/http/readListQuery';
 import { readSpotId } from '../lib/http/readSpotId';
 import { HandlerNames } from '../lib/http/routeTable';
-import { createExportHandler } from '../lib/runtime/createExportHandler';
+import { dynamoDbExportStoreFactory } from '../lib/runtime/adapterFactories/dynamoDbFactories';
+import { createHandler } from '../lib/runtime/createHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
-import { dynamoDbExportStore } from '../lib/runtime/ports/dynamoDbExportStore';
 
 /** Listing reads the table and nothing else. */
 type ListDependencies = Pick<ExportDependencies, 'store'>;
 
 /** List a spot's exports, newest first: `GET /exports?limit=&nextToken=&status=`. */
 export function makeListHandler(runtime: HandlerRuntime<ListDependencies>) {
-  return createExportHandler(runtime, async (event, deps) => {
+  return createHandler(runtime, async (event, deps) => {
     if (isApiGatewayEvent(event)) return listFromApi(deps, event);
     throw new UnrecognisedEventError(HandlerNames.LIST);
   });
 }
 
-export const handler = makeListHandler(defaultHandlerRuntime({ store: dynamoDbExportStore }));
+export const handler = makeListHandler(defaultHandlerRuntime({ store: dynamoDbExportStoreFactory }));
 
 /** 200 `{items, nextToken?}`; pass `nextToken` back for the next page. */
 async function listFromApi(

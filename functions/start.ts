@@ -1,9 +1,9 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { isScheduledExportEvent, scheduledStartCommand } from '../lib/events/scheduledExportEvent';
+import { SpotBusyError } from '../lib/exports/errors';
 import { exportRequestSchema } from '../lib/exports/exportRequestSchema';
 import { type StartDependencies, startExport } from '../lib/exports/startExport';
-import { SpotBusyError } from '../lib/exports/storeErrors';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportLocation, exportView } from '../lib/http/exportView';
 import { fieldProblemsOf, invalidRequest } from '../lib/http/invalidRequest';
@@ -12,17 +12,21 @@ import { readIdempotencyKey } from '../lib/http/readIdempotencyKey';
 import { readJsonBody } from '../lib/http/readJsonBody';
 import { readSpotId } from '../lib/http/readSpotId';
 import { HandlerNames } from '../lib/http/routeTable';
-import { createExportHandler } from '../lib/runtime/createExportHandler';
+import {
+  dynamoDbExportStoreFactory,
+  dynamoDbIdempotencyKeysFactory,
+  dynamoDbSpotLocksFactory,
+} from '../lib/runtime/adapterFactories/dynamoDbFactories';
+import { spotCredentialsFactory } from '../lib/runtime/adapterFactories/spotCredentialsFactory';
+import { stepFunctionsWorkflowsFactory } from '../lib/runtime/adapterFactories/stepFunctionsWorkflowsFactory';
+import { createHandler } from '../lib/runtime/createHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
-import { dynamoDbExportStore } from '../lib/runtime/ports/dynamoDbExportStore';
-import { spotCredentials } from '../lib/runtime/ports/spotCredentials';
-import { stepFunctionsWorkflows } from '../lib/runtime/ports/stepFunctionsWorkflows';
 
 /** Start an export: `POST /exports`, or an EventBridge Scheduler schedule. */
 export function makeStartHandler(runtime: HandlerRuntime<StartDependencies>) {
-  return createExportHandler(runtime, async (event, deps) => {
+  return createHandler(runtime, async (event, deps) => {
     if (isApiGatewayEvent(event)) return startFromApi(deps, event);
     if (isScheduledExportEvent(event)) return startFromSchedule(deps, event, runtime.logger);
     throw new UnrecognisedEventError(HandlerNames.START);
@@ -32,9 +36,11 @@ export function makeStartHandler(runtime: HandlerRuntime<StartDependencies>) {
 // A start records the export and starts its workflow: it never calls the upstream or ends an export.
 export const handler = makeStartHandler(
   defaultHandlerRuntime({
-    store: dynamoDbExportStore,
-    credentials: spotCredentials,
-    workflows: stepFunctionsWorkflows,
+    store: dynamoDbExportStoreFactory,
+    spotLocks: dynamoDbSpotLocksFactory,
+    idempotencyKeys: dynamoDbIdempotencyKeysFactory,
+    credentials: spotCredentialsFactory,
+    workflows: stepFunctionsWorkflowsFactory,
   }),
 );
 

@@ -7,8 +7,8 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { type HandlerName, handlerEntryPath } from '../lib/http/routeTable';
+import { HANDLER_METADATA_KEY } from './extractStateMachine';
 import { FUNCTION_BUNDLING } from './functionBundling';
-import { HANDLER_METADATA_KEY } from './stateMachineDefinition';
 
 /** The repository root: entry paths in the route table are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -11,16 +11,17 @@ import { ExportFunction } from './ExportFunction';
 import type { ExportTable } from './ExportTable';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { StackConfig } from './stackConfig';
+import { ARCHIVE_FUNCTION_TIMEOUT_SECONDS, WORKFLOW_TASK_FUNCTION_TIMEOUT_SECONDS } from './workflowRetries';
 
 /** API Gateway gives up on an integration after 30 s; the API-fronted functions finish well before. */
 export const API_FUNCTION_TIMEOUT_SECONDS = 20;
-/** check-status also runs the reconciler sweep, which may repair several exports in one run. */
-export const CHECK_STATUS_TIMEOUT_SECONDS = 60;
+/** One reconciler sweep repairs up to a batch of exports, each maybe polling or aborting upstream. */
+export const RECONCILE_FUNCTION_TIMEOUT_SECONDS = 5 * 60;
 export const API_FUNCTION_MEMORY_MB = 256;
-export const CHECK_STATUS_MEMORY_MB = 512;
+/** The workflow's tasks and the reconciler: room for the upstream client and link sets of thousands. */
+export const WORKFLOW_FUNCTION_MEMORY_MB = 512;
 export const SECRETS_CACHE_MAX_AGE_SECONDS = 300;
-/** The archive task streams files of up to a few hundred MB: Lambda's longest timeout, memory for the network. */
-export const ARCHIVE_TIMEOUT_SECONDS = 15 * 60;
+/** The archive task streams files of up to a few hundred MB: memory for the network and the writers. */
 export const ARCHIVE_MEMORY_MB = 1024;
 /** Each link's zip is kept in /tmp while its CSVs are stored. */
 export const ARCHIVE_EPHEMERAL_STORAGE_MB = 4096;
@@ -42,11 +43,13 @@ export interface ExportFunctionsProps {
 /** The handlers as Lambda functions, each with the environment it reads and only the grants it uses. */
 export class ExportFunctions extends Construct {
   readonly start: ExportFunction;
-  readonly checkStatus: ExportFunction;
+  readonly getExport: ExportFunction;
   readonly abort: ExportFunction;
   readonly list: ExportFunction;
   readonly files: ExportFunction;
+  readonly workflowTask: ExportFunction;
   readonly archive: ExportFunction;
+  readonly reconcile: ExportFunction;
 
   constructor(scope: Construct, id: string, props: ExportFunctionsProps) {
     super(scope, id);
@@ -66,8 +69,8 @@ export class ExportFunctions extends Construct {
       DEFAULT_FIRST_POLL_DELAY_SECONDS: String(polling.defaultFirstPollDelaySeconds),
       STATUS_FRESHNESS_SECONDS: String(polling.statusFreshnessSeconds),
       RECONCILE_STALE_AFTER_SECONDS: String(polling.reconcileStaleAfterSeconds),
-      // Configuration, not access: list reads neither; only start, check-status and abort build the
-      // clients (lib/runtime/ports) and are granted the workflow and the bus.
+      // Configuration, not access: a function builds only the clients its code paths use
+      // (lib/runtime/adapterFactories) and is granted only what those call.
       STATE_MACHINE_ARN: props.stateMachineArn,
       EVENT_BUS_NAME: eventBus.eventBusName,
       ...(config.openWebDownloadHosts !== undefined && {
@@ -85,11 +88,25 @@ export class ExportFunctions extends Construct {
       timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
       environment,
     });
-    this.checkStatus = new ExportFunction(this, 'CheckStatus', {
+    this.getExport = new ExportFunction(this, 'GetExport', {
       ...common,
-      handler: HandlerNames.CHECK_STATUS,
-      memorySizeMb: CHECK_STATUS_MEMORY_MB,
-      timeoutSeconds: CHECK_STATUS_TIMEOUT_SECONDS,
+      handler: HandlerNames.GET_EXPORT,
+      memorySizeMb: API_FUNCTION_MEMORY_MB,
+      timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
+      environment,
+    });
+    this.workflowTask = new ExportFunction(this, 'WorkflowTask', {
+      ...common,
+      handler: HandlerNames.WORKFLOW_TASK,
+      memorySizeMb: WORKFLOW_FUNCTION_MEMORY_MB,
+      timeoutSeconds: WORKFLOW_TASK_FUNCTION_TIMEOUT_SECONDS,
+      environment,
+    });
+    this.reconcile = new ExportFunction(this, 'Reconcile', {
+      ...common,
+      handler: HandlerNames.RECONCILE,
+      memorySizeMb: WORKFLOW_FUNCTION_MEMORY_MB,
+      timeoutSeconds: RECONCILE_FUNCTION_TIMEOUT_SECONDS,
       environment,
     });
     this.abort = new ExportFunction(this, 'Abort', {
@@ -133,7 +150,7 @@ export class ExportFunctions extends Construct {
       ...common,
       handler: HandlerNames.ARCHIVE,
       memorySizeMb: ARCHIVE_MEMORY_MB,
-      timeoutSeconds: ARCHIVE_TIMEOUT_SECONDS,
+      timeoutSeconds: ARCHIVE_FUNCTION_TIMEOUT_SECONDS,
       ephemeralStorageMb: ARCHIVE_EPHEMERAL_STORAGE_MB,
       environment: archiveEnvironment,
     });
@@ -163,32 +180,59 @@ export class ExportFunctions extends Construct {
       resources: [eventBus.eventBusArn],
     });
 
+    const startWorkflow = new iam.PolicyStatement({
+      actions: ['states:StartExecution'],
+      resources: [props.stateMachineArn],
+    });
+    const stopWorkflows = new iam.PolicyStatement({
+      actions: ['states:StopExecution'],
+      resources: [props.executionsArn],
+    });
+    // Query reads the link pages of an export whose links did not fit in its item, and a spot's
+    // own exports (newest first) when an upstream id is recovered from the upstream's list.
+    const readRecords = (...indexes: string[]) =>
+      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn, ...indexes] });
+
     // A start records the export and starts its workflow; it neither reads history nor ends an export.
+    // A replayed start reads the export it answers with, paged links included.
     this.start.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
+      readRecords(),
       readSpotSecrets,
-      new iam.PolicyStatement({ actions: ['states:StartExecution'], resources: [props.stateMachineArn] }),
+      startWorkflow,
     );
-    this.checkStatus.addToPolicy(
+    // A status read polls a stale export and records its end: the spot freed, the end announced.
+    this.getExport.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
-      // The reconciler finds stale active exports through the sparse active index.
-      new iam.PolicyStatement({
-        actions: ['dynamodb:Query'],
-        resources: [tableArn, statusIndexArn, activeIndexArn],
-      }),
+      readRecords(),
       readSpotSecrets,
-      // The reconciler restarts a workflow that died, after checking it is no longer running.
-      new iam.PolicyStatement({ actions: ['states:StartExecution'], resources: [props.stateMachineArn] }),
+      publishExportEvents,
+    );
+    // The workflow's tasks: the create learns the first wait from the spot's completed exports
+    // (the status index); an abort that met a create in flight is sent, stopping the workflow.
+    this.workflowTask.addToPolicy(
+      new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
+      readRecords(statusIndexArn),
+      readSpotSecrets,
+      stopWorkflows,
+      publishExportEvents,
+    );
+    // The reconciler finds stale exports through the sparse active index, restarts a workflow
+    // that died (after checking it is not running) and finishes interrupted aborts.
+    this.reconcile.addToPolicy(
+      new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
+      readRecords(activeIndexArn),
+      readSpotSecrets,
+      startWorkflow,
       new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [props.executionsArn] }),
-      // The reconciler finishes interrupted aborts, and an abort that met a create in flight is
-      // sent by the create task: both stop the aborted export's workflow.
-      new iam.PolicyStatement({ actions: ['states:StopExecution'], resources: [props.executionsArn] }),
+      stopWorkflows,
       publishExportEvents,
     );
     this.abort.addToPolicy(
-      new iam.PolicyStatement({ actions: [...recordWrites, 'dynamodb:Query'], resources: [tableArn] }),
+      new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
+      readRecords(),
       readSpotSecrets,
-      new iam.PolicyStatement({ actions: ['states:StopExecution'], resources: [props.executionsArn] }),
+      stopWorkflows,
       publishExportEvents,
     );
     // Listing only queries (the table for a spot's exports and link pages, the index by status).
@@ -232,14 +276,14 @@ export class ExportFunctions extends Construct {
       });
     }
 
-    for (const fn of [this.start, this.checkStatus, this.abort]) {
+    for (const fn of [this.start, this.getExport, this.workflowTask, this.reconcile, this.abort]) {
       Validations.of(fn.role).acknowledge({
         id: iamWildcardResourceFindingId(this, secretsArn),
         reason:
           'Secret ARNs end in a random suffix, so the grant names the configured prefix: one secret per spot, <prefix><spotId>.',
       });
     }
-    for (const fn of [this.checkStatus, this.abort]) {
+    for (const fn of [this.workflowTask, this.reconcile, this.abort]) {
       Validations.of(fn.role).acknowledge({
         id: iamWildcardResourceFindingId(this, props.executionsArn),
         reason:
@@ -249,7 +293,16 @@ export class ExportFunctions extends Construct {
   }
 
   all(): ExportFunction[] {
-    return [this.start, this.checkStatus, this.abort, this.list, this.files, this.archive];
+    return [
+      this.start,
+      this.getExport,
+      this.abort,
+      this.list,
+      this.files,
+      this.workflowTask,
+      this.archive,
+      this.reconcile,
+    ];
   }
 
   byHandler(handler: HandlerName): ExportFunction {

@@ -27,13 +27,13 @@ export const DEAD_LETTER_RETENTION_DAYS = 14;
 export interface ExportSchedulesProps {
   spots: readonly SpotConfig[];
   startFunction: lambda.IFunction;
-  checkStatusFunction: lambda.IFunction;
+  reconcileFunction: lambda.IFunction;
   reconcileRate: string;
 }
 
 /**
  * EventBridge Scheduler schedules: each configured spot's exports (start function) and the
- * reconciler (check-status). Each target has a retry policy and an encrypted SQS DLQ that
+ * reconciler (reconcile function). Each target has a retry policy and an encrypted SQS DLQ that
  * also receives the events the handler itself failed on.
  */
 export class ExportSchedules extends Construct {
@@ -94,15 +94,15 @@ export class ExportSchedules extends Construct {
       description: 'Repair active exports whose polling workflow stopped',
       schedule: scheduler.ScheduleExpression.expression(props.reconcileRate),
       timeWindow: scheduler.TimeWindow.off(),
-      target: new LambdaInvoke(props.checkStatusFunction, {
-        role: this.invokerRole('ReconcilerSchedulerRole', props.checkStatusFunction),
+      target: new LambdaInvoke(props.reconcileFunction, {
+        role: this.invokerRole('ReconcilerSchedulerRole', props.reconcileFunction),
         input: scheduler.ScheduleTargetInput.fromObject({ source: 'reconciler' } satisfies ReconcilerEvent),
         deadLetterQueue: this.reconcilerDeadLetterQueue,
         retryAttempts: RECONCILER_RETRY_ATTEMPTS,
         maxEventAge: Duration.minutes(RECONCILER_MAX_EVENT_AGE_MINUTES),
       }),
     });
-    props.checkStatusFunction.configureAsyncInvoke({
+    props.reconcileFunction.configureAsyncInvoke({
       onFailure: new SqsDestination(this.reconcilerDeadLetterQueue),
       retryAttempts: ASYNC_HANDLER_RETRY_ATTEMPTS,
       maxEventAge: Duration.minutes(RECONCILER_MAX_EVENT_AGE_MINUTES),

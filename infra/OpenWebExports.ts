@@ -141,7 +141,7 @@ export const CONSTRUCT_PROPS_MATCH_CONFIG: Same<
 > = true;
 
 /**
- * Everything openweb-exports runs on in AWS: the table, the archive bucket, the six functions, the HTTP API, the
+ * Everything openweb-exports runs on in AWS: the table, the archive bucket, the eight functions, the HTTP API, the
  * polling workflow, the export event bus, the schedules, and alarms with a dashboard. Place it in
  * any stack; `OpenWebExportsStack` is this construct alone in a stack configured from context.
  */
@@ -187,8 +187,7 @@ export class OpenWebExports extends Construct {
     });
     this.workflow = new PollingWorkflow(this, 'PollingWorkflow', {
       stateMachineName: workflowIdentity.name,
-      checkStatusFunction: this.functions.checkStatus.function,
-      abortFunction: this.functions.abort.function,
+      workflowTaskFunction: this.functions.workflowTask.function,
       archiveFunction: this.functions.archive.function,
       polling: config.polling,
       logRetention,
@@ -203,7 +202,7 @@ export class OpenWebExports extends Construct {
     this.schedules = new ExportSchedules(this, 'Schedules', {
       spots: config.spots,
       startFunction: this.functions.start.function,
-      checkStatusFunction: this.functions.checkStatus.function,
+      reconcileFunction: this.functions.reconcile.function,
       reconcileRate: config.polling.reconcileRate,
     });
     this.monitoring = new ExportsMonitoring(this, 'Monitoring', {

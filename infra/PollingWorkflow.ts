@@ -5,90 +5,52 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import {
-  type ArchiveFailedTaskInput,
-  type ArchiveTaskInput,
-  type CreateTaskInput,
-  PollingWorkflowErrors,
-  type PollTaskInput,
-  type TimeoutAbortTaskInput,
-} from '../lib/exports/pollingWorkflowContract';
+  WORKFLOW_TASK_FIELDS,
+  WorkflowErrorNames,
+  type WorkflowTaskAction,
+} from '../lib/exports/workflowContract';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { PollingConfig } from './stackConfig';
 import {
-  ARCHIVE_RETRY_MAX_ATTEMPTS,
-  CREATE_RETRY_BACKOFF_RATE,
-  CREATE_RETRY_INTERVAL_SECONDS,
-  createRetryMaxAttempts,
-  createRetryMaxDelaySeconds,
-  STATUS_POLL_BACKOFF_RATE,
-  statusPollMaxAttempts,
-  TRANSIENT_RETRY_MAX_ATTEMPTS,
-} from './statusPollRetry';
-
-export { ARCHIVE_RETRY_MAX_ATTEMPTS, TRANSIENT_RETRY_MAX_ATTEMPTS };
-
-/** The Lambda service's own passing failures, retried like the task's transient errors. */
-export const LAMBDA_SERVICE_ERRORS = [
-  'Lambda.ServiceException',
-  'Lambda.AWSLambdaException',
-  'Lambda.SdkClientException',
-  'Lambda.TooManyRequestsException',
-] as const;
-
-/** Failures worth retrying on their own short schedule: the upstream or Lambda hiccupped. */
-export const TRANSIENT_TASK_ERRORS = [
-  PollingWorkflowErrors.UPSTREAM_UNAVAILABLE,
-  ...LAMBDA_SERVICE_ERRORS,
-] as const;
-
-/**
- * What the poll task's one retrier repeats: "still processing", and transient trouble as a poll
- * that learned nothing. One retrier means one budget, bounded by the deadline, so no number of
- * hiccups over a long export exhausts it.
- */
-export const POLL_RETRY_ERRORS = [PollingWorkflowErrors.STILL_PROCESSING, ...TRANSIENT_TASK_ERRORS] as const;
-
-/** What the create task's retrier repeats: a create that could not be sent yet, and Lambda hiccups. */
-export const CREATE_RETRY_ERRORS = [PollingWorkflowErrors.CREATE_DEFERRED, ...LAMBDA_SERVICE_ERRORS] as const;
-export const TRANSIENT_RETRY_INTERVAL_SECONDS = 5;
-export const TRANSIENT_RETRY_MAX_DELAY_SECONDS = 120;
-/** What the archive task's retrier repeats: a download or storage hiccup, and Lambda's own. */
-export const ARCHIVE_RETRY_ERRORS = [
-  PollingWorkflowErrors.ARCHIVE_RETRY,
-  ...LAMBDA_SERVICE_ERRORS,
-  'States.Timeout',
-] as const;
-export const ARCHIVE_RETRY_INTERVAL_SECONDS = 10;
-export const ARCHIVE_RETRY_MAX_DELAY_SECONDS = 300;
-const TRANSIENT_RETRY_BACKOFF_RATE = 2;
-
-/**
- * The execution outlives the export deadline by one maximal poll delay (the poll that
- * notices the deadline) plus this, for the abort task and its retries.
- */
-export const STATE_MACHINE_TIMEOUT_MARGIN_SECONDS = 15 * 60;
+  ARCHIVE_RETRY,
+  ARCHIVE_RETRY_ERRORS,
+  ARCHIVE_TASK_TIMEOUT_SECONDS,
+  CREATE_RETRY_ERRORS,
+  createRetry,
+  executionTimeout,
+  OTHER_TASK_RETRY,
+  OTHER_TASK_RETRY_ERRORS,
+  POLL_RETRY_ERRORS,
+  RECORD_ARCHIVE_FAILURE_TIMEOUT_SECONDS,
+  type RetrySchedule,
+  statusPollRetry,
+  WORKFLOW_TASK_TIMEOUT_SECONDS,
+} from './workflowRetries';
 
 /** Error names of the workflow's own Fail states. */
 export const PollingWorkflowOutcomes = {
-  TIMED_OUT: PollingWorkflowErrors.POLLING_TIMED_OUT,
-  REJECTED: PollingWorkflowErrors.CREATE_REJECTED,
+  TIMED_OUT: WorkflowErrorNames.POLLING_TIMED_OUT,
+  REJECTED: WorkflowErrorNames.CREATE_REJECTED,
   FAILED: 'PollingWorkflowFailed',
   ARCHIVE_FAILED: 'ExportArchiveFailed',
 } as const;
 
 export interface PollingWorkflowProps {
   stateMachineName: string;
-  checkStatusFunction: lambda.IFunction;
-  abortFunction: lambda.IFunction;
+  /** Runs the create, poll and timeout-abort tasks (functions/workflow-task.ts). */
+  workflowTaskFunction: lambda.IFunction;
+  /** Runs the archive tasks (functions/archive.ts). */
   archiveFunction: lambda.IFunction;
   polling: PollingConfig;
   logRetention: logs.RetentionDays;
 }
 
 /**
- * The Standard state machine that creates one export upstream and polls it to completion.
+ * The Standard state machine that creates one export upstream, polls it to completion and
+ * archives its files. Its tasks' payloads, outputs and error names are the contract of
+ * lib/exports/workflowContract.ts; its retries and timeouts are infra/workflowRetries.ts.
  *
- * CreateUpstreamExport → WaitForFirstPoll → PollExportStatus → ExportFinished.
+ * CreateUpstreamExport → WaitForFirstPoll → PollExportStatus → ArchiveIfCompleted → ExportFinished.
  * The create task authenticates and creates; while the upstream is throttled, paced or
  * down its Retry on `ExportCreateDeferred` waits (exponential backoff, full jitter, capped)
  * until the deadline, and a refusal ends in the ExportRejected Fail state (the record says
@@ -96,9 +58,9 @@ export interface PollingWorkflowProps {
  * so each poll costs one state transition instead of the three of a Wait → Task → Choice
  * loop: transitions = create attempts + polls + 2. Past the deadline (or out of attempts)
  * the Catch runs AbortOnTimeout, which aborts the export upstream (or, never sent, just
- * marks it) and ends in the ExportTimedOut Fail state: the export produced no files, and the
- * failed execution shows it. Anything else ends in PollingFailed; the reconciler repairs the
- * record later. Terminal-state events are published by the handlers, not by extra states.
+ * marks it); an export the abort finds COMPLETED is archived like any other, the rest end in
+ * the ExportTimedOut Fail state. Anything else ends in PollingFailed; the reconciler repairs
+ * the record later. Terminal-state events are published by the handlers, not by extra states.
  */
 export class PollingWorkflow extends Construct {
   readonly stateMachine: sfn.StateMachine;
@@ -109,75 +71,57 @@ export class PollingWorkflow extends Construct {
     super(scope, id);
     const { polling } = props;
 
-    const createInput: Record<keyof CreateTaskInput, unknown> = {
-      action: 'create',
-      spotId: sfn.JsonPath.stringAt('$.spotId'),
-      exportId: sfn.JsonPath.stringAt('$.exportId'),
-      deadline: sfn.JsonPath.stringAt('$.deadline'),
-    };
-    const pollInput: Record<keyof PollTaskInput, unknown> = {
-      action: 'poll',
-      spotId: sfn.JsonPath.stringAt('$.spotId'),
-      exportId: sfn.JsonPath.stringAt('$.exportId'),
-      deadline: sfn.JsonPath.stringAt('$.deadline'),
-    };
-    const abortInput: Record<keyof TimeoutAbortTaskInput, unknown> = {
-      action: 'abortOnTimeout',
-      spotId: sfn.JsonPath.stringAt('$.spotId'),
-      exportId: sfn.JsonPath.stringAt('$.exportId'),
-    };
-    const transientRetry: sfn.RetryProps = {
-      errors: [...TRANSIENT_TASK_ERRORS],
-      interval: Duration.seconds(TRANSIENT_RETRY_INTERVAL_SECONDS),
-      maxDelay: Duration.seconds(TRANSIENT_RETRY_MAX_DELAY_SECONDS),
-      backoffRate: TRANSIENT_RETRY_BACKOFF_RATE,
+    // resultPath stays unset on every task (aws-local-stepfunctions mishandles an explicit '$'):
+    // the task's output is the next state's input.
+    const task = (
+      stateId: string,
+      action: WorkflowTaskAction,
+      fn: lambda.IFunction,
+      timeoutSeconds: number,
+    ) =>
+      new tasks.LambdaInvoke(this, stateId, {
+        lambdaFunction: fn,
+        payload: sfn.TaskInput.fromObject(taskPayload(action)),
+        payloadResponseOnly: true,
+        // Every retrier below lists the Lambda service errors itself, with full jitter.
+        retryOnServiceExceptions: false,
+        taskTimeout: sfn.Timeout.duration(Duration.seconds(timeoutSeconds)),
+      });
+    const retry = (errors: readonly string[], schedule: RetrySchedule): sfn.RetryProps => ({
+      errors: [...errors],
+      interval: Duration.seconds(schedule.intervalSeconds),
+      maxDelay: Duration.seconds(schedule.maxDelaySeconds),
+      backoffRate: schedule.backoffRate,
       jitterStrategy: sfn.JitterType.FULL,
-      maxAttempts: TRANSIENT_RETRY_MAX_ATTEMPTS,
-    };
+      maxAttempts: schedule.maxAttempts,
+    });
 
-    // resultPath stays unset: the task's output (ids, deadline, learned first wait) is the next state's input.
-    const createExport = new tasks.LambdaInvoke(this, 'CreateUpstreamExport', {
-      lambdaFunction: props.checkStatusFunction,
-      payload: sfn.TaskInput.fromObject(createInput),
-      payloadResponseOnly: true,
-      retryOnServiceExceptions: false,
-    });
-    createExport.addRetry({
-      errors: [...CREATE_RETRY_ERRORS],
-      interval: Duration.seconds(CREATE_RETRY_INTERVAL_SECONDS),
-      maxDelay: Duration.seconds(createRetryMaxDelaySeconds(polling)),
-      backoffRate: CREATE_RETRY_BACKOFF_RATE,
-      jitterStrategy: sfn.JitterType.FULL,
-      maxAttempts: createRetryMaxAttempts(polling),
-    });
+    const createExport = task(
+      'CreateUpstreamExport',
+      'create',
+      props.workflowTaskFunction,
+      WORKFLOW_TASK_TIMEOUT_SECONDS,
+    );
+    createExport.addRetry(retry(CREATE_RETRY_ERRORS, createRetry(polling)));
 
     const waitForFirstPoll = new sfn.Wait(this, 'WaitForFirstPoll', {
       time: sfn.WaitTime.secondsPath('$.firstPollDelaySeconds'),
     });
-    // resultPath stays unset: aws-local-stepfunctions mishandles an explicit '$'.
-    const pollStatus = new tasks.LambdaInvoke(this, 'PollExportStatus', {
-      lambdaFunction: props.checkStatusFunction,
-      payload: sfn.TaskInput.fromObject(pollInput),
-      payloadResponseOnly: true,
-      // The transient retrier below covers the Lambda service errors with full jitter.
-      retryOnServiceExceptions: false,
-    });
-    pollStatus.addRetry({
-      errors: [...POLL_RETRY_ERRORS],
-      interval: Duration.seconds(polling.statusPollIntervalSeconds),
-      maxDelay: Duration.seconds(polling.statusPollMaxDelaySeconds),
-      backoffRate: STATUS_POLL_BACKOFF_RATE,
-      jitterStrategy: sfn.JitterType.FULL,
-      maxAttempts: statusPollMaxAttempts(polling),
-    });
+    const pollStatus = task(
+      'PollExportStatus',
+      'poll',
+      props.workflowTaskFunction,
+      WORKFLOW_TASK_TIMEOUT_SECONDS,
+    );
+    pollStatus.addRetry(retry(POLL_RETRY_ERRORS, statusPollRetry(polling)));
 
-    const abortOnTimeout = new tasks.LambdaInvoke(this, 'AbortOnTimeout', {
-      lambdaFunction: props.abortFunction,
-      payload: sfn.TaskInput.fromObject(abortInput),
-      payloadResponseOnly: true,
-      retryOnServiceExceptions: false,
-    });
-    abortOnTimeout.addRetry(transientRetry);
+    const abortOnTimeout = task(
+      'AbortOnTimeout',
+      'abortOnTimeout',
+      props.workflowTaskFunction,
+      WORKFLOW_TASK_TIMEOUT_SECONDS,
+    );
+    abortOnTimeout.addRetry(retry(OTHER_TASK_RETRY_ERRORS, OTHER_TASK_RETRY));
 
     const exportFinished = new sfn.Succeed(this, 'ExportFinished');
     const exportTimedOut = new sfn.Fail(this, 'ExportTimedOut', {
@@ -195,54 +139,32 @@ export class PollingWorkflow extends Construct {
 
     // Catch results go beside the input, which the abort task still needs.
     createExport.addCatch(abortOnTimeout, {
-      errors: [PollingWorkflowErrors.POLLING_TIMED_OUT, ...CREATE_RETRY_ERRORS],
+      errors: [WorkflowErrorNames.POLLING_TIMED_OUT, ...CREATE_RETRY_ERRORS],
       resultPath: '$.createError',
     });
     createExport.addCatch(exportRejected, {
-      errors: [PollingWorkflowErrors.CREATE_REJECTED],
+      errors: [WorkflowErrorNames.CREATE_REJECTED],
       resultPath: '$.createError',
     });
     createExport.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.createError' });
     pollStatus.addCatch(abortOnTimeout, {
-      errors: [PollingWorkflowErrors.POLLING_TIMED_OUT, ...POLL_RETRY_ERRORS],
+      errors: [WorkflowErrorNames.POLLING_TIMED_OUT, ...POLL_RETRY_ERRORS],
       resultPath: '$.pollError',
     });
     pollStatus.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.pollError' });
     abortOnTimeout.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.abortError' });
-    abortOnTimeout.next(exportTimedOut);
 
     // The data outlives the upstream's links: a COMPLETED export's files go to the archive.
-    const archiveFiles = new tasks.LambdaInvoke(this, 'ArchiveFiles', {
-      lambdaFunction: props.archiveFunction,
-      payload: sfn.TaskInput.fromObject({
-        action: 'archive',
-        spotId: sfn.JsonPath.stringAt('$.spotId'),
-        exportId: sfn.JsonPath.stringAt('$.exportId'),
-      } satisfies Record<keyof ArchiveTaskInput, unknown>),
-      payloadResponseOnly: true,
-      retryOnServiceExceptions: false,
-    });
-    archiveFiles.addRetry({
-      errors: [...ARCHIVE_RETRY_ERRORS],
-      interval: Duration.seconds(ARCHIVE_RETRY_INTERVAL_SECONDS),
-      maxDelay: Duration.seconds(ARCHIVE_RETRY_MAX_DELAY_SECONDS),
-      backoffRate: TRANSIENT_RETRY_BACKOFF_RATE,
-      jitterStrategy: sfn.JitterType.FULL,
-      maxAttempts: ARCHIVE_RETRY_MAX_ATTEMPTS,
-    });
+    const archiveFiles = task('ArchiveFiles', 'archive', props.archiveFunction, ARCHIVE_TASK_TIMEOUT_SECONDS);
+    archiveFiles.addRetry(retry(ARCHIVE_RETRY_ERRORS, ARCHIVE_RETRY));
     // Out of retries (or an unexpected error): the archive is recorded FAILED with the last error.
-    const recordArchiveFailure = new tasks.LambdaInvoke(this, 'RecordArchiveFailure', {
-      lambdaFunction: props.archiveFunction,
-      payload: sfn.TaskInput.fromObject({
-        action: 'archiveFailed',
-        spotId: sfn.JsonPath.stringAt('$.spotId'),
-        exportId: sfn.JsonPath.stringAt('$.exportId'),
-        error: sfn.JsonPath.objectAt('$.archiveError'),
-      } satisfies Record<keyof ArchiveFailedTaskInput, unknown>),
-      payloadResponseOnly: true,
-      retryOnServiceExceptions: false,
-    });
-    recordArchiveFailure.addRetry(transientRetry);
+    const recordArchiveFailure = task(
+      'RecordArchiveFailure',
+      'archiveFailed',
+      props.archiveFunction,
+      RECORD_ARCHIVE_FAILURE_TIMEOUT_SECONDS,
+    );
+    recordArchiveFailure.addRetry(retry(OTHER_TASK_RETRY_ERRORS, OTHER_TASK_RETRY));
     archiveFiles.addCatch(recordArchiveFailure, { errors: [sfn.Errors.ALL], resultPath: '$.archiveError' });
     const archiveFailed = new sfn.Fail(this, 'ArchiveFailed', {
       error: PollingWorkflowOutcomes.ARCHIVE_FAILED,
@@ -251,9 +173,16 @@ export class PollingWorkflow extends Construct {
     });
     recordArchiveFailure.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.archiveError' });
     recordArchiveFailure.next(archiveFailed);
+    const completed = sfn.Condition.stringEquals('$.status', 'COMPLETED');
     const archiveIfCompleted = new sfn.Choice(this, 'ArchiveIfCompleted')
-      .when(sfn.Condition.stringEquals('$.status', 'COMPLETED'), archiveFiles)
+      .when(completed, archiveFiles)
       .otherwise(exportFinished);
+    // An export that finished before the timeout abort took keeps its data too.
+    abortOnTimeout.next(
+      new sfn.Choice(this, 'ArchiveIfCompletedAfterAbort')
+        .when(completed, archiveFiles)
+        .otherwise(exportTimedOut),
+    );
     archiveFiles.next(exportFinished);
 
     this.definition = createExport.next(waitForFirstPoll).next(pollStatus).next(archiveIfCompleted);
@@ -272,11 +201,7 @@ export class PollingWorkflow extends Construct {
       stateMachineName: props.stateMachineName,
       stateMachineType: sfn.StateMachineType.STANDARD,
       definitionBody: sfn.DefinitionBody.fromChainable(this.definition),
-      timeout: Duration.seconds(
-        polling.exportDeadlineSeconds +
-          polling.statusPollMaxDelaySeconds +
-          STATE_MACHINE_TIMEOUT_MARGIN_SECONDS,
-      ),
+      timeout: Duration.seconds(executionTimeout(polling).timeoutSeconds),
       tracingEnabled: true,
       // Task inputs and outputs name exports (never their links); log events, not data, all the same.
       logs: { destination: this.logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
@@ -288,7 +213,7 @@ export class PollingWorkflow extends Construct {
       reason:
         'Logging to CloudWatch Logs (logs:*LogDelivery, PutResourcePolicy, Describe*) and X-Ray tracing do not support resource-level permissions.',
     });
-    for (const fn of [props.checkStatusFunction, props.abortFunction, props.archiveFunction]) {
+    for (const fn of [props.workflowTaskFunction, props.archiveFunction]) {
       Validations.of(role).acknowledge({
         id: iamWildcardResourceFindingId(this, `${fn.functionArn}:*`),
         reason:
@@ -296,4 +221,17 @@ export class PollingWorkflow extends Construct {
       });
     }
   }
+}
+
+/** A task's payload: its action and the contract's fields, read from the state's input. */
+function taskPayload(action: WorkflowTaskAction): Record<string, unknown> {
+  return {
+    action,
+    ...Object.fromEntries(
+      Object.entries(WORKFLOW_TASK_FIELDS[action]).map(([name, field]) => [
+        name,
+        field.type === 'object' ? sfn.JsonPath.objectAt(field.path) : sfn.JsonPath.stringAt(field.path),
+      ]),
+    ),
+  };
 }

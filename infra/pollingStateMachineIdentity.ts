@@ -12,7 +12,7 @@ export interface PollingStateMachineIdentity {
 
 /**
  * The polling state machine's name and ARNs, known before the state machine exists.
- * The state machine invokes check-status and abort, which in turn need its ARN: building
+ * The state machine invokes workflow-task and archive, which in turn need its ARN: building
  * the ARN from a fixed name (rather than referencing the resource) breaks that cycle.
  */
 export function pollingStateMachineIdentity(stack: Stack, namePrefix: string): PollingStateMachineIdentity {

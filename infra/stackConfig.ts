@@ -14,7 +14,7 @@ import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestSchema';
 import { spotIdSchema } from '../lib/exports/spotId';
 import { JWT_CLAIM_NAME_PATTERN } from '../lib/http/jwtClaimValues';
 import { isDownloadHostEntry } from '../lib/openweb/downloadLinkPolicy';
-import { STEP_FUNCTIONS_MAX_HISTORY_EVENTS, workflowHistoryBudget } from './statusPollRetry';
+import { STEP_FUNCTIONS_MAX_HISTORY_EVENTS, workflowHistoryBudget } from './workflowRetries';
 
 /** The CDK context key holding the deployment's configuration (a JSON object, or its JSON text from `-c`). */
 export const STACK_CONFIG_CONTEXT_KEY = 'openwebExports';

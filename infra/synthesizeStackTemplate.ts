@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CloudFormationTemplate } from './extractStateMachine';
 import { createOpenWebExportsApp } from './openWebExportsApp';
 import { STACK_CONFIG_CONTEXT_KEY } from './stackConfig';
-import type { CloudFormationTemplate } from './stateMachineDefinition';
 
 /** Context that makes NodejsFunction skip esbuild: a template is all that is wanted. */
 export const SKIP_BUNDLING_CONTEXT = { 'aws:cdk:bundling-stacks': [] } as const;

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import {
-  type ExtractedStateMachine,
-  stateMachineDefinitionFromTemplate,
-} from '../infra/stateMachineDefinition';
+import { type ExtractedStateMachine, stateMachineDefinitionFromTemplate } from '../infra/extractStateMachine';
 
 /** Where synthesized definitions are kept between runs (the usual home of tool caches). */
 export const STATE_MACHINE_CACHE_DIR = 'node_modules/.cache/openweb-exports/state-machine';

@@ -1,13 +1,18 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type Config, loadConfig } from '../lib/config';
+import type { Config } from '../lib/config';
 import type { ExportSettings } from '../lib/exports/ExportSettings';
 import type { ExportDependencies, ExportMetrics, PollingWorkflows } from '../lib/exports/ports';
-import { createArchiveDependencies } from '../lib/runtime/archiveDependencies';
-import { createArchivedFilesDependencies } from '../lib/runtime/archivedFilesDependencies';
-import { buildExportDependencies } from '../lib/runtime/buildExportDependencies';
-import { dynamoDbExportStore } from '../lib/runtime/ports/dynamoDbExportStore';
-import { openWebUpstream } from '../lib/runtime/ports/openWebUpstream';
+import {
+  dynamoDbArchiveRecordsFactory,
+  dynamoDbExportStoreFactory,
+  dynamoDbIdempotencyKeysFactory,
+  dynamoDbSpotLocksFactory,
+} from '../lib/runtime/adapterFactories/dynamoDbFactories';
+import { openWebUpstreamFactory } from '../lib/runtime/adapterFactories/openWebUpstreamFactory';
+import { s3ArchiveReaderFactory } from '../lib/runtime/adapterFactories/s3ArchiveReaderFactory';
+import { s3ArchiveWriterFactory } from '../lib/runtime/adapterFactories/s3ArchiveWriterFactory';
+import { buildDependencies } from '../lib/runtime/buildDependencies';
 import type { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
 import type { LocalExportEvents } from './LocalExportEvents';
 import type { LocalArchiving } from './localHandlers';
@@ -19,8 +24,7 @@ import { LOCAL_TABLE_NAME } from './localStores';
 export const MIN_SCALED_EXPORT_DEADLINE_SECONDS = 1;
 
 export interface LocalDependencyParts {
-  /** The handlers' environment on this machine (`handlerEnvironment`) and the configuration read from it. */
-  environment: NodeJS.ProcessEnv;
+  /** The configuration read from the handlers' environment on this machine (`handlerEnvironment`). */
   config: Config;
   timeScale: number;
   documentClient: DynamoDBDocumentClient;
@@ -34,41 +38,50 @@ export interface LocalDependencyParts {
 }
 
 /**
- * The handlers' dependencies on this machine, wired by the deployed builders: the table on
- * dynalite, the credentials file, the OpenWeb client (to the simulator or OpenWeb), and in place
- * of Step Functions and EventBridge the local workflows and announcements.
+ * The handlers' dependencies on this machine, wired by the deployed composition root
+ * (`buildDependencies`) with the deployed adapter factories: the table on dynalite, the OpenWeb
+ * client (to the simulator or OpenWeb), the archive on the S3 stand-in; and in place of Step
+ * Functions, EventBridge and Secrets Manager the local workflows, announcements and credentials file.
  */
 export function localDependencies(parts: LocalDependencyParts): {
   deps: ExportDependencies;
   archiving: LocalArchiving | undefined;
 } {
-  const { config, environment, documentClient, archiveStorage, events } = parts;
-  const deps = buildExportDependencies(
+  const { documentClient, archiveStorage, events } = parts;
+  const config: Config =
+    archiveStorage === undefined
+      ? parts.config
+      : { ...parts.config, archive: { ...parts.config.archive, bucketName: archiveStorage.bucketName } };
+  const lifecycle = {
+    store: dynamoDbExportStoreFactory,
+    spotLocks: dynamoDbSpotLocksFactory,
+    idempotencyKeys: dynamoDbIdempotencyKeysFactory,
+    credentials: () => parts.credentials,
+    upstream: openWebUpstreamFactory,
+    workflows: () => parts.workflows,
+    events: () => events,
+  };
+  const options = {
+    clients: { documentClient, ...(archiveStorage !== undefined && { s3: archiveStorage.client }) },
+    metrics: parts.metrics,
+    logger: parts.logger,
+    settings: scaledExportSettings(config.exports, parts.timeScale),
+  };
+  if (archiveStorage === undefined) {
+    return { deps: buildDependencies(config, lifecycle, options), archiving: undefined };
+  }
+  const deps = buildDependencies(
     config,
     {
-      store: dynamoDbExportStore,
-      credentials: () => parts.credentials,
-      upstream: openWebUpstream,
-      workflows: () => parts.workflows,
-      events: () => events,
+      ...lifecycle,
+      archives: dynamoDbArchiveRecordsFactory,
+      archiveWriter: s3ArchiveWriterFactory,
+      archiveReader: s3ArchiveReaderFactory,
+      archiveEvents: () => events,
     },
-    {
-      clients: { documentClient },
-      metrics: parts.metrics,
-      logger: parts.logger,
-      settings: scaledExportSettings(config.exports, parts.timeScale),
-    },
+    options,
   );
-  if (archiveStorage === undefined) return { deps, archiving: undefined };
-  const archiveConfig = loadConfig({ ...environment, ARCHIVE_BUCKET_NAME: archiveStorage.bucketName });
-  const clients = { documentClient, s3: archiveStorage.client };
-  return {
-    deps,
-    archiving: {
-      archive: createArchiveDependencies(archiveConfig, { clients, events }),
-      files: createArchivedFilesDependencies(archiveConfig, clients),
-    },
-  };
+  return { deps, archiving: { archive: deps, files: deps } };
 }
 
 /** The environment the stack gives the functions, with this machine's upstream, credentials and table. */

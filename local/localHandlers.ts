@@ -1,13 +1,16 @@
 import { makeAbortHandler } from '../functions/abort';
 import { makeArchiveHandler } from '../functions/archive';
-import { makeCheckStatusHandler } from '../functions/check-status';
 import { makeFilesHandler } from '../functions/files';
+import { makeGetExportHandler } from '../functions/get-export';
 import { makeListHandler } from '../functions/list';
+import { makeReconcileHandler } from '../functions/reconcile';
 import { makeStartHandler } from '../functions/start';
+import { makeWorkflowTaskHandler } from '../functions/workflow-task';
 import type { ArchivedFilesDependencies } from '../lib/archive/archivedFiles';
 import type { ArchiveDependencies } from '../lib/archive/archiveExport';
+import type { ExportDependencies } from '../lib/exports/ports';
 import { type HandlerName, HandlerNames } from '../lib/http/routeTable';
-import type { ExportHandler } from '../lib/runtime/createExportHandler';
+import type { ExportHandler } from '../lib/runtime/createHandler';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
 import { localLambdaContext } from './localLambdaContext';
 
@@ -23,20 +26,25 @@ export interface LocalArchiving {
  * The deployed handlers, built around a local runtime's dependencies. Without `archiving`
  * nothing is archived: the archive task passes and `/files` lists no files.
  */
-export function localHandlers(runtime: HandlerRuntime, archiving?: LocalArchiving): LocalHandlers {
+export function localHandlers(
+  runtime: HandlerRuntime<ExportDependencies>,
+  archiving?: LocalArchiving,
+): LocalHandlers {
   const files: ArchivedFilesDependencies = archiving?.files ?? {
-    getExport: (spotId, exportId) => runtime.dependencies().store.getExport(spotId, exportId),
-    storage: undefined,
-    urlExpirySeconds: 0,
+    store: { getExport: (spotId, exportId) => runtime.dependencies().store.getExport(spotId, exportId) },
+    archiveReader: undefined,
+    archiveSettings: { urlExpirySeconds: 0 },
     now: Date.now,
   };
   return {
     [HandlerNames.START]: makeStartHandler(runtime),
-    [HandlerNames.CHECK_STATUS]: makeCheckStatusHandler(runtime),
+    [HandlerNames.GET_EXPORT]: makeGetExportHandler(runtime),
+    [HandlerNames.WORKFLOW_TASK]: makeWorkflowTaskHandler(runtime),
+    [HandlerNames.RECONCILE]: makeReconcileHandler(runtime),
     [HandlerNames.ABORT]: makeAbortHandler(runtime),
     [HandlerNames.LIST]: makeListHandler(runtime),
-    [HandlerNames.ARCHIVE]: makeArchiveHandler(runtime, () => archiving?.archive),
-    [HandlerNames.FILES]: makeFilesHandler(runtime, () => files),
+    [HandlerNames.ARCHIVE]: makeArchiveHandler({ ...runtime, dependencies: () => archiving?.archive }),
+    [HandlerNames.FILES]: makeFilesHandler({ ...runtime, dependencies: () => files }),
   };
 }
 

@@ -1,9 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import { ROUTES } from '../lib/http/routeTable';
-import type { InMemoryExportMetrics } from '../lib/observability/InMemoryExportMetrics';
 import { UnknownScheduleError } from './errors';
 import { type LocalRoute, OPENAPI_DOCUMENT_PATH } from './http/LocalHttpApi';
 import { localJson, localProblem } from './http/localProblem';
+import type { InMemoryExportMetrics } from './InMemoryExportMetrics';
 import type { LocalExportEvents } from './LocalExportEvents';
 import type { LocalSchedules } from './schedules/LocalSchedules';
 

@@ -1,4 +1,4 @@
-import type { StateMachineDefinition } from '../infra/stateMachineDefinition';
+import type { StateMachineDefinition } from '../infra/extractStateMachine';
 
 interface RetrierShape {
   IntervalSeconds?: number;

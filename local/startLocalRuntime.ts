@@ -7,7 +7,6 @@ import type { PollingWorkflows } from '../lib/exports/ports';
 import type { ReconcileSummary } from '../lib/exports/reconcileExports';
 import { ROUTES } from '../lib/http/routeTable';
 import { createLogger } from '../lib/observability/createLogger';
-import { InMemoryExportMetrics } from '../lib/observability/InMemoryExportMetrics';
 import { handlerRuntimeFor } from '../lib/runtime/HandlerRuntime';
 import { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
 import { OPENAPI_DOCUMENT_FILE } from '../openapi/documentFile';
@@ -16,6 +15,7 @@ import { type Closer, closeInReverse } from './closers';
 import { LocalRuntimeInUseError, LocalRuntimeStoppingError } from './errors';
 import { ForegroundActivity } from './ForegroundActivity';
 import { startLocalHttpApi } from './http/LocalHttpApi';
+import { InMemoryExportMetrics } from './InMemoryExportMetrics';
 import { isAddressInUse } from './instanceGuard';
 import { LocalExportEvents } from './LocalExportEvents';
 import { LocalInvocations } from './LocalInvocations';
@@ -158,7 +158,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       isRunning: (name) => workflows.isRunning(name),
     };
     const { deps, archiving } = localDependencies({
-      environment,
       config,
       timeScale: settings.timeScale,
       documentClient,

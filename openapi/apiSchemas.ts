@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import * as zm from 'zod/mini';
 import type { ArchivedFilesView } from '../lib/archive/archivedFiles';
-import type { FieldProblem } from '../lib/errors/ProblemInit';
-import { UpstreamWaitKind } from '../lib/errors/UpstreamWaitKind';
+import { UpstreamWaitKind } from '../lib/errors/ClassifiedError';
+import type { FieldProblem } from '../lib/errors/problems';
 import type { ExportRequest } from '../lib/exports/ExportRecord';
 import { ExportStatus } from '../lib/exports/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';

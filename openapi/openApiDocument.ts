@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { FILES_NEXT_TOKEN_PATTERN, FILES_PAGE_SIZE } from '../lib/archive/archivedFiles';
-import { ProblemType } from '../lib/errors/ProblemType';
+import { ProblemType } from '../lib/errors/problems';
 import { EXPORT_STATUSES } from '../lib/exports/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../lib/exports/listExports';

@@ -10,22 +10,23 @@ import {
 } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
+import type { ExportStore } from '../exports/ExportStore';
 import { isTransientFailure } from '../exports/isTransientFailure';
 import { itemsWithin } from '../exports/itemsWithin';
-import { checkDownloadLink, type DownloadLinkPolicy } from '../openweb/downloadLinkPolicy';
+import { checkDownloadLink } from '../openweb/downloadLinkPolicy';
 import { archiveManifestKey, archiveObjectKey, archivePartitionDate } from './archiveKeys';
 import { archiveZipFile } from './archiveZipFile';
 import { downloadToFile } from './downloadToFile';
 import { ArchiveClaimRefusedError, ArchiveRejectedError, ArchiveRetryableError } from './errors';
 import type { ArchiveEvents, ArchiveRecords, ArchiveSettings, ArchiveWriter } from './ports';
 
+/** What an archive run touches: the record, its archive state, the bucket, the bus. */
 export interface ArchiveDependencies {
-  getExport(spotId: string, exportId: string): Promise<ExportRecord | undefined>;
+  store: Pick<ExportStore, 'getExport'>;
   archives: ArchiveRecords;
-  storage: ArchiveWriter;
-  events: ArchiveEvents;
-  downloadPolicy: DownloadLinkPolicy;
-  settings: ArchiveSettings;
+  archiveWriter: ArchiveWriter;
+  archiveEvents: ArchiveEvents;
+  archiveSettings: ArchiveSettings;
   now: () => number;
   fetch?: typeof fetch;
 }
@@ -65,7 +66,7 @@ export async function archiveExport(
   command: ArchiveExportCommand,
 ): Promise<ArchiveExportResult> {
   const { spotId, exportId } = command;
-  const existing = await deps.getExport(spotId, exportId);
+  const existing = await deps.store.getExport(spotId, exportId);
   if (existing === undefined || existing.status !== ExportStatus.COMPLETED) {
     return { outcome: 'skipped', record: existing };
   }
@@ -78,7 +79,7 @@ export async function archiveExport(
     claimed = await deps.archives.claim(spotId, exportId, {
       runId,
       now: new Date(nowMs).toISOString(),
-      claimedUntil: new Date(nowMs + deps.settings.claimLeaseSeconds * MS_PER_SECOND).toISOString(),
+      claimedUntil: new Date(nowMs + deps.archiveSettings.claimLeaseSeconds * MS_PER_SECOND).toISOString(),
       ...(command.force === true && { force: true }),
     });
   } catch (error) {
@@ -120,7 +121,7 @@ export async function archiveExport(
       cause: error,
     });
   }
-  await deps.events.publishArchived(record);
+  await deps.archiveEvents.publishArchived(record);
   return { outcome: 'archived', record };
 }
 
@@ -132,7 +133,7 @@ export async function failArchive(
   deps: ArchiveDependencies,
   command: { spotId: string; exportId: string; runId?: string; reason: string },
 ): Promise<ExportRecord | undefined> {
-  const record = await deps.getExport(command.spotId, command.exportId);
+  const record = await deps.store.getExport(command.spotId, command.exportId);
   if (record?.archive?.status !== ArchiveStatus.PENDING) return record;
   try {
     return await recordFailure(deps, record, command.runId ?? workflowRunId(record), command.reason);
@@ -169,7 +170,7 @@ async function storeEveryFile(deps: ArchiveDependencies, record: ExportRecord): 
   const partitionDate = archivePartitionDate(record.request, record.requestedAt);
   // Checked before anything is fetched: no request goes to a host the policy refuses.
   record.links.forEach((link, index) => {
-    const rejection = checkDownloadLink(link, deps.downloadPolicy);
+    const rejection = checkDownloadLink(link, deps.archiveSettings.downloadPolicy);
     if (rejection !== undefined)
       throw new ArchiveRejectedError(`link ${index + 1} is refused by the download policy (${rejection})`);
   });
@@ -180,13 +181,13 @@ async function storeEveryFile(deps: ArchiveDependencies, record: ExportRecord): 
     for (const [index, link] of record.links.entries()) {
       const zipPath = join(scratch, `${index + 1}.zip`);
       await downloadToFile(link, index + 1, zipPath, {
-        timeoutMs: deps.settings.downloadTimeoutMs,
+        timeoutMs: deps.archiveSettings.downloadTimeoutMs,
         ...(deps.fetch !== undefined && { fetch: deps.fetch }),
       });
       files.push(
         ...(await archiveZipFile({
           zipPath,
-          storage: deps.storage,
+          storage: deps.archiveWriter,
           sourceLink: index + 1,
           nextTarget: () => {
             fileNumber += 1;
@@ -217,7 +218,7 @@ async function storeManifest(
   const partitionDate = archivePartitionDate(record.request, record.requestedAt);
   const manifestKey = archiveManifestKey(record.spotId, record.exportId, partitionDate);
   const manifest = Buffer.from(JSON.stringify({ files }), 'utf8');
-  await deps.storage.put(manifestKey, Readable.from([manifest]), { contentType: 'application/json' });
+  await deps.archiveWriter.put(manifestKey, Readable.from([manifest]), { contentType: 'application/json' });
   return {
     status: ArchiveStatus.ARCHIVED,
     files: itemsWithin(files, INLINE_FILES_MAX_BYTES),

@@ -6,7 +6,8 @@ import {
 } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
-import type { ArchiveReader } from './ports';
+import type { ExportStore } from '../exports/ExportStore';
+import type { ArchiveReader, ArchiveSettings } from './ports';
 
 /** An export's archive as the API shows it. */
 export interface ArchiveView {
@@ -44,11 +45,12 @@ export class InvalidFilesTokenError extends Error {
   override name = 'InvalidFilesTokenError';
 }
 
+/** What `/files` reads: the record and the bucket. */
 export interface ArchivedFilesDependencies {
-  getExport(spotId: string, exportId: string): Promise<ExportRecord | undefined>;
-  /** Undefined where nothing is archived: every export then shows no files. */
-  storage: ArchiveReader | undefined;
-  urlExpirySeconds: number;
+  store: Pick<ExportStore, 'getExport'>;
+  /** Undefined where nothing is archived (the local runtime's LOCAL_ARCHIVE=off): every export then shows no files. */
+  archiveReader: ArchiveReader | undefined;
+  archiveSettings: Pick<ArchiveSettings, 'urlExpirySeconds'>;
   now: () => number;
 }
 
@@ -66,25 +68,27 @@ export async function archivedFiles(
   exportId: string,
   nextToken?: string,
 ): Promise<ArchivedFilesView | undefined> {
-  const record = await deps.getExport(spotId, exportId);
+  const record = await deps.store.getExport(spotId, exportId);
   if (record === undefined) return undefined;
-  const archive = archiveView(record, deps.storage !== undefined);
+  const archive = archiveView(record, deps.archiveReader !== undefined);
   const start = nextToken === undefined ? 0 : Number(nextToken);
   if (
     archive.status !== ArchiveStatus.ARCHIVED ||
-    deps.storage === undefined ||
+    deps.archiveReader === undefined ||
     record.archive === undefined
   ) {
     if (nextToken !== undefined) throw new InvalidFilesTokenError('the archive has no files to page through');
     return { archive, items: [] };
   }
-  const { storage } = deps;
+  const storage = deps.archiveReader;
   const all = await everyFile(storage, record.archive);
   if (nextToken !== undefined && (!FILES_NEXT_TOKEN_PATTERN.test(nextToken) || start >= all.length)) {
     throw new InvalidFilesTokenError('the token is not one of this listing');
   }
   const end = start + FILES_PAGE_SIZE;
-  const urlExpiresAt = new Date(deps.now() + deps.urlExpirySeconds * MS_PER_SECOND).toISOString();
+  const urlExpiresAt = new Date(
+    deps.now() + deps.archiveSettings.urlExpirySeconds * MS_PER_SECOND,
+  ).toISOString();
   const items = await Promise.all(
     all.slice(start, end).map(async (file) => ({
       name: file.name,
@@ -92,7 +96,7 @@ export async function archivedFiles(
       bytes: file.bytes,
       sha256: file.sha256,
       rows: file.rows,
-      url: await storage.downloadUrl(file.key, deps.urlExpirySeconds),
+      url: await storage.downloadUrl(file.key, deps.archiveSettings.urlExpirySeconds),
       urlExpiresAt,
     })),
   );

@@ -1,5 +1,6 @@
-import { ServiceError } from '../errors/ServiceError';
+import { type LogLevel, ServiceError } from '../errors/ClassifiedError';
 import type { ExportRecord } from '../exports/ExportRecord';
+import { WorkflowErrorNames } from '../exports/workflowContract';
 
 /**
  * Base of the archive's errors. None is passing trouble to the caller: a passing failure is
@@ -29,7 +30,12 @@ export class CorruptArchiveError extends ArchiveRejectedError {
  * The name is the one the state machine's Retry keys on.
  */
 export class ArchiveRetryableError extends ArchiveError {
-  override name = 'ExportArchiveRetry';
+  override name = WorkflowErrorNames.ARCHIVE_RETRY;
+
+  // The workflow retries it: worth seeing, not an alarm.
+  override get logLevel(): LogLevel {
+    return 'warn';
+  }
 }
 
 /** Another run holds the archive, or it is already final: the claim or the result was not written. */

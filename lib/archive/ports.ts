@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ExportArchive } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
+import type { DownloadLinkPolicy } from '../openweb/downloadLinkPolicy';
 
 export interface StoredObjectInfo {
   contentType: string;
@@ -57,4 +58,8 @@ export interface ArchiveSettings {
   claimLeaseSeconds: number;
   /** Bound of one link's download. */
   downloadTimeoutMs: number;
+  /** Which hosts a link may be downloaded from. */
+  downloadPolicy: DownloadLinkPolicy;
+  /** How long a `/files` download URL works. */
+  urlExpirySeconds: number;
 }

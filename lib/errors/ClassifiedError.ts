@@ -1,5 +1,37 @@
-import type { CreateFailure } from './CreateFailure';
-import type { ProblemInit } from './ProblemInit';
+import type { ProblemInit } from './problems';
+
+/** Why a create the workflow could not send yet is waiting: the kinds a caller is told. */
+export const UpstreamWaitKind = {
+  THROTTLED: 'throttled',
+  UNAVAILABLE: 'unavailable',
+  AUTH_PACED: 'auth-paced',
+  TIMEOUT: 'timeout',
+} as const;
+
+export type UpstreamWaitKind = (typeof UpstreamWaitKind)[keyof typeof UpstreamWaitKind];
+
+/**
+ * What a failure met while creating an export means for it, by whether the create may have
+ * reached the upstream:
+ * - `deferred`: nothing reached the upstream and the cause is passing: try again later
+ *   (`wait` says why; `retryAfterMs` when the upstream or the pacer said when);
+ * - `refused`: the upstream (or the spot's configuration) said no: nothing was created;
+ * - `ambiguous`: the create may have reached the upstream: recover, never re-send blindly.
+ *   The safe answer for any error that cannot tell.
+ */
+export type CreateFailure =
+  | { readonly kind: 'deferred'; readonly wait: UpstreamWaitKind; readonly retryAfterMs?: number }
+  | { readonly kind: 'refused' }
+  | { readonly kind: 'ambiguous' };
+
+export type CreateFailureKind = CreateFailure['kind'];
+
+export const CREATE_REFUSED: CreateFailure = Object.freeze({ kind: 'refused' });
+export const CREATE_AMBIGUOUS: CreateFailure = Object.freeze({ kind: 'ambiguous' });
+
+export function createDeferred(wait: UpstreamWaitKind, retryAfterMs?: number): CreateFailure {
+  return retryAfterMs === undefined ? { kind: 'deferred', wait } : { kind: 'deferred', wait, retryAfterMs };
+}
 
 /**
  * An error that says itself what it means, so no caller keeps a list of classes: whether
@@ -25,12 +57,44 @@ export abstract class ClassifiedError extends Error {
    */
   abstract readonly problem: ProblemInit | undefined;
 
+  /**
+   * How loud this failure is in the logs when it ends an invocation: `info` for an outcome a
+   * caller acts on by design (the workflow's own errors), `warn` for a failure someone may need to
+   * look at, `error` for the unexpected (the alarm counts ERROR lines). Unless a class says otherwise: `error`.
+   */
+  get logLevel(): LogLevel {
+    return 'error';
+  }
+
   /** What may be stored on an export and shown about this failure: its kind and message, never a body or a key. */
   get failureReason(): string {
     return `${this.name}: ${this.message}`;
   }
 }
 
+/** The log levels an error may ask for. */
+export type LogLevel = 'info' | 'warn' | 'error';
+
 export function isClassified(error: unknown): error is ClassifiedError {
   return error instanceof ClassifiedError;
+}
+
+/**
+ * Base of this service's own errors (its domain, store, workflow, events and archives; not the
+ * upstream's nor the credentials'). Unless a subclass says otherwise: not passing trouble, nothing
+ * an API caller is shown (a generic 500), and ambiguous for a create (the safe answer: they say
+ * nothing about the upstream).
+ */
+export abstract class ServiceError extends ClassifiedError {
+  get retryable(): boolean {
+    return false;
+  }
+
+  get createFailure(): CreateFailure {
+    return CREATE_AMBIGUOUS;
+  }
+
+  get problem(): ProblemInit | undefined {
+    return undefined;
+  }
 }

@@ -1,4 +1,4 @@
-import { ServiceError } from '../errors/ServiceError';
+import { ServiceError } from '../errors/ClassifiedError';
 
 /** EventBridge refused an export event; the export's state is recorded, only the announcement is missing. */
 export class ExportEventPublishError extends ServiceError {

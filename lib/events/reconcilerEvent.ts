@@ -1,4 +1,4 @@
-/** What the reconciler's schedule sends to the check-status function. */
+/** What the reconciler's schedule sends to the reconcile function. */
 export interface ReconcilerEvent {
   source: 'reconciler';
 }

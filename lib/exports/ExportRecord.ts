@@ -1,4 +1,4 @@
-import type { UpstreamWaitKind } from '../errors/UpstreamWaitKind';
+import type { UpstreamWaitKind } from '../errors/ClassifiedError';
 import type { ExportArchive } from './ExportArchive';
 import type { ExportStatus } from './ExportStatus';
 

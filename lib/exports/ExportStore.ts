@@ -1,7 +1,5 @@
 import type { ExportChangeField, ExportChanges, ExportRecord, NewExportRecord } from './ExportRecord';
 import type { ExportStatus } from './ExportStatus';
-import type { IdempotencyRecord } from './IdempotencyRecord';
-import type { SpotLock } from './SpotLock';
 
 export interface GetExportOptions {
   /** Default true: a status read right after a write must see it. */
@@ -40,20 +38,12 @@ export interface ExportPage {
   nextToken?: string;
 }
 
-export interface AcquireSpotLockOptions {
-  leaseSeconds?: number;
-}
-
-export interface PutIdempotencyRecordInput {
-  exportId: string;
-  requestFingerprint: string;
-  expiresAtEpochSeconds: number;
-}
-
 /**
- * Durable state of exports. Every write of a record is a conditional write; a refused write
- * is a typed error carrying the current state. The store decides nothing: which moves are
- * legal and what a poll writes are the domain's (`transitionExport`, `recordPoll`).
+ * Durable state of exports (the records; the spot locks and idempotency keys beside them are
+ * ports of their own, ./SpotLock.ts and ./IdempotencyRecord.ts). Every write of a record is a
+ * conditional write; a refused write is a typed error carrying the current state. The store
+ * decides nothing: which moves are legal and what a poll writes are the domain's
+ * (`transitionExport`, `recordPoll`).
  */
 export interface ExportStore {
   /** @throws ExportAlreadyExistsError */
@@ -70,23 +60,4 @@ export interface ExportStore {
   listExports(spotId: string, options: ListExportsOptions): Promise<ExportPage>;
   /** Active exports whose lastPolledAt (else requestedAt) is before `beforeIso`, oldest first; eventually consistent. */
   findActiveNotPolledSince(beforeIso: string, limit: number): Promise<ExportRecord[]>;
-  /** Free, lapsed, or already held by `exportId` (re-entrant: renews the lease). @throws SpotBusyError */
-  acquireSpotLock(spotId: string, exportId: string, options?: AcquireSpotLockOptions): Promise<SpotLock>;
-  /** True when this call released it; false when `exportId` no longer held it. */
-  releaseSpotLock(spotId: string, exportId: string): Promise<boolean>;
-  /** The live lock, if any. */
-  getSpotLock(spotId: string): Promise<SpotLock | undefined>;
-  /** Absent or expired keys only. @throws IdempotencyConflictError, IdempotencyKeyReusedError */
-  putIdempotencyRecord(
-    spotId: string,
-    key: string,
-    input: PutIdempotencyRecordInput,
-  ): Promise<IdempotencyRecord>;
-  /**
-   * Frees a key whose export never reached the upstream, so a retry starts afresh.
-   * Only while the key still names `exportId`; true when this call deleted it.
-   */
-  deleteIdempotencyRecord(spotId: string, key: string, exportId: string): Promise<boolean>;
-  /** Expired records read as absent. */
-  getIdempotencyRecord(spotId: string, key: string): Promise<IdempotencyRecord | undefined>;
 }

@@ -9,3 +9,22 @@ export interface IdempotencyRecord {
   /** Epoch seconds; also the item's TTL. Past values read as absent. */
   expiresAtEpochSeconds: number;
 }
+
+export interface PutIdempotencyRecordInput {
+  exportId: string;
+  requestFingerprint: string;
+  expiresAtEpochSeconds: number;
+}
+
+/** The idempotency keys: one export per spot and key while the key lives. */
+export interface IdempotencyKeys {
+  /** Absent or expired keys only. @throws IdempotencyConflictError, IdempotencyKeyReusedError */
+  put(spotId: string, key: string, input: PutIdempotencyRecordInput): Promise<IdempotencyRecord>;
+  /**
+   * Frees a key whose export never reached the upstream, so a retry starts afresh.
+   * Only while the key still names `exportId`; true when this call deleted it.
+   */
+  delete(spotId: string, key: string, exportId: string): Promise<boolean>;
+  /** Expired records read as absent. */
+  get(spotId: string, key: string): Promise<IdempotencyRecord | undefined>;
+}

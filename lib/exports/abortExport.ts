@@ -1,11 +1,12 @@
 import { checkExport } from './checkExport';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus } from './ExportStatus';
-import { ExportAlreadyFinishedError } from './errors';
-import { isoAt, onTerminal, transitionOrCurrent } from './exportLifecycle';
+import { ExportAlreadyFinishedError, ExportNotFoundError } from './errors';
+import { isoAt } from './isoAt';
 import type { ExportDependencies } from './ports';
 import { adoptListedExport, giveUpRecovery, isRecoveryOver } from './recoverUpstreamExport';
-import { ExportNotFoundError } from './storeErrors';
+import { onTerminal } from './terminalTransitions';
+import { transitionOrCurrent } from './transitionExport';
 import { ExportNotAbortableError, UpstreamExportNotFoundError } from './upstreamErrors';
 
 const MS_PER_SECOND = 1000;

@@ -1,11 +1,12 @@
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
-import { isoAt, onTerminal } from './exportLifecycle';
+import { ExportNotFoundError } from './errors';
+import { isoAt } from './isoAt';
 import type { PollObservation } from './planPollUpdate';
 import type { ExportDependencies } from './ports';
 import { recordPoll } from './recordPoll';
 import { adoptListedExport, giveUpRecovery, isRecoveryOver } from './recoverUpstreamExport';
-import { ExportNotFoundError } from './storeErrors';
+import { onTerminal } from './terminalTransitions';
 import { UpstreamExportStatus } from './UpstreamExportStatus';
 import type { ExportStatusReport } from './UpstreamExports';
 import { UpstreamExportNotFoundError } from './upstreamErrors';

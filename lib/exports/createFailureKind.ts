@@ -1,6 +1,10 @@
-import { isClassified } from '../errors/ClassifiedError';
-import { CREATE_AMBIGUOUS, type CreateFailure, type CreateFailureKind } from '../errors/CreateFailure';
-import { UpstreamWaitKind } from '../errors/UpstreamWaitKind';
+import {
+  CREATE_AMBIGUOUS,
+  type CreateFailure,
+  type CreateFailureKind,
+  isClassified,
+  UpstreamWaitKind,
+} from '../errors/ClassifiedError';
 
 /** What a failed create attempt means for the export, as the error says; ambiguous for an unknown error. */
 function createFailureOf(error: unknown): CreateFailure {

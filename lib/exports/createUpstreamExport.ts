@@ -1,36 +1,31 @@
-import { abortExport } from './abortExport';
+import { toUpstreamRequest } from './CreateExportRequest';
+import { createFailureKind, describeCreateFailure } from './createFailureKind';
 import {
-  createFailureKind,
-  describeCreateFailure,
-  retryAtMsOf,
-  upstreamWaitKindOf,
-} from './createFailureKind';
-import type { ExportRecord, UpstreamWait } from './ExportRecord';
+  CREATE_REFUSED_REASON_PREFIX,
+  defer,
+  deferBeforeClaim,
+  markProcessing,
+  refuse,
+} from './createOutcomes';
+import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import {
-  firstPollDelaySecondsFor,
-  isoAt,
-  onTerminal,
-  SPOT_LOCK_DEADLINE_MARGIN_SECONDS,
-  toUpstreamRequest,
-  transitionOrCurrent,
-} from './exportLifecycle';
+  ExportCreateDeferredError,
+  ExportNotFoundError,
+  ExportPollingTimedOutError,
+  SpotBusyError,
+} from './errors';
+import { firstPollDelaySecondsFor } from './expectedExportDuration';
+import { isoAt } from './isoAt';
 import { isTransientFailure } from './isTransientFailure';
-import type { CreateTaskInput, CreateTaskOutput } from './pollingWorkflowContract';
 import type { ExportDependencies } from './ports';
 import { adoptListedExport } from './recoverUpstreamExport';
-import { takeSpotLock } from './startExport';
-import { ExportNotFoundError, SpotBusyError } from './storeErrors';
+import { takeSpotLock } from './spotLockLease';
+import { transitionOrCurrent } from './transitionExport';
 import { AmbiguousCreateError, ExportConflictError } from './upstreamErrors';
-import {
-  ExportCreateDeferredError,
-  ExportCreateRejectedError,
-  ExportPollingTimedOutError,
-} from './workflowErrors';
+import type { CreateTaskInput, CreateTaskOutput } from './workflowContract';
 
 const MS_PER_SECOND = 1000;
-/** How the failure reason of an export whose create was refused begins (the rest says why). */
-export const CREATE_REFUSED_REASON_PREFIX = 'the create was refused: ';
 
 /**
  * The workflow's first step: authenticate and create the upstream export.
@@ -74,7 +69,7 @@ async function attemptCreate(deps: ExportDependencies, input: CreateTaskInput): 
 
 async function claimAndSend(deps: ExportDependencies, record: ExportRecord): Promise<ExportRecord> {
   try {
-    await takeSpotLock(deps, record.spotId, record.exportId, exportLockLeaseSeconds(deps));
+    await takeSpotLock(deps, record.spotId, record.exportId);
   } catch (error) {
     // Our lease lapsed and another export runs for the spot: the upstream would refuse ours anyway.
     if (!(error instanceof SpotBusyError)) throw error;
@@ -161,146 +156,26 @@ async function resolveEarlierClaim(
   }
 }
 
-/** The auth could not be had yet: count the attempt, say why the export waits, let the workflow retry. */
-async function deferBeforeClaim(
-  deps: ExportDependencies,
-  record: ExportRecord,
-  error: unknown,
-): Promise<never> {
-  const nowMs = deps.now();
-  const retryAtMs = retryAtMsOf(error, nowMs);
-  // Lost to a concurrent writer: its write says as much as ours would.
-  await transitionOrCurrent(
-    deps,
-    record,
-    ExportStatus.REQUESTED,
-    {
-      createAttempts: (record.createAttempts ?? 0) + 1,
-      lastUpstreamWait: waitOf(error, nowMs),
-      ...(retryAtMs !== undefined && { nextCreateAttemptAt: isoAt(retryAtMs) }),
-    },
-    retryAtMs === undefined ? { remove: ['nextCreateAttemptAt'] } : {},
-  );
-  throw new ExportCreateDeferredError(`Export ${record.exportId} waits for the upstream`, { cause: error });
-}
-
-function waitOf(error: unknown, nowMs: number): UpstreamWait {
-  return { kind: upstreamWaitKindOf(error), at: isoAt(nowMs), message: describeCreateFailure(error) };
-}
-
-/** Nothing reached the upstream: give the claim back, say why the export waits, let the workflow retry. */
-async function defer(deps: ExportDependencies, claimed: ExportRecord, error: unknown): Promise<ExportRecord> {
-  const nowMs = deps.now();
-  const retryAtMs = retryAtMsOf(error, nowMs);
-  const released = await releaseClaim(deps, claimed, {
-    lastUpstreamWait: waitOf(error, nowMs),
-    ...(retryAtMs !== undefined && { nextCreateAttemptAt: isoAt(retryAtMs) }),
-  });
-  // Aborted meanwhile: finished, nothing to retry.
-  if (isTerminal(released.status)) return released;
-  throw new ExportCreateDeferredError(`Export ${claimed.exportId} waits for the upstream`, { cause: error });
-}
-
 /**
- * Gives back a claim whose create never left. An abort that arrived meanwhile (ABORTING
- * without an upstream id) ends here as ABORTED: there is nothing upstream to abort.
+ * The state the rest of the workflow reads. The first wait is what the spot's history says an
+ * export takes, but never past the deadline: a workflow restarted late (by the reconciler) polls
+ * in time to notice it.
  */
-async function releaseClaim(
-  deps: ExportDependencies,
-  claimed: ExportRecord,
-  changes: Pick<ExportRecord, 'lastUpstreamWait' | 'nextCreateAttemptAt'>,
-): Promise<ExportRecord> {
-  let current = claimed;
-  while (current.status === ExportStatus.REQUESTED) {
-    const { record, won } = await transitionOrCurrent(deps, current, ExportStatus.REQUESTED, changes, {
-      remove:
-        changes.nextCreateAttemptAt === undefined
-          ? ['upstreamCreateAttemptedAt', 'nextCreateAttemptAt']
-          : ['upstreamCreateAttemptedAt'],
-    });
-    if (won) return record;
-    current = record;
-  }
-  if (current.status === ExportStatus.ABORTING && current.upstreamExportId === undefined) {
-    return finishAbortNothingSent(deps, current);
-  }
-  return current;
-}
-
-async function finishAbortNothingSent(
-  deps: ExportDependencies,
-  aborting: ExportRecord,
-): Promise<ExportRecord> {
-  const { record: aborted, won } = await transitionOrCurrent(deps, aborting, ExportStatus.ABORTED, {
-    completedAt: isoAt(deps.now()),
-  });
-  if (won) await onTerminal(deps, aborted);
-  return aborted;
-}
-
-/** The upstream said no: FAILED with its reason, spot freed, workflow ended by ExportCreateRejected. */
-async function refuse(
-  deps: ExportDependencies,
-  record: ExportRecord,
-  reason: string,
-  cause: unknown,
-): Promise<never> {
-  const { record: failed, won } = await transitionOrCurrent(deps, record, ExportStatus.FAILED, {
-    failureReason: reason,
-    completedAt: isoAt(deps.now()),
-  });
-  if (won) await onTerminal(deps, failed);
-  else if (failed.status === ExportStatus.ABORTING && failed.upstreamExportId === undefined) {
-    // Aborted while the refused create was in flight: nothing exists upstream.
-    await finishAbortNothingSent(deps, failed);
-  }
-  throw new ExportCreateRejectedError(record.exportId, reason, { cause });
-}
-
-/** Upstream id known: PROCESSING, lock held until the deadline; an abort asked meanwhile is sent now. */
-export async function markProcessing(
-  deps: ExportDependencies,
-  record: ExportRecord,
-  upstreamExportId: string,
-): Promise<ExportRecord> {
-  const { record: processing } = await transitionOrCurrent(deps, record, ExportStatus.PROCESSING, {
-    upstreamExportId,
-    startedAt: isoAt(deps.now()),
-  });
-  if (processing.status === ExportStatus.ABORTING && processing.upstreamExportId === undefined) {
-    // An abort arrived while the create was in flight: record the id, then send the abort it asked for.
-    await transitionOrCurrent(deps, processing, ExportStatus.ABORTING, { upstreamExportId });
-    return abortExport(deps, {
-      spotId: processing.spotId,
-      exportId: processing.exportId,
-      reason: 'requested',
-    });
-  }
-  if (processing.status === ExportStatus.PROCESSING) {
-    await deps.store.acquireSpotLock(processing.spotId, processing.exportId, {
-      leaseSeconds: exportLockLeaseSeconds(deps),
-    });
-    deps.metrics.count('ExportsStarted');
-  }
-  return processing;
-}
-
-function exportLockLeaseSeconds(deps: ExportDependencies): number {
-  return deps.settings.exportDeadlineSeconds + SPOT_LOCK_DEADLINE_MARGIN_SECONDS;
-}
-
 async function taskOutput(
   deps: ExportDependencies,
   record: ExportRecord,
   input: CreateTaskInput,
 ): Promise<CreateTaskOutput> {
-  return {
-    spotId: input.spotId,
-    exportId: input.exportId,
-    deadline: input.deadline,
-    // Finished already: the poll that follows only reads the record.
-    firstPollDelaySeconds: isTerminal(record.status)
-      ? 0
-      : await firstPollDelaySecondsFor(deps, record.spotId),
-  };
+  // Finished already: the poll that follows only reads the record.
+  if (isTerminal(record.status)) return { ...outputIds(input), firstPollDelaySeconds: 0 };
+  const learnedSeconds = await firstPollDelaySecondsFor(deps, record.spotId);
+  const untilDeadlineSeconds = Math.max(
+    0,
+    Math.ceil((Date.parse(input.deadline) - deps.now()) / MS_PER_SECOND),
+  );
+  return { ...outputIds(input), firstPollDelaySeconds: Math.min(learnedSeconds, untilDeadlineSeconds) };
+}
+
+function outputIds(input: CreateTaskInput): Omit<CreateTaskOutput, 'firstPollDelaySeconds'> {
+  return { spotId: input.spotId, exportId: input.exportId, deadline: input.deadline };
 }

@@ -1,4 +1,6 @@
 import type { ExportRecord } from './ExportRecord';
+import { ExportStatus } from './ExportStatus';
+import type { ExportDependencies } from './ports';
 
 /** Recent completed exports of a spot that inform the first poll delay. */
 export const EXPORT_HISTORY_SAMPLE_SIZE = 5;
@@ -27,4 +29,16 @@ export function expectedExportDurationSeconds(
       ? (durations[middle] as number)
       : ((durations[middle - 1] as number) + (durations[middle] as number)) / 2;
   return Math.max(1, Math.round(median));
+}
+
+/** The first poll waits as long as this spot's recent exports took (the default without history). */
+export async function firstPollDelaySecondsFor(
+  deps: Pick<ExportDependencies, 'store' | 'settings'>,
+  spotId: string,
+): Promise<number> {
+  const history = await deps.store.listExports(spotId, {
+    status: ExportStatus.COMPLETED,
+    limit: EXPORT_HISTORY_SAMPLE_SIZE,
+  });
+  return expectedExportDurationSeconds(history.items, deps.settings.defaultFirstPollDelaySeconds);
 }

@@ -1,13 +1,13 @@
 import { checkExport } from './checkExport';
 import { isTerminal } from './ExportStatus';
-import { isTransientFailure } from './isTransientFailure';
-import type { PollTaskInput, PollTaskOutput } from './pollingWorkflowContract';
-import type { ExportDependencies } from './ports';
 import {
   ExportPollingTimedOutError,
   ExportStillProcessingError,
   UpstreamUnavailableForWorkflowError,
-} from './workflowErrors';
+} from './errors';
+import { isTransientFailure } from './isTransientFailure';
+import type { ExportDependencies } from './ports';
+import type { PollTaskInput, PollTaskOutput } from './workflowContract';
 
 /**
  * One poll of the workflow loop: terminal → the task's output; still running →

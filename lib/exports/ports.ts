@@ -2,8 +2,10 @@ import type { CredentialsProvider } from './CredentialsProvider';
 import type { ExportRecord } from './ExportRecord';
 import type { ExportSettings } from './ExportSettings';
 import type { ExportStore } from './ExportStore';
-import type { PollingWorkflowInput } from './pollingWorkflowContract';
+import type { IdempotencyKeys } from './IdempotencyRecord';
+import type { SpotLocks } from './SpotLock';
 import type { UpstreamExports } from './UpstreamExports';
+import type { PollingWorkflowInput } from './workflowContract';
 
 /** The polling workflow runner: Step Functions in the cloud, aws-local-stepfunctions locally. */
 export interface PollingWorkflows {
@@ -38,6 +40,8 @@ export type ExportMetricName =
 /** Everything a use case may touch. Handlers build it once per container. */
 export interface ExportDependencies {
   store: ExportStore;
+  spotLocks: SpotLocks;
+  idempotencyKeys: IdempotencyKeys;
   upstream: UpstreamExports;
   /** The spots' upstream credentials; the start path checks a spot has them. */
   credentials: CredentialsProvider;

@@ -3,9 +3,10 @@ import { checkExport } from './checkExport';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { ExportAlreadyFinishedError, ReconcileFailedError } from './errors';
-import { ensurePollingWorkflow, isoAt } from './exportLifecycle';
+import { isoAt } from './isoAt';
 import { isTransientFailure } from './isTransientFailure';
 import type { ExportDependencies } from './ports';
+import { ensurePollingWorkflow } from './startWorkflow';
 
 /** Records repaired per reconciler run; the rest wait for the next run. */
 export const RECONCILE_BATCH_SIZE = 25;

@@ -1,8 +1,7 @@
 import type { ExportRecord } from './ExportRecord';
 import type { ExportStore } from './ExportStore';
-import { IllegalTransitionError } from './errors';
+import { IllegalTransitionError, TransitionConflictError } from './errors';
 import { type PollObservation, planPollUpdate } from './planPollUpdate';
-import { TransitionConflictError } from './storeErrors';
 import { transitionExport } from './transitionExport';
 
 export const DEFAULT_POLL_BOOKKEEPING_INTERVAL_SECONDS = 5 * 60;

@@ -1,13 +1,11 @@
+import { toUpstreamRequest } from './CreateExportRequest';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus } from './ExportStatus';
-import {
-  isoAt,
-  onTerminal,
-  SPOT_LOCK_DEADLINE_MARGIN_SECONDS,
-  toUpstreamRequest,
-  transitionOrCurrent,
-} from './exportLifecycle';
+import { isoAt } from './isoAt';
 import type { ExportDependencies } from './ports';
+import { holdSpotLock } from './spotLockLease';
+import { onTerminal } from './terminalTransitions';
+import { transitionOrCurrent } from './transitionExport';
 import type { ListedExport } from './UpstreamExports';
 import { AmbiguousCreateError, ExportConflictError } from './upstreamErrors';
 
@@ -86,9 +84,7 @@ async function adopt(
   });
   if (won) {
     deps.metrics.count('ExportsRecovered');
-    await deps.store.acquireSpotLock(adopted.spotId, adopted.exportId, {
-      leaseSeconds: deps.settings.exportDeadlineSeconds + SPOT_LOCK_DEADLINE_MARGIN_SECONDS,
-    });
+    await holdSpotLock(deps, adopted.spotId, adopted.exportId);
   }
   return adopted;
 }

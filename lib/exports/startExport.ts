@@ -1,16 +1,13 @@
 import type { ExportRecord, ExportRequest, ExportSource } from './ExportRecord';
-import { ExportStatus, isTerminal } from './ExportStatus';
+import { ExportStatus } from './ExportStatus';
+import { ExportAlreadyExistsError, IdempotencyConflictError } from './errors';
 import { newExportId } from './exportId';
-import {
-  ensurePollingWorkflow,
-  isoAt,
-  SPOT_LOCK_DEADLINE_MARGIN_SECONDS,
-  startWorkflowExecution,
-} from './exportLifecycle';
-import { pollingExecutionName } from './pollingWorkflowContract';
+import { isoAt } from './isoAt';
 import type { ExportDependencies } from './ports';
 import { requestFingerprint } from './requestFingerprint';
-import { ExportAlreadyExistsError, IdempotencyConflictError, SpotBusyError } from './storeErrors';
+import { takeSpotLock } from './spotLockLease';
+import { ensurePollingWorkflow, startWorkflowExecution } from './startWorkflow';
+import { pollingExecutionName } from './workflowContract';
 
 export interface StartExportCommand {
   spotId: string;
@@ -29,7 +26,7 @@ export interface StartExportResult {
 /** What a start touches: no upstream, no announcements (a start never ends an export). */
 export type StartDependencies = Pick<
   ExportDependencies,
-  'store' | 'credentials' | 'workflows' | 'metrics' | 'settings' | 'now'
+  'store' | 'spotLocks' | 'idempotencyKeys' | 'credentials' | 'workflows' | 'metrics' | 'settings' | 'now'
 >;
 
 const MS_PER_SECOND = 1000;
@@ -57,12 +54,7 @@ export async function startExport(
   }
   // Re-entrant for a replay: renews our own lease, or fails if another export took the spot meanwhile.
   // It lasts as long as the export may, so no second export starts while the upstream is slow.
-  await takeSpotLock(
-    deps,
-    spotId,
-    exportId,
-    deps.settings.exportDeadlineSeconds + SPOT_LOCK_DEADLINE_MARGIN_SECONDS,
-  );
+  await takeSpotLock(deps, spotId, exportId);
   record ??= await createRequestedRecord(deps, command, exportId);
   // The execution's name is recorded with the export, so the start costs no write after it; if the
   // start fails on a passing error, the reconciler finds the named execution missing and starts it.
@@ -74,13 +66,13 @@ export async function startExport(
 }
 
 async function bindIdempotencyKey(
-  deps: Pick<ExportDependencies, 'store' | 'settings' | 'now'>,
+  deps: Pick<ExportDependencies, 'idempotencyKeys' | 'settings' | 'now'>,
   command: StartExportCommand,
 ): Promise<{ exportId: string; replayed: boolean }> {
   const exportId = newExportId(deps.now());
   if (command.idempotencyKey === undefined) return { exportId, replayed: false };
   try {
-    await deps.store.putIdempotencyRecord(command.spotId, command.idempotencyKey, {
+    await deps.idempotencyKeys.put(command.spotId, command.idempotencyKey, {
       exportId,
       requestFingerprint: requestFingerprint(command.spotId, command.request),
       expiresAtEpochSeconds: Math.floor(deps.now() / MS_PER_SECOND) + deps.settings.idempotencyTtlSeconds,
@@ -91,31 +83,6 @@ async function bindIdempotencyKey(
     if (error instanceof IdempotencyConflictError)
       return { exportId: error.existing.exportId, replayed: true };
     throw error;
-  }
-}
-
-/**
- * Takes the spot for this export. A holder that is not running any more is freed first: one that
- * finished but lost its release to a crash, or a start that died between taking the lock and
- * recording its export (no record once the start lease is over).
- */
-export async function takeSpotLock(
-  deps: Pick<ExportDependencies, 'store' | 'settings' | 'now'>,
-  spotId: string,
-  exportId: string,
-  leaseSeconds: number,
-): Promise<void> {
-  try {
-    await deps.store.acquireSpotLock(spotId, exportId, { leaseSeconds });
-  } catch (error) {
-    if (!(error instanceof SpotBusyError) || error.lock === undefined) throw error;
-    const holder = await deps.store.getExport(spotId, error.lock.exportId);
-    const acquiredMs = Date.parse(error.lock.acquiredAt);
-    const startAbandoned =
-      holder === undefined && deps.now() > acquiredMs + deps.settings.startLockLeaseSeconds * MS_PER_SECOND;
-    if (!startAbandoned && (holder === undefined || !isTerminal(holder.status))) throw error;
-    await deps.store.releaseSpotLock(spotId, error.lock.exportId);
-    await deps.store.acquireSpotLock(spotId, exportId, { leaseSeconds });
   }
 }
 

@@ -1,9 +1,8 @@
-import type { ExportRecord } from './ExportRecord';
+import type { ExportChangeField, ExportChanges, ExportRecord } from './ExportRecord';
 import type { ExportStatus } from './ExportStatus';
 import type { ExportStore, TransitionRequest } from './ExportStore';
-import { IllegalTransitionError } from './errors';
+import { IllegalTransitionError, TransitionConflictError } from './errors';
 import { assertTransition, canTransition, legalSourcesOf } from './exportTransitions';
-import { TransitionConflictError } from './storeErrors';
 
 /**
  * Moves an export to `to`, deciding here what the store only guards: the move must be legal
@@ -39,4 +38,32 @@ function expectedStatuses(request: TransitionRequest): readonly ExportStatus[] {
   const from: readonly ExportStatus[] = typeof request.from === 'string' ? [request.from] : request.from;
   if (from.length === 0) throw new TypeError('transition: `from` must name at least one status');
   return from;
+}
+
+/**
+ * Writes a status change; when another writer got there first, answers with what
+ * they wrote instead of failing (the first conditional write wins, by design).
+ */
+export async function transitionOrCurrent(
+  deps: { store: ExportStore },
+  record: ExportRecord,
+  to: ExportStatus,
+  changes: ExportChanges,
+  { guardVersion = true, remove }: { guardVersion?: boolean; remove?: readonly ExportChangeField[] } = {},
+): Promise<{ record: ExportRecord; won: boolean }> {
+  try {
+    const next = await transitionExport(deps.store, record.spotId, record.exportId, {
+      to,
+      from: record.status,
+      ...(guardVersion && { expectedVersion: record.version }),
+      changes,
+      ...(remove !== undefined && { remove }),
+    });
+    return { record: next, won: true };
+  } catch (error) {
+    if (error instanceof TransitionConflictError) return { record: error.current, won: false };
+    if (error instanceof IllegalTransitionError && error.current)
+      return { record: error.current, won: false };
+    throw error;
+  }
 }

@@ -1,48 +1,35 @@
 /**
- * Errors of the OpenWeb client. Every error the client throws is an
- * `OpenWebError`; subclasses carry what a caller needs to decide what to do.
- * Messages never contain API keys or tokens, and auth-call failures never
- * echo the upstream body (it may hold a token).
- *
- * HTTP mapping of an export call's error response:
- * - 400 / 422 → `InvalidExportRequestError` (400 on abort → `ExportNotAbortableError`)
- * - 401 → one re-authentication and one resend, then `AuthRejectedError`
- * - 403 → `SpotForbiddenError` (not retried)
- * - 404 on status/abort → `UpstreamExportNotFoundError`
- * - 409 → `ExportConflictError`
- * - 429 → retried, then `UpstreamRateLimitedError`
- * - 5xx, network failures, timeouts → retried, then `UpstreamUnavailableError`
- *   (on create: `AmbiguousCreateError` at once, see below)
- * - any other 4xx → `UpstreamRequestRejectedError`
- *
- * Each class says what it means for a retry, a create and an API caller (see `ClassifiedError`).
+ * The upstream port's errors (./UpstreamExports.ts). Every error the upstream client throws is
+ * an `UpstreamError`; subclasses carry what a caller needs to decide what to do, and each says
+ * what it means for a retry, a create and an API caller (see ClassifiedError). Messages never
+ * contain API keys or tokens, and auth failures never echo the upstream's body (it may hold a
+ * token). How OpenWeb's HTTP answers map to them is lib/openweb's business (rejectionError.ts).
  */
 
-import { ClassifiedError } from '../errors/ClassifiedError';
 import {
+  ClassifiedError,
   CREATE_AMBIGUOUS,
   CREATE_REFUSED,
   type CreateFailure,
   createDeferred,
-} from '../errors/CreateFailure';
-import type { ProblemInit } from '../errors/ProblemInit';
-import { ProblemType } from '../errors/ProblemType';
-import { UpstreamWaitKind } from '../errors/UpstreamWaitKind';
+  UpstreamWaitKind,
+} from '../errors/ClassifiedError';
+import { type ProblemInit, ProblemType } from '../errors/problems';
 
 const MS_PER_SECOND = 1000;
 
-interface OpenWebErrorOptions {
+interface UpstreamErrorOptions {
   cause?: unknown;
   statusCode?: number;
 }
 
-export class OpenWebError extends ClassifiedError {
+export class UpstreamError extends ClassifiedError {
   /** HTTP status of the upstream answer behind this error, when there was one. */
   readonly statusCode: number | undefined;
 
-  constructor(message: string, options: OpenWebErrorOptions = {}) {
+  constructor(message: string, options: UpstreamErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'OpenWebError';
+    this.name = 'UpstreamError';
     this.statusCode = options.statusCode;
   }
 
@@ -106,10 +93,10 @@ function upstreamTimeoutProblem(): ProblemInit {
 }
 
 /** The upstream rejected the spot's API key (after one forced credential refresh) or its token (twice in a row). */
-export class AuthRejectedError extends OpenWebError {
+export class AuthRejectedError extends UpstreamError {
   readonly spotId: string;
 
-  constructor(spotId: string, options: OpenWebErrorOptions = {}) {
+  constructor(spotId: string, options: UpstreamErrorOptions = {}) {
     super(`The upstream rejected the credentials of spot ${spotId}`, options);
     this.name = 'AuthRejectedError';
     this.spotId = spotId;
@@ -125,10 +112,10 @@ export class AuthRejectedError extends OpenWebError {
 }
 
 /** No token could be obtained while another process held the spot's refresh lease. Transient: retry later. */
-export class TokenUnavailableError extends OpenWebError {
+export class TokenUnavailableError extends UpstreamError {
   readonly spotId: string;
 
-  constructor(spotId: string, options: OpenWebErrorOptions = {}) {
+  constructor(spotId: string, options: UpstreamErrorOptions = {}) {
     super(`No upstream token became available for spot ${spotId}`, options);
     this.name = 'TokenUnavailableError';
     this.spotId = spotId;
@@ -156,11 +143,11 @@ export class TokenUnavailableError extends OpenWebError {
  * No auth slot is free soon: the fleet already spends the upstream's auth budget. Nothing was
  * sent; `retryAfterMs` is when the next slot is free. Transient: the caller retries later.
  */
-export class UpstreamAuthPacedError extends OpenWebError {
+export class UpstreamAuthPacedError extends UpstreamError {
   readonly spotId: string;
   readonly retryAfterMs: number;
 
-  constructor(spotId: string, retryAfterMs: number, options: OpenWebErrorOptions = {}) {
+  constructor(spotId: string, retryAfterMs: number, options: UpstreamErrorOptions = {}) {
     super(`No upstream auth slot is free for spot ${spotId} for ${retryAfterMs} ms`, options);
     this.name = 'UpstreamAuthPaced';
     this.spotId = spotId;
@@ -185,7 +172,7 @@ export class UpstreamAuthPacedError extends OpenWebError {
 }
 
 /** A spot id that cannot be sent in a header (empty, spaces or control characters). Nothing was sent. */
-export class InvalidSpotIdError extends OpenWebError {
+export class InvalidSpotIdError extends UpstreamError {
   constructor() {
     super('The spot id must be non-empty printable ASCII without spaces');
     this.name = 'InvalidSpotIdError';
@@ -197,10 +184,10 @@ export class InvalidSpotIdError extends OpenWebError {
 }
 
 /** 403 on an export call: this key/token may not act on this spot. Not retried. */
-export class SpotForbiddenError extends OpenWebError {
+export class SpotForbiddenError extends UpstreamError {
   readonly spotId: string;
 
-  constructor(spotId: string, options: OpenWebErrorOptions = {}) {
+  constructor(spotId: string, options: UpstreamErrorOptions = {}) {
     super(`The upstream forbids access to spot ${spotId}`, { statusCode: 403, ...options });
     this.name = 'SpotForbiddenError';
     this.spotId = spotId;
@@ -216,11 +203,11 @@ export class SpotForbiddenError extends OpenWebError {
 }
 
 /** 409 on create: the spot already has an export in progress (the upstream allows one at a time). */
-export class ExportConflictError extends OpenWebError {
+export class ExportConflictError extends UpstreamError {
   readonly spotId: string;
   readonly upstreamMessage: string | undefined;
 
-  constructor(spotId: string, upstreamMessage: string | undefined, options: OpenWebErrorOptions = {}) {
+  constructor(spotId: string, upstreamMessage: string | undefined, options: UpstreamErrorOptions = {}) {
     super(`Spot ${spotId} already has an export in progress`, { statusCode: 409, ...options });
     this.name = 'ExportConflictError';
     this.spotId = spotId;
@@ -242,11 +229,11 @@ export class ExportConflictError extends OpenWebError {
 }
 
 /** 404 on status/abort: the upstream does not know this export (for this spot). */
-export class UpstreamExportNotFoundError extends OpenWebError {
+export class UpstreamExportNotFoundError extends UpstreamError {
   readonly spotId: string;
   readonly exportId: string;
 
-  constructor(spotId: string, exportId: string, options: OpenWebErrorOptions = {}) {
+  constructor(spotId: string, exportId: string, options: UpstreamErrorOptions = {}) {
     super(`The upstream does not know export ${exportId} of spot ${spotId}`, { statusCode: 404, ...options });
     this.name = 'UpstreamExportNotFoundError';
     this.spotId = spotId;
@@ -255,10 +242,10 @@ export class UpstreamExportNotFoundError extends OpenWebError {
 }
 
 /** 400 (or 422): the upstream refused the request as invalid; `upstreamMessage` says why when it told us. */
-export class InvalidExportRequestError extends OpenWebError {
+export class InvalidExportRequestError extends UpstreamError {
   readonly upstreamMessage: string | undefined;
 
-  constructor(upstreamMessage: string | undefined, options: OpenWebErrorOptions = {}) {
+  constructor(upstreamMessage: string | undefined, options: UpstreamErrorOptions = {}) {
     super(
       upstreamMessage === undefined
         ? 'The upstream rejected the export request as invalid'
@@ -287,7 +274,7 @@ export class InvalidExportRequestError extends OpenWebError {
 export class ExportNotAbortableError extends InvalidExportRequestError {
   readonly exportId: string;
 
-  constructor(exportId: string, upstreamMessage: string | undefined, options: OpenWebErrorOptions = {}) {
+  constructor(exportId: string, upstreamMessage: string | undefined, options: UpstreamErrorOptions = {}) {
     super(upstreamMessage, options);
     this.name = 'ExportNotAbortableError';
     this.message = `The upstream refused to abort export ${exportId}${upstreamMessage === undefined ? '' : `: ${upstreamMessage}`}`;
@@ -296,10 +283,10 @@ export class ExportNotAbortableError extends InvalidExportRequestError {
 }
 
 /** Any other 4xx the client has no specific meaning for. Not retried. */
-export class UpstreamRequestRejectedError extends OpenWebError {
+export class UpstreamRequestRejectedError extends UpstreamError {
   readonly upstreamMessage: string | undefined;
 
-  constructor(statusCode: number, upstreamMessage: string | undefined, options: OpenWebErrorOptions = {}) {
+  constructor(statusCode: number, upstreamMessage: string | undefined, options: UpstreamErrorOptions = {}) {
     super(
       `The upstream rejected the request with HTTP ${statusCode}${upstreamMessage === undefined ? '' : `: ${upstreamMessage}`}`,
       { statusCode, ...options },
@@ -314,10 +301,10 @@ export class UpstreamRequestRejectedError extends OpenWebError {
 }
 
 /** 429 until the retries ran out. `retryAfterMs` is the upstream's last `Retry-After`, when it sent one. */
-export class UpstreamRateLimitedError extends OpenWebError {
+export class UpstreamRateLimitedError extends UpstreamError {
   readonly retryAfterMs: number | undefined;
 
-  constructor(retryAfterMs: number | undefined, options: OpenWebErrorOptions = {}) {
+  constructor(retryAfterMs: number | undefined, options: UpstreamErrorOptions = {}) {
     super(
       retryAfterMs === undefined
         ? 'The upstream is rate limiting requests'
@@ -342,8 +329,8 @@ export class UpstreamRateLimitedError extends OpenWebError {
 }
 
 /** 5xx, network failure or timeout until the retries ran out. `statusCode` is unset for network failures. */
-export class UpstreamUnavailableError extends OpenWebError {
-  constructor(message: string, options: OpenWebErrorOptions = {}) {
+export class UpstreamUnavailableError extends UpstreamError {
+  constructor(message: string, options: UpstreamErrorOptions = {}) {
     super(message, options);
     this.name = 'UpstreamUnavailableError';
   }
@@ -385,11 +372,11 @@ export type AmbiguousCreateReason = (typeof AmbiguousCreateReason)[keyof typeof 
  * may exist. The client never resends such a create (creates are not
  * idempotent); recover the id via 409 + `listExports` / status instead.
  */
-export class AmbiguousCreateError extends OpenWebError {
+export class AmbiguousCreateError extends UpstreamError {
   readonly spotId: string;
   readonly reason: AmbiguousCreateReason;
 
-  constructor(spotId: string, reason: AmbiguousCreateReason, options: OpenWebErrorOptions = {}) {
+  constructor(spotId: string, reason: AmbiguousCreateReason, options: UpstreamErrorOptions = {}) {
     super(`Creating an export for spot ${spotId} may or may not have succeeded (${reason})`, options);
     this.name = 'AmbiguousCreateError';
     this.spotId = spotId;
@@ -402,7 +389,7 @@ export class AmbiguousCreateError extends OpenWebError {
 }
 
 /** The upstream answered something the client cannot understand (not JSON, or no usable fields). */
-export class UpstreamProtocolError extends OpenWebError {
+export class UpstreamProtocolError extends UpstreamError {
   /** The start of the body, for diagnosis; empty for auth responses, which may hold a token. */
   readonly bodySnippet: string;
 
@@ -410,7 +397,7 @@ export class UpstreamProtocolError extends OpenWebError {
     message: string,
     statusCode: number | undefined,
     bodySnippet: string,
-    options: OpenWebErrorOptions = {},
+    options: UpstreamErrorOptions = {},
   ) {
     super(message, { statusCode, ...options });
     this.name = 'UpstreamProtocolError';

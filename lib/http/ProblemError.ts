@@ -1,6 +1,5 @@
-import { ClassifiedError } from '../errors/ClassifiedError';
-import { CREATE_AMBIGUOUS, type CreateFailure } from '../errors/CreateFailure';
-import type { ProblemInit } from '../errors/ProblemInit';
+import { ClassifiedError, CREATE_AMBIGUOUS, type CreateFailure } from '../errors/ClassifiedError';
+import type { ProblemInit } from '../errors/problems';
 
 /**
  * An error meant for the API caller, rendered as `application/problem+json`

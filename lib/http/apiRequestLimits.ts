@@ -1,6 +1,6 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ProblemType } from '../errors/ProblemType';
+import { ProblemType } from '../errors/problems';
 import { isApiGatewayEvent } from './apiGatewayEvent';
 import { ProblemError } from './ProblemError';
 

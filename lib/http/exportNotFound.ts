@@ -1,4 +1,4 @@
-import { exportNotFoundProblem } from '../exports/storeErrors';
+import { exportNotFoundProblem } from '../exports/errors';
 import { ProblemError } from './ProblemError';
 
 /**

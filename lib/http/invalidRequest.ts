@@ -1,6 +1,5 @@
 import type * as z from 'zod/mini';
-import { invalidRequestProblem } from '../errors/invalidRequestProblem';
-import type { FieldProblem } from '../errors/ProblemInit';
+import { type FieldProblem, invalidRequestProblem } from '../errors/problems';
 import { ProblemError } from './ProblemError';
 
 // Only names like these are repeated back; anything else could carry what the caller should not see echoed.

@@ -1,5 +1,5 @@
 import { isClassified } from '../errors/ClassifiedError';
-import type { ProblemInit } from '../errors/ProblemInit';
+import type { ProblemInit } from '../errors/problems';
 
 /**
  * The problem a known error means for the API caller, as the error says itself, or

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { ProblemInit } from '../errors/ProblemInit';
+import type { ProblemInit } from '../errors/problems';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 const PROBLEM_TYPE_BASE = '/problems/';

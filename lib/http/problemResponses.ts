@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj, Request } from '@middy/core';
-import type { ProblemInit } from '../errors/ProblemInit';
-import { PollingWorkflowErrors } from '../exports/pollingWorkflowContract';
+import { isClassified } from '../errors/ClassifiedError';
+import type { ProblemInit } from '../errors/problems';
 import { isApiGatewayEvent } from './apiGatewayEvent';
 import { problemForError } from './problemForError';
 import { problemResponse } from './problemResponse';
@@ -21,14 +21,6 @@ const defaults = {
 export interface ProblemResponsesOptions extends Partial<typeof defaults> {
   logger: Logger;
 }
-
-/** Errors a workflow task throws by design, for the state machine's Retry/Catch: routine, not failures. */
-const WORKFLOW_CONTROL_ERRORS: ReadonlySet<string> = new Set([
-  PollingWorkflowErrors.STILL_PROCESSING,
-  PollingWorkflowErrors.CREATE_DEFERRED,
-  PollingWorkflowErrors.UPSTREAM_UNAVAILABLE,
-  PollingWorkflowErrors.POLLING_TIMED_OUT,
-]);
 
 /**
  * Turns any error of an API request into an RFC 9457 `application/problem+json`
@@ -61,12 +53,10 @@ export function problemResponses(options: ProblemResponsesOptions): MiddlewareOb
   return { onError: renderProblem };
 }
 
+/** At the level the error asks for: routine outcomes at INFO, so ERROR lines mean the unexpected. */
 function logTaskError(logger: Logger, error: unknown): void {
-  const name = error instanceof Error ? error.name : 'unknown';
-  if (WORKFLOW_CONTROL_ERRORS.has(name)) logger.info('Workflow task outcome', { outcome: name });
-  else if (name === PollingWorkflowErrors.CREATE_REJECTED)
-    logger.warn('Upstream refused the export', { error });
-  else if (name === PollingWorkflowErrors.ARCHIVE_RETRY)
-    logger.warn('Archive put off by a passing failure; the workflow retries', { error });
+  const level = isClassified(error) ? error.logLevel : 'error';
+  if (level === 'info') logger.info('Task outcome', { outcome: (error as Error).name });
+  else if (level === 'warn') logger.warn('Task failed; its caller decides what follows', { error });
   else logger.error('Task failed with an unexpected error', { error });
 }

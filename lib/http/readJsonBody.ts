@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ProblemType } from '../errors/ProblemType';
+import { ProblemType } from '../errors/problems';
 import { headerValue } from './apiGatewayEvent';
 import { invalidRequest } from './invalidRequest';
 import { ProblemError } from './ProblemError';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { FieldProblem } from '../errors/ProblemInit';
+import type { FieldProblem } from '../errors/problems';
 import { EXPORT_STATUSES, type ExportStatus, isExportStatus } from '../exports/ExportStatus';
 import { MAX_LIST_LIMIT } from '../exports/listExports';
 import { invalidRequest, unknownFieldName } from './invalidRequest';

@@ -3,14 +3,22 @@
  * this table and the local runtime dispatches to the same handlers with it.
  */
 export const HandlerNames = {
+  /** `POST /exports`, and the export schedules. */
   START: 'start',
-  CHECK_STATUS: 'check-status',
+  /** `GET /exports/{exportId}`: the API's status read. */
+  GET_EXPORT: 'get-export',
+  /** `POST /exports/{exportId}/abort`. */
   ABORT: 'abort',
+  /** `GET /exports`. */
   LIST: 'list',
   /** `GET /exports/{exportId}/files`: the archived files with download URLs. */
   FILES: 'files',
-  /** The workflow's archive task (no route). */
+  /** The polling workflow's create, poll and timeout-abort tasks (no route). */
+  WORKFLOW_TASK: 'workflow-task',
+  /** The workflow's archive tasks (no route). */
   ARCHIVE: 'archive',
+  /** The reconciler's schedule (no route). */
+  RECONCILE: 'reconcile',
 } as const;
 
 export type HandlerName = (typeof HandlerNames)[keyof typeof HandlerNames];
@@ -25,7 +33,7 @@ export interface Route {
 export const ROUTES = [
   { method: 'POST', path: '/exports', handler: HandlerNames.START },
   { method: 'GET', path: '/exports', handler: HandlerNames.LIST },
-  { method: 'GET', path: '/exports/{exportId}', handler: HandlerNames.CHECK_STATUS },
+  { method: 'GET', path: '/exports/{exportId}', handler: HandlerNames.GET_EXPORT },
   { method: 'POST', path: '/exports/{exportId}/abort', handler: HandlerNames.ABORT },
   { method: 'GET', path: '/exports/{exportId}/files', handler: HandlerNames.FILES },
 ] as const satisfies readonly Route[];

@@ -1,5 +1,5 @@
 import type { MiddlewareObj, Request } from '@middy/core';
-import { ProblemType } from '../errors/ProblemType';
+import { ProblemType } from '../errors/problems';
 import { isApiGatewayEvent } from './apiGatewayEvent';
 import { claimValues, jwtClaimsOf } from './jwtClaimValues';
 import { ProblemError } from './ProblemError';

@@ -1,4 +1,4 @@
-import type { OpenWebError } from '../exports/upstreamErrors';
+import type { UpstreamError } from '../exports/upstreamErrors';
 import type { OpenWebClientEvent } from './OpenWebClientEvent';
 import type { OpenWebOperation } from './OpenWebOperation';
 import { nextRetryDelayMs, type RetryPolicy } from './retryPolicy';
@@ -6,7 +6,7 @@ import { nextRetryDelayMs, type RetryPolicy } from './retryPolicy';
 /** What one attempt leads to: a result, or an error worth another attempt after a wait. */
 export type AttemptOutcome<T> =
   | { kind: 'done'; value: T }
-  | { kind: 'retryable'; error: OpenWebError; reason: string; retryAfterMs: number | undefined };
+  | { kind: 'retryable'; error: UpstreamError; reason: string; retryAfterMs: number | undefined };
 
 export interface RetryLoopOptions {
   policy: RetryPolicy;

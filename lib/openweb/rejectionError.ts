@@ -2,8 +2,8 @@ import {
   ExportConflictError,
   ExportNotAbortableError,
   InvalidExportRequestError,
-  type OpenWebError,
   SpotForbiddenError,
+  type UpstreamError,
   UpstreamExportNotFoundError,
   UpstreamProtocolError,
   UpstreamRequestRejectedError,
@@ -19,10 +19,21 @@ export interface RejectionContext {
 }
 
 /**
- * The typed error for an export call's answer that is neither success nor
+ * How OpenWeb's HTTP answers map to the upstream port's errors (lib/exports/upstreamErrors.ts):
+ * - 400 / 422 → `InvalidExportRequestError` (400 on abort → `ExportNotAbortableError`)
+ * - 401 → one re-authentication and one resend, then `AuthRejectedError`
+ * - 403 → `SpotForbiddenError` (not retried)
+ * - 404 on status/abort → `UpstreamExportNotFoundError`
+ * - 409 → `ExportConflictError`
+ * - 429 → retried, then `UpstreamRateLimitedError`
+ * - 5xx, network failures, timeouts → retried, then `UpstreamUnavailableError`
+ *   (on create: `AmbiguousCreateError` at once: the request may have been processed)
+ * - any other 4xx → `UpstreamRequestRejectedError`
+ *
+ * This builds the typed error for an export call's answer that is neither success nor
  * retryable (401, 429 and 5xx are handled by the caller before this).
  */
-export function rejectionError(reply: UpstreamReply, context: RejectionContext): OpenWebError {
+export function rejectionError(reply: UpstreamReply, context: RejectionContext): UpstreamError {
   const { statusCode } = reply;
   const { operation, spotId, exportId } = context;
   if (statusCode < 400 || statusCode >= 500) {

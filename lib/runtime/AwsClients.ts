@@ -1,17 +1,21 @@
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
  * The AWS SDK clients the functions may use; tests and the local runtime pass their own. Each
- * port creates the client it needs (lib/runtime/ports), so a function bundles only its own.
+ * adapter factory creates the client it needs (lib/runtime/adapterFactories), so a function
+ * bundles only its own.
  */
 export interface AwsClients {
   documentClient: DynamoDBDocumentClient;
   stepFunctions: SFNClient;
   eventBridge: EventBridgeClient;
   secretsManager: SecretsManagerClient;
+  /** The archive bucket's. */
+  s3: S3Client;
 }
 
 /** Bounds every AWS call, so one stuck connection cannot eat an API request's 29 s. */

@@ -2,21 +2,21 @@ import { type Config, loadConfig } from '../config';
 import { createLogger } from '../observability/createLogger';
 import { PowertoolsExportMetrics } from '../observability/PowertoolsExportMetrics';
 import {
+  type AdapterFactories,
+  type AdapterName,
   type BuiltDependencies,
-  buildExportDependencies,
-  type PortFactories,
-  type PortName,
-} from './buildExportDependencies';
+  buildDependencies,
+} from './buildDependencies';
 import type { HandlerRuntime } from './HandlerRuntime';
 
 /**
- * The runtime of a deployed function, built once per container from the ports that function's
+ * The runtime of a deployed function, built once per container from the adapters that function's
  * code paths use (and nothing else is bundled). The logger and metrics are cheap and built at
  * once; the AWS clients and the configuration only on the first invocation, and kept for the
  * container's life once built.
  */
-export function defaultHandlerRuntime<K extends PortName>(
-  ports: PortFactories<K>,
+export function defaultHandlerRuntime<K extends AdapterName>(
+  factories: AdapterFactories<K>,
 ): HandlerRuntime<BuiltDependencies<K>> {
   const logger = createLogger();
   const metrics = new PowertoolsExportMetrics();
@@ -25,7 +25,7 @@ export function defaultHandlerRuntime<K extends PortName>(
   const build = () => {
     if (built === undefined) {
       const config = loadConfig();
-      built = { config, dependencies: buildExportDependencies(config, ports, { metrics, logger }) };
+      built = { config, dependencies: buildDependencies(config, factories, { metrics, logger }) };
     }
     return built;
   };

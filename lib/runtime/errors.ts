@@ -9,14 +9,3 @@ export class UnrecognisedEventError extends Error {
     this.handlerName = handlerName;
   }
 }
-
-/** A workflow task input that does not have the contract's shape: a definition and code out of step. */
-export class InvalidTaskInputError extends Error {
-  override name = 'InvalidTaskInputError';
-  readonly problems: string[];
-
-  constructor(action: string, problems: string[]) {
-    super(`Invalid ${action} task input: ${problems.join('; ')}`);
-    this.problems = problems;
-  }
-}

@@ -8,7 +8,7 @@ import {
   CredentialsNotFoundError,
   CredentialsUnavailableError,
   InvalidCredentialsError,
-} from '../exports/credentialsErrors';
+} from '../exports/errors';
 import { credentialsFileSchema, describeIssues, parseJsonQuietly } from './spotCredentialsSchema';
 
 type CredentialsFile = Record<string, { apiKey: string }>;

@@ -10,7 +10,7 @@ import {
   CredentialsNotFoundError,
   CredentialsUnavailableError,
   InvalidCredentialsError,
-} from '../exports/credentialsErrors';
+} from '../exports/errors';
 import { spotIdSchema } from '../exports/spotId';
 import { describeIssues, parseJsonQuietly, secretValueSchema } from './spotCredentialsSchema';
 

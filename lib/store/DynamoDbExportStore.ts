@@ -1,100 +1,269 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ExportRecord, NewExportRecord } from '../exports/ExportRecord';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { EXPORT_CHANGE_FIELDS, type ExportRecord, type NewExportRecord } from '../exports/ExportRecord';
+import { isTerminal } from '../exports/ExportStatus';
 import type {
-  AcquireSpotLockOptions,
   ConditionalTransition,
   ExportPage,
   ExportStore,
   GetExportOptions,
   ListExportsOptions,
-  PutIdempotencyRecordInput,
 } from '../exports/ExportStore';
-import type { IdempotencyRecord } from '../exports/IdempotencyRecord';
-import type { SpotLock } from '../exports/SpotLock';
-import { DynamoDbExportRecords } from './DynamoDbExportRecords';
-import { DynamoDbIdempotencyKeys } from './DynamoDbIdempotencyKeys';
-import { DynamoDbSpotLock } from './DynamoDbSpotLock';
-
-export { DEFAULT_SPOT_LOCK_LEASE_SECONDS } from './DynamoDbSpotLock';
-export { MAX_LIST_EXPORTS_LIMIT } from './exportListing';
+import { ExportAlreadyExistsError, ExportNotFoundError, TransitionConflictError } from '../exports/errors';
+import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
+import { refusingValue } from './contendedWrite';
+import { DynamoDbExportLinks, LinkAttribute, type LinkItemAttributes } from './DynamoDbExportLinks';
+import { exportRecordToItem, itemToExportRecord } from './exportItem';
+import { clampLimit, exportListing } from './exportListing';
+import { decodePaginationToken, encodePaginationToken } from './paginationToken';
+import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
+import { ACTIVE_INDEX_PARTITION, exportKey, statusIndexPartitionKey } from './tableKeys';
 
 export interface DynamoDbExportStoreOptions {
   client: DynamoDBDocumentClient;
   tableName: string;
-  /** Epoch milliseconds; lock and idempotency expiry are judged by it. */
-  now?: () => number;
-  defaultSpotLockLeaseSeconds?: number;
 }
 
-/** The export store on one DynamoDB table: records, spot locks and idempotency keys side by side. */
+/**
+ * The export store on the single table: export records, one item each, written conditionally,
+ * with their links beside them when they are too many for the item (DynamoDbExportLinks). A
+ * refused write is reported with the record as it is now; what to make of it is the caller's decision.
+ */
 export class DynamoDbExportStore implements ExportStore {
-  readonly #records: DynamoDbExportRecords;
-  readonly #locks: DynamoDbSpotLock;
-  readonly #idempotencyKeys: DynamoDbIdempotencyKeys;
+  readonly #client: DynamoDBDocumentClient;
+  readonly #tableName: string;
+  readonly #links: DynamoDbExportLinks;
 
   constructor(options: DynamoDbExportStoreOptions) {
-    const { client, tableName, now } = options;
-    this.#records = new DynamoDbExportRecords({ client, tableName });
-    this.#locks = new DynamoDbSpotLock({
-      client,
-      tableName,
-      ...(now !== undefined && { now }),
-      ...(options.defaultSpotLockLeaseSeconds !== undefined && {
-        defaultLeaseSeconds: options.defaultSpotLockLeaseSeconds,
-      }),
-    });
-    this.#idempotencyKeys = new DynamoDbIdempotencyKeys({
-      client,
-      tableName,
-      ...(now !== undefined && { now }),
-    });
+    this.#client = options.client;
+    this.#tableName = options.tableName;
+    this.#links = new DynamoDbExportLinks(options);
   }
 
-  createExport(record: NewExportRecord): Promise<ExportRecord> {
-    return this.#records.create(record);
+  /** @throws ExportAlreadyExistsError */
+  async createExport(newRecord: NewExportRecord): Promise<ExportRecord> {
+    const record: ExportRecord = { ...newRecord, version: 1 };
+    const linkAttributes = await this.#links.write(record.spotId, record.exportId, record.links);
+    const item: StoredItem = { ...exportRecordToItem(record), ...linkAttributes.set };
+    for (const name of linkAttributes.remove) delete item[name];
+    try {
+      await this.#client.send(
+        new PutCommand({
+          TableName: this.#tableName,
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(#pk)',
+          ExpressionAttributeNames: { '#pk': ExportTableAttribute.partitionKey },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return record;
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      const existing = await this.#current(record.spotId, record.exportId, error);
+      throw new ExportAlreadyExistsError(record.spotId, record.exportId, existing, { cause: error });
+    }
   }
 
-  getExport(spotId: string, exportId: string, options?: GetExportOptions): Promise<ExportRecord | undefined> {
-    return this.#records.get(spotId, exportId, options);
-  }
-
-  transition(spotId: string, exportId: string, request: ConditionalTransition): Promise<ExportRecord> {
-    return this.#records.transition(spotId, exportId, request);
-  }
-
-  listExports(spotId: string, options: ListExportsOptions): Promise<ExportPage> {
-    return this.#records.list(spotId, options);
-  }
-
-  findActiveNotPolledSince(beforeIso: string, limit: number): Promise<ExportRecord[]> {
-    return this.#records.findActiveNotPolledSince(beforeIso, limit);
-  }
-
-  acquireSpotLock(spotId: string, exportId: string, options?: AcquireSpotLockOptions): Promise<SpotLock> {
-    return this.#locks.acquire(spotId, exportId, options);
-  }
-
-  releaseSpotLock(spotId: string, exportId: string): Promise<boolean> {
-    return this.#locks.release(spotId, exportId);
-  }
-
-  getSpotLock(spotId: string): Promise<SpotLock | undefined> {
-    return this.#locks.get(spotId);
-  }
-
-  putIdempotencyRecord(
+  async getExport(
     spotId: string,
-    key: string,
-    input: PutIdempotencyRecordInput,
-  ): Promise<IdempotencyRecord> {
-    return this.#idempotencyKeys.put(spotId, key, input);
+    exportId: string,
+    options: GetExportOptions = {},
+  ): Promise<ExportRecord | undefined> {
+    const { Item } = await this.#client.send(
+      new GetCommand({
+        TableName: this.#tableName,
+        Key: exportKey(spotId, exportId),
+        ConsistentRead: options.consistentRead ?? true,
+      }),
+    );
+    return Item === undefined ? undefined : this.#links.recordOf(Item);
   }
 
-  deleteIdempotencyRecord(spotId: string, key: string, exportId: string): Promise<boolean> {
-    return this.#idempotencyKeys.delete(spotId, key, exportId);
+  /** @throws ExportNotFoundError; TransitionConflictError with the current record when the condition fails */
+  async transition(spotId: string, exportId: string, request: ConditionalTransition): Promise<ExportRecord> {
+    const { to, from, expectedVersion, changes = {}, remove: removedFields = [] } = request;
+    const names: Record<string, string> = {
+      '#pk': ExportTableAttribute.partitionKey,
+      '#status': 'status',
+      '#version': 'version',
+      '#statusIndexPk': ExportTableAttribute.statusIndexPartitionKey,
+    };
+    const values: Record<string, unknown> = {
+      ':to': to,
+      ':one': 1,
+      ':statusIndexPk': statusIndexPartitionKey(spotId, to),
+    };
+    const set = ['#status = :to', '#version = #version + :one', '#statusIndexPk = :statusIndexPk'];
+    const remove: string[] = [];
+    // Links are stored before the record names them: in its item or in pages of their own.
+    const linkAttributes: LinkItemAttributes | undefined =
+      changes.links === undefined
+        ? removedFields.includes('links')
+          ? { set: {}, remove: Object.values(LinkAttribute) }
+          : undefined
+        : await this.#links.write(spotId, exportId, changes.links);
+    const fieldValues: StoredItem = {};
+    for (const field of EXPORT_CHANGE_FIELDS) {
+      if (field === 'links') Object.assign(fieldValues, linkAttributes?.set);
+      else fieldValues[field] = changes[field];
+    }
+    for (const [field, value] of Object.entries(fieldValues)) {
+      if (value === undefined) continue;
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+      set.push(`#${field} = :${field}`);
+    }
+    const removed = [
+      ...removedFields.filter((field) => field !== 'links'),
+      ...(linkAttributes?.remove ?? []),
+    ];
+    for (const field of removed) {
+      if (fieldValues[field] !== undefined) continue;
+      names[`#${field}`] = field;
+      remove.push(`#${field}`);
+    }
+    // Keep the sparse reconciler index in step: terminal records leave it, polls move it.
+    if (isTerminal(to)) {
+      names['#activeIndexPk'] = ExportTableAttribute.activeIndexPartitionKey;
+      names['#activeIndexSk'] = ExportTableAttribute.activeIndexSortKey;
+      remove.push('#activeIndexPk', '#activeIndexSk');
+    } else if (changes.lastPolledAt !== undefined) {
+      names['#activeIndexSk'] = ExportTableAttribute.activeIndexSortKey;
+      set.push('#activeIndexSk = :lastPolledAt');
+    }
+
+    const fromPlaceholders = from.map((status, index) => {
+      values[`:from${index}`] = status;
+      return `:from${index}`;
+    });
+    let condition = `attribute_exists(#pk) AND #status IN (${fromPlaceholders.join(', ')})`;
+    if (expectedVersion !== undefined) {
+      values[':expectedVersion'] = expectedVersion;
+      condition += ' AND #version = :expectedVersion';
+    }
+
+    try {
+      const { Attributes } = await this.#client.send(
+        new UpdateCommand({
+          TableName: this.#tableName,
+          Key: exportKey(spotId, exportId),
+          UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      const written = Attributes ?? {};
+      // The links just written need no reading back.
+      return changes.links === undefined
+        ? this.#links.recordOf(written)
+        : { ...itemToExportRecord(written), links: changes.links };
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      const currentItem = await refusingValue(
+        error,
+        (item) => item,
+        () => this.#getItem(spotId, exportId),
+      );
+      await this.#discardUnnamedPages(spotId, exportId, linkAttributes, currentItem);
+      if (currentItem === undefined) throw new ExportNotFoundError(spotId, exportId, { cause: error });
+      const current = await this.#links.recordOf(currentItem);
+      throw new TransitionConflictError(
+        { current, to, expectedFrom: from, expectedVersion },
+        { cause: error },
+      );
+    }
   }
 
-  getIdempotencyRecord(spotId: string, key: string): Promise<IdempotencyRecord | undefined> {
-    return this.#idempotencyKeys.get(spotId, key);
+  /** Newest first. @throws InvalidPaginationTokenError */
+  async listExports(spotId: string, options: ListExportsOptions): Promise<ExportPage> {
+    const limit = clampLimit(options.limit);
+    const listing = exportListing(spotId, options.status);
+    const startKey =
+      options.nextToken === undefined
+        ? undefined
+        : decodePaginationToken(options.nextToken, listing.tokenShape);
+    // One extra item tells whether another page exists, so the last page carries no token.
+    const { Items = [], LastEvaluatedKey } = await this.#client.send(
+      new QueryCommand({
+        TableName: this.#tableName,
+        ...listing.query,
+        ScanIndexForward: false,
+        Limit: limit + 1,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+
+    const pageItems = Items.slice(0, limit);
+    const lastItem = pageItems.at(-1);
+    const nextKey =
+      Items.length > limit && lastItem !== undefined
+        ? Object.fromEntries(listing.tokenShape.attributeNames.map((name) => [name, String(lastItem[name])]))
+        : // The 1 MB page limit can stop a query short of `limit`.
+          (LastEvaluatedKey as Record<string, string> | undefined);
+    return {
+      items: await Promise.all(pageItems.map((item) => this.#links.recordOf(item))),
+      ...(nextKey === undefined ? {} : { nextToken: encodePaginationToken(nextKey) }),
+    };
+  }
+
+  /** Active exports whose lastPolledAt (else requestedAt) is before `beforeIso`, oldest first. */
+  async findActiveNotPolledSince(beforeIso: string, limit: number): Promise<ExportRecord[]> {
+    const { Items = [] } = await this.#client.send(
+      new QueryCommand({
+        TableName: this.#tableName,
+        IndexName: ExportTableIndex.activeByLastPolled,
+        KeyConditionExpression: '#activeIndexPk = :active AND #activeIndexSk < :before',
+        ExpressionAttributeNames: {
+          '#activeIndexPk': ExportTableAttribute.activeIndexPartitionKey,
+          '#activeIndexSk': ExportTableAttribute.activeIndexSortKey,
+        },
+        ExpressionAttributeValues: { ':active': ACTIVE_INDEX_PARTITION, ':before': beforeIso },
+        ScanIndexForward: true,
+        Limit: clampLimit(limit),
+      }),
+    );
+    return Promise.all(Items.map((item) => this.#links.recordOf(item)));
+  }
+
+  async #current(
+    spotId: string,
+    exportId: string,
+    failure: Parameters<typeof refusingValue>[0],
+  ): Promise<ExportRecord | undefined> {
+    const item = await refusingValue(
+      failure,
+      (refused) => refused,
+      () => this.#getItem(spotId, exportId),
+    );
+    return item === undefined ? undefined : this.#links.recordOf(item);
+  }
+
+  async #getItem(spotId: string, exportId: string): Promise<StoredItem | undefined> {
+    const { Item } = await this.#client.send(
+      new GetCommand({ TableName: this.#tableName, Key: exportKey(spotId, exportId), ConsistentRead: true }),
+    );
+    return Item;
+  }
+
+  /** Pages a refused write put down for nothing (the record names other pages, or none) are removed. */
+  async #discardUnnamedPages(
+    spotId: string,
+    exportId: string,
+    written: LinkItemAttributes | undefined,
+    current: StoredItem | undefined,
+  ): Promise<void> {
+    if (written?.linkSetId === undefined || current?.[LinkAttribute.linkSetId] === written.linkSetId) return;
+    // Tidying only: pages no record names are never read, so a failed delete just leaves them.
+    await this.#links
+      .discard(spotId, exportId, written.linkSetId, Number(written.set[LinkAttribute.linkPages]))
+      .catch(() => undefined);
   }
 }

@@ -1,7 +1,10 @@
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { PutIdempotencyRecordInput } from '../exports/ExportStore';
-import type { IdempotencyRecord } from '../exports/IdempotencyRecord';
-import { IdempotencyConflictError, IdempotencyKeyReusedError } from '../exports/storeErrors';
+import { IdempotencyConflictError, IdempotencyKeyReusedError } from '../exports/errors';
+import type {
+  IdempotencyKeys,
+  IdempotencyRecord,
+  PutIdempotencyRecordInput,
+} from '../exports/IdempotencyRecord';
 import type { StoredItem } from './conditionalCheckFailure';
 import { deleteIfItNames, writeUnlessHeld } from './contendedWrite';
 import { epochSeconds, getLive, ifLive } from './expiringItem';
@@ -18,7 +21,7 @@ export interface DynamoDbIdempotencyKeysOptions {
 }
 
 /** One item per idempotency key of a spot, naming the export the key started, until it expires. */
-export class DynamoDbIdempotencyKeys {
+export class DynamoDbIdempotencyKeys implements IdempotencyKeys {
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
   readonly #now: () => number;

@@ -1,4 +1,4 @@
-import { InvalidPaginationTokenError } from '../exports/storeErrors';
+import { InvalidPaginationTokenError } from '../exports/errors';
 
 export type PaginationKey = Record<string, string>;
 

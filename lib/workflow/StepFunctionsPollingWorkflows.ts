@@ -4,8 +4,8 @@ import {
   StartExecutionCommand,
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
-import type { PollingWorkflowInput } from '../exports/pollingWorkflowContract';
 import type { PollingWorkflows } from '../exports/ports';
+import type { PollingWorkflowInput } from '../exports/workflowContract';
 
 export interface StepFunctionsPollingWorkflowsOptions {
   client: SFNClient;

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ProblemType } from '../../lib/errors/ProblemType';
+import { ProblemType } from '../../lib/errors/problems';
 import { INTERNAL_ERROR_PROBLEM } from '../../lib/http/problemResponses';
 import type { HandlerName, Route } from '../../lib/http/routeTable';
 import { LocalRuntimeError } from '../errors';

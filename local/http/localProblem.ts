@@ -1,4 +1,4 @@
-import type { ProblemInit } from '../../lib/errors/ProblemInit';
+import type { ProblemInit } from '../../lib/errors/problems';
 import { problemResponse } from '../../lib/http/problemResponse';
 import type { LocalHttpResponse } from './httpResponseFromResult';
 

@@ -17,7 +17,7 @@ export function exportScheduleName(spotId: string, index: number): string {
 /**
  * The schedules the stack deploys for this configuration (see ExportSchedules): one per
  * configured spot schedule, invoking the start handler with the Scheduler event, and the
- * reconciler invoking check-status.
+ * reconciler invoking the reconcile function.
  */
 export function localScheduleDefinitions(config: StackConfig): LocalScheduleDefinition[] {
   const exportSchedules = config.spots.flatMap((spot) =>
@@ -44,7 +44,7 @@ export function localScheduleDefinitions(config: StackConfig): LocalScheduleDefi
     name: RECONCILER_SCHEDULE_NAME,
     description: 'Repair active exports whose polling workflow stopped',
     expression: config.polling.reconcileRate,
-    target: HandlerNames.CHECK_STATUS,
+    target: HandlerNames.RECONCILE,
     eventFor: (): ReconcilerEvent => ({ source: 'reconciler' }),
   };
   return [...exportSchedules, reconciler];

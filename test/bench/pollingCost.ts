@@ -3,9 +3,9 @@
 import '../../local/promiseWithResolvers';
 import FakeTimers from '@sinonjs/fake-timers';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { stateMachineDefinitionFromTemplate } from '../../infra/stateMachineDefinition';
+import { stateMachineDefinitionFromTemplate } from '../../infra/extractStateMachine';
 import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
-import { ExportStillProcessingError } from '../../lib/exports/workflowErrors';
+import { ExportStillProcessingError } from '../../lib/exports/errors';
 import { createSeededRandom } from '../../local/openweb-simulator/seededRandom';
 
 const EXPORT_DURATIONS_SECONDS = [60, 600, 3_600, 21_600];

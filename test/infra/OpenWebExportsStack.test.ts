@@ -199,7 +199,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       const functions = ALL_HANDLERS.map((handler) => functionOf(plain.template, handler)[1]);
 
       // Assess
-      expect(resourcesOfType(plain.template, 'AWS::Lambda::Function')).toHaveLength(6);
+      expect(resourcesOfType(plain.template, 'AWS::Lambda::Function')).toHaveLength(ALL_HANDLERS.length);
       for (const fn of functions) {
         expect(fn.Properties).toMatchObject({
           Runtime: 'nodejs24.x',
@@ -223,14 +223,14 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       });
 
       // Assess
-      expect(new Set(logGroupIds).size).toBe(6);
+      expect(new Set(logGroupIds).size).toBe(ALL_HANDLERS.length);
       const logGroups = plain.template.findResources('AWS::Logs::LogGroup');
       for (const id of logGroupIds) {
         expect(logGroups[id]?.Properties.RetentionInDays).toBe(90);
       }
     });
 
-    it('answers the API within its 29-second limit and gives the reconciler a minute', () => {
+    it('answers the API within its 29-second limit, each workflow task within a minute, a sweep within five', () => {
       // Act
       const timeouts = Object.fromEntries(
         ALL_HANDLERS.map((handler) => [handler, functionOf(plain.template, handler)[1].Properties.Timeout]),
@@ -240,11 +240,13 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       // The archive downloads and stores files of up to a few hundred MB: Lambda's longest timeout.
       expect(timeouts).toEqual({
         start: 20,
-        'check-status': 60,
+        'get-export': 20,
         abort: 20,
         list: 20,
         files: 20,
+        'workflow-task': 60,
         archive: 900,
+        reconcile: 300,
       });
     });
 
@@ -285,7 +287,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       const [stateMachineId] = Object.keys(plain.template.findResources('AWS::StepFunctions::StateMachine'));
 
       // Act
-      const arn = JSON.stringify(environmentOf(plain, HandlerNames.CHECK_STATUS).STATE_MACHINE_ARN);
+      const arn = JSON.stringify(environmentOf(plain, HandlerNames.RECONCILE).STATE_MACHINE_ARN);
 
       // Assess
       expect(arn).toContain(`:stateMachine:${plain.namePrefix}-ExportPolling`);
@@ -510,9 +512,9 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       expect(target.RetryPolicy).toEqual({ MaximumEventAgeInSeconds: 3_600, MaximumRetryAttempts: 3 });
     });
 
-    it('runs the reconciler on check-status at the configured rate', () => {
+    it('runs the reconciler on the reconcile function at the configured rate', () => {
       // Prepare
-      const checkStatusId = functionOf(plain.template, HandlerNames.CHECK_STATUS)[0];
+      const reconcileId = functionOf(plain.template, HandlerNames.RECONCILE)[0];
 
       // Act
       const schedules = resourcesOfType(plain.template, 'AWS::Scheduler::Schedule');
@@ -522,7 +524,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       const [, reconciler] = schedules[0] as [string, TemplateResource];
       expect(reconciler.Properties.ScheduleExpression).toBe('rate(5 minutes)');
       const target = reconciler.Properties.Target as { Arn: unknown; Input: string };
-      expect(logicalIdOfGetAtt(target.Arn)).toBe(checkStatusId);
+      expect(logicalIdOfGetAtt(target.Arn)).toBe(reconcileId);
       expect(JSON.parse(target.Input)).toEqual({ source: 'reconciler' });
     });
 

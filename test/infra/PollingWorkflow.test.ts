@@ -1,20 +1,24 @@
 import aslValidator from 'asl-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExtractedStateMachine } from '../../infra/extractStateMachine';
 import {
+  ARCHIVE_RETRY,
   ARCHIVE_RETRY_ERRORS,
-  ARCHIVE_RETRY_MAX_ATTEMPTS,
   CREATE_RETRY_ERRORS,
-  POLL_RETRY_ERRORS,
-  STATE_MACHINE_TIMEOUT_MARGIN_SECONDS,
-} from '../../infra/PollingWorkflow';
-import type { ExtractedStateMachine } from '../../infra/stateMachineDefinition';
-import {
   CREATE_RETRY_INTERVAL_SECONDS,
   CREATE_RETRY_MAX_DELAY_SECONDS,
-  createRetryMaxAttempts,
-  statusPollMaxAttempts,
-} from '../../infra/statusPollRetry';
-import { PollingWorkflowErrors } from '../../lib/exports/pollingWorkflowContract';
+  createRetry,
+  executionTimeout,
+  LAMBDA_SERVICE_ERRORS,
+  POLL_RETRY_ERRORS,
+  statusPollRetry,
+  TASK_TIMEOUT_ERRORS,
+} from '../../infra/workflowRetries';
+import {
+  WORKFLOW_TASK_ERRORS,
+  WorkflowErrorNames,
+  type WorkflowTaskAction,
+} from '../../lib/exports/workflowContract';
 import { HandlerNames } from '../../lib/http/routeTable';
 import { extractStateMachineDefinition } from './extractStateMachineDefinition';
 import { removeTestAssemblies, synthesizeTestStack } from './synthesizeTestStack';
@@ -74,7 +78,7 @@ describe('PollingWorkflow', () => {
     expect(result.isValid).toBe(true);
   });
 
-  it('starts by creating the export upstream through check-status, then waits as long as its output says', () => {
+  it('starts by creating the export upstream through workflow-task, then waits as long as its output says', () => {
     // Act
     const create = stateOf(defaults, defaults.definition.StartAt);
     const wait = stateOf(defaults, create.Next as string);
@@ -82,7 +86,7 @@ describe('PollingWorkflow', () => {
     // Assess
     expect(defaults.definition.StartAt).toBe('CreateUpstreamExport');
     expect(create.Type).toBe('Task');
-    expect(defaults.taskHandlers[create.Resource as string]).toBe(HandlerNames.CHECK_STATUS);
+    expect(defaults.taskHandlers[create.Resource as string]).toBe(HandlerNames.WORKFLOW_TASK);
     expect(create.Parameters).toEqual({
       action: 'create',
       'spotId.$': '$.spotId',
@@ -109,11 +113,11 @@ describe('PollingWorkflow', () => {
         BackoffRate: 2,
         MaxDelaySeconds: CREATE_RETRY_MAX_DELAY_SECONDS,
         JitterStrategy: 'FULL',
-        MaxAttempts: createRetryMaxAttempts({ exportDeadlineSeconds: 21_600 }),
+        MaxAttempts: createRetry({ exportDeadlineSeconds: 21_600 }).maxAttempts,
       },
     ]);
     expect(retriers[0]?.ErrorEquals).toEqual(
-      expect.arrayContaining([PollingWorkflowErrors.CREATE_DEFERRED, 'Lambda.TooManyRequestsException']),
+      expect.arrayContaining([WorkflowErrorNames.CREATE_DEFERRED, 'Lambda.TooManyRequestsException']),
     );
   });
 
@@ -124,12 +128,12 @@ describe('PollingWorkflow', () => {
     // Assess
     expect(catchers).toEqual([
       {
-        ErrorEquals: [PollingWorkflowErrors.POLLING_TIMED_OUT, ...CREATE_RETRY_ERRORS],
+        ErrorEquals: [WorkflowErrorNames.POLLING_TIMED_OUT, ...CREATE_RETRY_ERRORS],
         ResultPath: '$.createError',
         Next: 'AbortOnTimeout',
       },
       {
-        ErrorEquals: [PollingWorkflowErrors.CREATE_REJECTED],
+        ErrorEquals: [WorkflowErrorNames.CREATE_REJECTED],
         ResultPath: '$.createError',
         Next: 'ExportRejected',
       },
@@ -137,17 +141,17 @@ describe('PollingWorkflow', () => {
     ]);
     expect(stateOf(defaults, 'ExportRejected')).toMatchObject({
       Type: 'Fail',
-      Error: PollingWorkflowErrors.CREATE_REJECTED,
+      Error: WorkflowErrorNames.CREATE_REJECTED,
     });
   });
 
-  it('polls check-status with the poll task input and keeps the default result path', () => {
+  it('polls through workflow-task with the poll task input and keeps the default result path', () => {
     // Act
     const poll = stateOf(defaults, 'PollExportStatus');
 
     // Assess
     expect(poll.Type).toBe('Task');
-    expect(defaults.taskHandlers[poll.Resource as string]).toBe(HandlerNames.CHECK_STATUS);
+    expect(defaults.taskHandlers[poll.Resource as string]).toBe(HandlerNames.WORKFLOW_TASK);
     expect(poll.Parameters).toEqual({
       action: 'poll',
       'spotId.$': '$.spotId',
@@ -184,7 +188,7 @@ describe('PollingWorkflow', () => {
     expect(archive.Retry?.[0]).toMatchObject({
       ErrorEquals: [...ARCHIVE_RETRY_ERRORS],
       JitterStrategy: 'FULL',
-      MaxAttempts: ARCHIVE_RETRY_MAX_ATTEMPTS,
+      MaxAttempts: ARCHIVE_RETRY.maxAttempts,
     });
     // Out of retries, or an unexpected error: the archive is recorded FAILED with the error, and the run fails visibly.
     expect(archive.Catch).toEqual([
@@ -213,11 +217,11 @@ describe('PollingWorkflow', () => {
       BackoffRate: 2,
       MaxDelaySeconds: 300,
       JitterStrategy: 'FULL',
-      MaxAttempts: statusPollMaxAttempts({
+      MaxAttempts: statusPollRetry({
         exportDeadlineSeconds: 21_600,
         statusPollIntervalSeconds: 10,
         statusPollMaxDelaySeconds: 300,
-      }),
+      }).maxAttempts,
     });
   });
 
@@ -229,9 +233,9 @@ describe('PollingWorkflow', () => {
     expect(stillProcessing).toMatchObject({
       IntervalSeconds: 15,
       MaxDelaySeconds: 120,
-      MaxAttempts: statusPollMaxAttempts(customPolling),
+      MaxAttempts: statusPollRetry(customPolling).maxAttempts,
     });
-    expect(custom.definition.TimeoutSeconds).toBe(3_600 + 120 + STATE_MACHINE_TIMEOUT_MARGIN_SECONDS);
+    expect(custom.definition.TimeoutSeconds).toBe(executionTimeout(customPolling).timeoutSeconds);
   });
 
   it('retries transient upstream and Lambda errors as polls, in the one budget bounded by the deadline', () => {
@@ -241,7 +245,7 @@ describe('PollingWorkflow', () => {
     // Assess: a per-execution budget of a few attempts would let the 7th hiccup of a long export fail it.
     expect(retrier?.ErrorEquals).toEqual(
       expect.arrayContaining([
-        PollingWorkflowErrors.STILL_PROCESSING,
+        WorkflowErrorNames.STILL_PROCESSING,
         'UpstreamUnavailable',
         'Lambda.ServiceException',
         'Lambda.TooManyRequestsException',
@@ -250,27 +254,34 @@ describe('PollingWorkflow', () => {
     expect(retrier?.MaxAttempts).toBeGreaterThan(100);
   });
 
-  it('aborts the export when polling times out or runs out of attempts, then fails the execution', () => {
+  it('aborts the export when polling times out or runs out of attempts; archives one that completed first, fails the rest', () => {
     // Act
     const poll = stateOf(defaults, 'PollExportStatus');
     const abort = stateOf(defaults, 'AbortOnTimeout');
 
     // Assess
     expect(poll.Catch?.[0]).toEqual({
-      ErrorEquals: [PollingWorkflowErrors.POLLING_TIMED_OUT, ...POLL_RETRY_ERRORS],
+      ErrorEquals: [WorkflowErrorNames.POLLING_TIMED_OUT, ...POLL_RETRY_ERRORS],
       ResultPath: '$.pollError',
       Next: 'AbortOnTimeout',
     });
-    expect(defaults.taskHandlers[abort.Resource as string]).toBe(HandlerNames.ABORT);
+    expect(defaults.taskHandlers[abort.Resource as string]).toBe(HandlerNames.WORKFLOW_TASK);
     expect(abort.Parameters).toEqual({
       action: 'abortOnTimeout',
       'spotId.$': '$.spotId',
       'exportId.$': '$.exportId',
     });
     expect(abort).not.toHaveProperty('ResultPath');
-    expect(stateOf(defaults, abort.Next as string)).toMatchObject({
+    const afterAbort = stateOf(defaults, abort.Next as string) as StateJson & {
+      Choices: { Variable: string; StringEquals: string; Next: string }[];
+      Default: string;
+    };
+    expect(afterAbort.Choices).toEqual([
+      { Variable: '$.status', StringEquals: 'COMPLETED', Next: 'ArchiveFiles' },
+    ]);
+    expect(stateOf(defaults, afterAbort.Default)).toMatchObject({
       Type: 'Fail',
-      Error: PollingWorkflowErrors.POLLING_TIMED_OUT,
+      Error: WorkflowErrorNames.POLLING_TIMED_OUT,
     });
   });
 
@@ -293,17 +304,75 @@ describe('PollingWorkflow', () => {
       ([name, state]) => `${name}:${state.Type}`,
     );
 
-    // Assess: the one Choice comes after the loop, once per export.
-    expect(types.filter((entry) => entry.endsWith(':Choice'))).toEqual(['ArchiveIfCompleted:Choice']);
+    // Assess: the Choices come after the loop, once per export.
+    expect(types.filter((entry) => entry.endsWith(':Choice')).sort()).toEqual([
+      'ArchiveIfCompleted:Choice',
+      'ArchiveIfCompletedAfterAbort:Choice',
+    ]);
     expect(stateOf(defaults, 'PollExportStatus').Next).toBe('ArchiveIfCompleted');
     expect(types.filter((entry) => entry.endsWith(':Wait'))).toEqual(['WaitForFirstPoll:Wait']);
   });
 
-  it('gives up a little after the export deadline', () => {
+  it('gives up only after the longest path through it: the deadline, the poll that notices it, the archive and its retries', () => {
+    // Prepare: the worst case of every task, read from the definition itself
+    const states = defaults.definition.States as Record<string, StateJson>;
+    const worstCase = (name: string): number => {
+      const state = states[name] as StateJson & { TimeoutSeconds?: number };
+      const [retrier] = state.Retry ?? [];
+      let delays = 0;
+      for (let attempt = 0; attempt < (retrier?.MaxAttempts ?? 0); attempt += 1) {
+        delays += Math.min(
+          (retrier?.IntervalSeconds ?? 0) * (retrier?.BackoffRate ?? 1) ** attempt,
+          retrier?.MaxDelaySeconds ?? Number.POSITIVE_INFINITY,
+        );
+      }
+      return ((retrier?.MaxAttempts ?? 0) + 1) * (state.TimeoutSeconds ?? 0) + delays;
+    };
+    const loopEnd = (name: string): number => {
+      const state = states[name] as StateJson & { TimeoutSeconds?: number };
+      return (state.Retry?.[0]?.MaxDelaySeconds ?? 0) + (state.TimeoutSeconds ?? 0);
+    };
+
     // Act
-    const timeoutSeconds = defaults.definition.TimeoutSeconds as number;
+    const longestPathSeconds =
+      21_600 +
+      Math.max(loopEnd('CreateUpstreamExport'), loopEnd('PollExportStatus')) +
+      Math.max(worstCase('AbortOnTimeout'), worstCase('ArchiveFiles') + worstCase('RecordArchiveFailure'));
 
     // Assess
-    expect(timeoutSeconds).toBe(21_600 + 300 + STATE_MACHINE_TIMEOUT_MARGIN_SECONDS);
+    expect(defaults.definition.TimeoutSeconds as number).toBeGreaterThanOrEqual(longestPathSeconds);
+  });
+
+  it('gives every task a timeout, and keys its Retry and Catch only on errors its target can raise', () => {
+    // Prepare: what each task's handler throws by name (the contract), what Lambda and Step Functions raise
+    const actions = defaults.definition.States as Record<string, StateJson & { TimeoutSeconds?: number }>;
+    const platform = new Set<string>([
+      ...LAMBDA_SERVICE_ERRORS,
+      'Sandbox.Timedout',
+      'Lambda.Unknown',
+      'States.ALL',
+    ]);
+
+    for (const [name, state] of Object.entries(actions)) {
+      if (state.Type !== 'Task') continue;
+      const action = (state.Parameters as { action: WorkflowTaskAction }).action;
+      const raisable = new Set<string>([
+        ...platform,
+        ...WORKFLOW_TASK_ERRORS[action],
+        ...(state.TimeoutSeconds === undefined ? [] : ['States.Timeout']),
+      ]);
+
+      // Act
+      const named = [...(state.Retry ?? []), ...(state.Catch ?? [])].flatMap((entry) => entry.ErrorEquals);
+
+      // Assess
+      expect(state.TimeoutSeconds, name).toBeGreaterThan(0);
+      expect(
+        named.filter((error) => !raisable.has(error)),
+        name,
+      ).toEqual([]);
+    }
+    // A retrier names States.Timeout only where a task timeout can raise it.
+    expect(TASK_TIMEOUT_ERRORS).toContain('States.Timeout');
   });
 });

@@ -3,7 +3,7 @@ import {
   type CloudFormationTemplate,
   type ExtractedStateMachine,
   stateMachineDefinitionFromTemplate,
-} from '../../infra/stateMachineDefinition';
+} from '../../infra/extractStateMachine';
 
 /**
  * The polling state machine of a synthesized stack as plain ASL, with placeholder ARNs, and

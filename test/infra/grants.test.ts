@@ -54,11 +54,13 @@ describe('function grants', () => {
     // Act
     const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.START));
 
-    // Assess: no history query and no event: a start neither reads the spot's history nor ends an export.
+    // Assess: no event: a start never ends an export. Query reads the paged links of the export a
+    // replayed start answers with, or of a finished lock holder.
     expect(actions).toEqual(
       [
         ...FUNCTION_BASICS,
         ...RECORD_ACTIONS,
+        'dynamodb:Query',
         'secretsmanager:GetSecretValue',
         'states:StartExecution',
         'sqs:GetQueueAttributes',
@@ -68,9 +70,42 @@ describe('function grants', () => {
     );
   });
 
-  it('lets check-status create and poll, reconcile (describe, restart and stop workflows) and publish events', () => {
+  it('lets get-export poll a stale export, record its end and publish it: no workflow calls', () => {
     // Act
-    const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.CHECK_STATUS));
+    const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.GET_EXPORT));
+
+    // Assess
+    expect(actions).toEqual(
+      [
+        ...FUNCTION_BASICS,
+        ...RECORD_ACTIONS,
+        'dynamodb:Query',
+        'secretsmanager:GetSecretValue',
+        'events:PutEvents',
+      ].sort(),
+    );
+  });
+
+  it('lets workflow-task create, poll and abort, stop a workflow an abort met and publish events; never start one', () => {
+    // Act
+    const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.WORKFLOW_TASK));
+
+    // Assess
+    expect(actions).toEqual(
+      [
+        ...FUNCTION_BASICS,
+        ...RECORD_ACTIONS,
+        'dynamodb:Query',
+        'secretsmanager:GetSecretValue',
+        'states:StopExecution',
+        'events:PutEvents',
+      ].sort(),
+    );
+  });
+
+  it('lets reconcile repair: describe, restart and stop workflows, poll and abort, publish events', () => {
+    // Act
+    const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.RECONCILE));
 
     // Assess
     expect(actions).toEqual(
@@ -118,32 +153,37 @@ describe('function grants', () => {
 
   it('limits secrets to the configured prefix', () => {
     // Act
-    const secretResources = [HandlerNames.START, HandlerNames.CHECK_STATUS, HandlerNames.ABORT].flatMap(
-      (handler) =>
-        resourcesGranting(statementsOfFunction(stack.template, handler), 'secretsmanager:GetSecretValue'),
+    const secretResources = [
+      HandlerNames.START,
+      HandlerNames.GET_EXPORT,
+      HandlerNames.WORKFLOW_TASK,
+      HandlerNames.RECONCILE,
+      HandlerNames.ABORT,
+    ].flatMap((handler) =>
+      resourcesGranting(statementsOfFunction(stack.template, handler), 'secretsmanager:GetSecretValue'),
     );
 
     // Assess
-    expect(secretResources).toHaveLength(3);
+    expect(secretResources).toHaveLength(5);
     for (const resource of secretResources)
       expect(resource).toMatch(/:secretsmanager:.*:secret:team-a\/openweb\/\*"\]\]\}$/);
   });
 
   it('names the state machine and its executions, not every state machine', () => {
     // Prepare
-    const checkStatus = statementsOfFunction(stack.template, HandlerNames.CHECK_STATUS);
+    const reconcile = statementsOfFunction(stack.template, HandlerNames.RECONCILE);
     const abort = statementsOfFunction(stack.template, HandlerNames.ABORT);
 
     // Act
-    const started = resourcesGranting(checkStatus, 'states:StartExecution');
-    const described = resourcesGranting(checkStatus, 'states:DescribeExecution');
+    const started = resourcesGranting(reconcile, 'states:StartExecution');
+    const described = resourcesGranting(reconcile, 'states:DescribeExecution');
     const stopped = resourcesGranting(abort, 'states:StopExecution');
 
     // Assess
     expect(started).toEqual([expect.stringMatching(/:stateMachine:OpenWebExports-ExportPolling"\]\]\}$/)]);
     expect(described).toEqual([expect.stringMatching(/:execution:OpenWebExports-ExportPolling:\*"\]\]\}$/)]);
     expect(stopped).toEqual(described);
-    expect(resourcesGranting(checkStatus, 'states:StopExecution')).toEqual(described);
+    expect(resourcesGranting(reconcile, 'states:StopExecution')).toEqual(described);
   });
 
   it('names the indexes each function queries instead of granting index/*', () => {
@@ -157,8 +197,11 @@ describe('function grants', () => {
 
     // Assess
     expect(Object.values(queried).join(' ')).not.toContain('index/*');
-    expect(queried['check-status']).toContain(`/index/${ExportTableIndex.activeByLastPolled}`);
-    expect(queried['check-status']).toContain(`/index/${ExportTableIndex.byStatus}`);
+    expect(queried.reconcile).toContain(`/index/${ExportTableIndex.activeByLastPolled}`);
+    expect(queried.reconcile).not.toContain(ExportTableIndex.byStatus);
+    expect(queried['workflow-task']).toContain(`/index/${ExportTableIndex.byStatus}`);
+    expect(queried['workflow-task']).not.toContain(ExportTableIndex.activeByLastPolled);
+    expect(queried['get-export']).not.toContain('/index/');
     expect(queried.list).toContain(`/index/${ExportTableIndex.byStatus}`);
     expect(queried.list).not.toContain(ExportTableIndex.activeByLastPolled);
     expect(queried.abort).not.toContain('/index/');
@@ -169,11 +212,17 @@ describe('function grants', () => {
     const [busId] = Object.keys(stack.template.findResources('AWS::Events::EventBus'));
 
     // Act
-    const busResources = [HandlerNames.CHECK_STATUS, HandlerNames.ABORT].flatMap((handler) =>
+    const enders = [
+      HandlerNames.GET_EXPORT,
+      HandlerNames.WORKFLOW_TASK,
+      HandlerNames.RECONCILE,
+      HandlerNames.ABORT,
+    ];
+    const busResources = enders.flatMap((handler) =>
       resourcesGranting(statementsOfFunction(stack.template, handler), 'events:PutEvents'),
     );
 
     // Assess: the functions that end exports publish; start never ends one.
-    expect(busResources).toEqual(Array(2).fill(JSON.stringify({ 'Fn::GetAtt': [busId, 'Arn'] })));
+    expect(busResources).toEqual(Array(enders.length).fill(JSON.stringify({ 'Fn::GetAtt': [busId, 'Arn'] })));
   });
 });

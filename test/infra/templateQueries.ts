@@ -1,5 +1,5 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { HANDLER_METADATA_KEY } from '../../infra/stateMachineDefinition';
+import { HANDLER_METADATA_KEY } from '../../infra/extractStateMachine';
 import type { HandlerName } from '../../lib/http/routeTable';
 
 export interface TemplateResource {

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAbortHandler } from '../../functions/abort';
-import { makeCheckStatusHandler } from '../../functions/check-status';
+import { makeGetExportHandler } from '../../functions/get-export';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
 import { EXPORT_STATUSES } from '../../lib/exports/ExportStatus';
-import type { ExportHandler } from '../../lib/runtime/createExportHandler';
+import type { ExportHandler } from '../../lib/runtime/createHandler';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import { apiEvent, lambdaContext, silentLogger } from '../support/apiGatewayEvents';
 import { OpenApiResponseValidator } from '../support/openApiResponses';
@@ -207,7 +207,7 @@ describe('the HTTP API under random requests', () => {
     aws = await startMockedAwsRuntime();
     handlers = {
       start: makeStartHandler(aws.runtime),
-      check: makeCheckStatusHandler(aws.runtime),
+      check: makeGetExportHandler(aws.runtime),
       abort: makeAbortHandler(aws.runtime),
       list: makeListHandler(aws.runtime),
     };
@@ -217,7 +217,7 @@ describe('the HTTP API under random requests', () => {
     });
     spotCheckedHandlers = {
       start: makeStartHandler(spotChecked),
-      check: makeCheckStatusHandler(spotChecked),
+      check: makeGetExportHandler(spotChecked),
       abort: makeAbortHandler(spotChecked),
       list: makeListHandler(spotChecked),
     };

@@ -1,19 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeAbortHandler } from '../../functions/abort';
-import { makeCheckStatusHandler } from '../../functions/check-status';
+import { makeGetExportHandler } from '../../functions/get-export';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
+import { makeWorkflowTaskHandler } from '../../functions/workflow-task';
 import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
-import { CredentialsNotFoundError } from '../../lib/exports/credentialsErrors';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/exports/ExportSettings';
-import type { PollingWorkflowInput } from '../../lib/exports/pollingWorkflowContract';
+import { CredentialsNotFoundError } from '../../lib/exports/errors';
 import type { ExportDependencies, PollingWorkflows } from '../../lib/exports/ports';
-import { InMemoryExportMetrics } from '../../lib/observability/InMemoryExportMetrics';
+import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
+import { DynamoDbIdempotencyKeys } from '../../lib/store/DynamoDbIdempotencyKeys';
+import { DynamoDbSpotLocks } from '../../lib/store/DynamoDbSpotLocks';
 import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
+import { InMemoryExportMetrics } from '../../local/InMemoryExportMetrics';
 import { DEMO_SPOTS, type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator';
 import { apiRequests, lambdaContext, parseResponse, silentLogger } from '../support/apiGatewayEvents';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
@@ -67,7 +70,8 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
   let announced: ExportRecord[];
   let handlers: {
     start: ReturnType<typeof makeStartHandler>;
-    check: ReturnType<typeof makeCheckStatusHandler>;
+    check: ReturnType<typeof makeGetExportHandler>;
+    task: ReturnType<typeof makeWorkflowTaskHandler>;
     abort: ReturnType<typeof makeAbortHandler>;
     list: ReturnType<typeof makeListHandler>;
   };
@@ -80,7 +84,9 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
     announced = [];
     const { documentClient: client, tableName } = table;
     const dependencies: ExportDependencies = {
-      store: new DynamoDbExportStore({ client, tableName, now: clock.now }),
+      store: new DynamoDbExportStore({ client, tableName }),
+      spotLocks: new DynamoDbSpotLocks({ client, tableName, now: clock.now }),
+      idempotencyKeys: new DynamoDbIdempotencyKeys({ client, tableName, now: clock.now }),
       credentials: demoCredentials,
       upstream: new OpenWebClient({
         authBaseUrl: simulator.url,
@@ -99,7 +105,8 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
     const runtime = handlerRuntimeFor(dependencies, { logger: silentLogger() });
     handlers = {
       start: makeStartHandler(runtime),
-      check: makeCheckStatusHandler(runtime),
+      check: makeGetExportHandler(runtime),
+      task: makeWorkflowTaskHandler(runtime),
       abort: makeAbortHandler(runtime),
       list: makeListHandler(runtime),
     };
@@ -128,7 +135,7 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
     const { spotId, deadline } = started.input;
     for (let attempt = 0; attempt < MAX_SIMULATED_POLLS; attempt++) {
       try {
-        return await handlers.check({ action: 'create', spotId, exportId, deadline }, lambdaContext());
+        return await handlers.task({ action: 'create', spotId, exportId, deadline }, lambdaContext());
       } catch (error) {
         if ((error as Error).name !== 'ExportCreateDeferred') throw error;
         clock.nowMs += MINUTE_MS;
@@ -146,7 +153,7 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
     for (let poll = 0; poll < MAX_SIMULATED_POLLS; poll++) {
       clock.nowMs += MINUTE_MS;
       try {
-        return await handlers.check({ action: 'poll', spotId, exportId, deadline }, lambdaContext());
+        return await handlers.task({ action: 'poll', spotId, exportId, deadline }, lambdaContext());
       } catch (error) {
         if ((error as Error).name !== 'ExportStillProcessing') throw error;
       }

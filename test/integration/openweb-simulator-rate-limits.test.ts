@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
 import { UpstreamAuthPacedError } from '../../lib/exports/upstreamErrors';
-import { InMemoryAuthPacer } from '../../lib/openweb/InMemoryAuthPacer';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
 import {
   type OpenWebSimulator,
   type OpenWebSimulatorOptions,
   startOpenWebSimulator,
 } from '../../local/openweb-simulator/index';
+import { InMemoryAuthPacer } from '../support/InMemoryAuthPacer';
 
 const START_MS = Date.parse('2024-05-01T00:00:00Z');
 const SPOTS = {

@@ -3,15 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../lib/exports/ExportStatus';
 import type { TransitionRequest } from '../../lib/exports/ExportStore';
-import { IllegalTransitionError } from '../../lib/exports/errors';
-import { newExportId } from '../../lib/exports/exportId';
-import { recordPoll } from '../../lib/exports/recordPoll';
 import {
   ExportAlreadyExistsError,
   ExportNotFoundError,
+  IllegalTransitionError,
   InvalidPaginationTokenError,
   TransitionConflictError,
-} from '../../lib/exports/storeErrors';
+} from '../../lib/exports/errors';
+import { newExportId } from '../../lib/exports/exportId';
+import { recordPoll } from '../../lib/exports/recordPoll';
 import { transitionExport } from '../../lib/exports/transitionExport';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { encodePaginationToken } from '../../lib/store/paginationToken';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { ProblemType } from '../../lib/errors/ProblemType';
+import { ProblemType } from '../../lib/errors/problems';
 import { EXPORT_STATUSES } from '../../lib/exports/ExportStatus';
 import { newExportId } from '../../lib/exports/exportId';
 import { exportView } from '../../lib/http/exportView';

@@ -1,10 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import type { ExtractedStateMachine } from '../../infra/stateMachineDefinition';
+import type { ExtractedStateMachine } from '../../infra/extractStateMachine';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import type { ExportSettings } from '../../lib/exports/ExportSettings';
-import type { PollingWorkflowInput } from '../../lib/exports/pollingWorkflowContract';
 import type { ExportDependencies, PollingWorkflows } from '../../lib/exports/ports';
+import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
 import type { HandlerName } from '../../lib/http/routeTable';
 import type { OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
@@ -46,7 +46,7 @@ export interface ReceivedToken {
 
 /** How a scenario's polling workflows run. */
 export type ScenarioWorkflows =
-  /** Recorded, and polled by the scenario itself through the real check-status handler (manual clock). */
+  /** Recorded, and polled by the scenario itself through the real get-export handler (manual clock). */
   | { kind: 'stepped' }
   /** The synthesized state machine on the local runner, in real time with scaled waits. */
   | { kind: 'local'; stateMachine: ExtractedStateMachine; timeScale: number };

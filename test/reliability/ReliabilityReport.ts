@@ -1,4 +1,4 @@
-import { CREATE_REFUSED_REASON_PREFIX } from '../../lib/exports/createUpstreamExport';
+import { CREATE_REFUSED_REASON_PREFIX } from '../../lib/exports/createOutcomes';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../lib/exports/ExportStatus';
 import type { SimulatorRequest } from '../../local/openweb-simulator';

@@ -1,5 +1,5 @@
-import type { PollingWorkflowInput } from '../../lib/exports/pollingWorkflowContract';
 import type { PollingWorkflows } from '../../lib/exports/ports';
+import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
 import { LocalPollingWorkflows } from '../../local/LocalPollingWorkflows';
 import { invokeLocalHandler } from '../../local/localHandlers';
 import type { ScenarioContainer, ScenarioWorkflows } from './FaultScenario';

@@ -54,7 +54,7 @@ describe('checkInvariants', () => {
     scenario = await FaultScenario.start({ seed: 1 });
     const exportId = await startedExportId();
     const lockedAgain = async () => {
-      await scenario.harness.store.acquireSpotLock(SPOT, exportId);
+      await scenario.harness.spotLocks.acquire(SPOT, exportId);
     };
 
     // Act

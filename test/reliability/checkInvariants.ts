@@ -157,7 +157,7 @@ async function spotLocksFreeAfterTerminalStates(
   const byId = new Map(records.map((record) => [record.exportId, record]));
   const violations: string[] = [];
   for (const spotId of SCENARIO_SPOTS) {
-    const lock = await scenario.harness.store.getSpotLock(spotId);
+    const lock = await scenario.harness.spotLocks.get(spotId);
     if (lock === undefined) continue;
     const holder = byId.get(lock.exportId);
     if (holder !== undefined && !isTerminal(holder.status)) continue;
@@ -173,7 +173,7 @@ async function spotLocksFreeAfterTerminalStates(
 
 function diedBeforeReleasingTheLock(crash: { step: string; placement: string }): boolean {
   return crash.placement === 'before'
-    ? crash.step === 'store.releaseSpotLock'
+    ? crash.step === 'spotLocks.release'
     : crash.step === 'store.transition';
 }
 

@@ -58,18 +58,18 @@ export async function driveToEnd(scenario: FaultScenario): Promise<void> {
 async function lockedWithoutRecord(scenario: FaultScenario, records: ExportRecord[]): Promise<boolean> {
   const known = new Set(records.map((record) => record.exportId));
   for (const spotId of SCENARIO_SPOTS) {
-    const lock = await scenario.harness.store.getSpotLock(spotId);
+    const lock = await scenario.harness.spotLocks.get(spotId);
     if (lock !== undefined && !known.has(lock.exportId)) return true;
   }
   return false;
 }
 
-/** The scheduled reconciler, through the check-status handler; in real time everything counts as stale. */
+/** The scheduled reconciler, through the reconcile handler; in real time everything counts as stale. */
 export async function reconcileNow(scenario: FaultScenario): Promise<void> {
   const container = scenario.realTime
     ? scenario.containerWith({ reconcileStaleAfterSeconds: 0 })
     : scenario.main;
-  await container.invoke(HandlerNames.CHECK_STATUS, { source: 'reconciler' });
+  await container.invoke(HandlerNames.RECONCILE, { source: 'reconciler' });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
-import { pollingExecutionName } from '../../lib/exports/pollingWorkflowContract';
+import { pollingExecutionName } from '../../lib/exports/workflowContract';
 import { HandlerNames } from '../../lib/http/routeTable';
 import {
   createSeededRandom,
@@ -113,7 +113,7 @@ export const RACE_KINDS: readonly RaceKind[] = [
           scenario.harness.simulator.finishExport(record.upstreamExportId, 'completed');
         const before = (await recordOf(scenario, record.exportId)) as ExportRecord;
         const invoke = (container: ScenarioContainer) =>
-          container.invoke(HandlerNames.CHECK_STATUS, poll).catch(() => undefined);
+          container.invoke(HandlerNames.WORKFLOW_TASK, poll).catch(() => undefined);
         if (random() < 0.5) {
           // One process: the two polls share one upstream call.
           await Promise.all([invoke(scenario.container()), invoke(scenario.container())]);

@@ -1,9 +1,9 @@
-import type {
-  CreateTaskInput,
-  PollTaskInput,
-  TimeoutAbortTaskInput,
-} from '../../lib/exports/pollingWorkflowContract';
-import { PollingWorkflowErrors } from '../../lib/exports/pollingWorkflowContract';
+import {
+  type CreateTaskInput,
+  type PollTaskInput,
+  type TimeoutAbortTaskInput,
+  WorkflowErrorNames,
+} from '../../lib/exports/workflowContract';
 import { HandlerNames } from '../../lib/http/routeTable';
 import type { FaultScenario } from './FaultScenario';
 
@@ -11,16 +11,16 @@ import type { FaultScenario } from './FaultScenario';
 const createdExecutions = new WeakMap<FaultScenario, Set<string>>();
 
 /** What the create task's and the poll task's retriers repeat (infra/PollingWorkflow.ts). */
-const RETRIED_CREATE_ERRORS: ReadonlySet<string> = new Set([PollingWorkflowErrors.CREATE_DEFERRED]);
+const RETRIED_CREATE_ERRORS: ReadonlySet<string> = new Set([WorkflowErrorNames.CREATE_DEFERRED]);
 const RETRIED_POLL_ERRORS: ReadonlySet<string> = new Set([
-  PollingWorkflowErrors.STILL_PROCESSING,
-  PollingWorkflowErrors.UPSTREAM_UNAVAILABLE,
+  WorkflowErrorNames.STILL_PROCESSING,
+  WorkflowErrorNames.UPSTREAM_UNAVAILABLE,
 ]);
 
 /**
  * One step of every running stepped workflow, as the state machine would run it: first the
  * create task (retried while deferred, a refusal ends the execution), then one poll of the
- * check-status task; "still processing" and transient errors keep the execution alive (its
+ * workflow-task task; "still processing" and transient errors keep the execution alive (its
  * Retry, bounded by the deadline), a timeout goes to the abort task (its Catch), anything
  * else ends it failed.
  */
@@ -33,17 +33,17 @@ export async function stepWorkflows(scenario: FaultScenario): Promise<void> {
     try {
       if (!isCreated) {
         const createInput: CreateTaskInput = { action: 'create', ...task };
-        await scenario.main.invoke(HandlerNames.CHECK_STATUS, createInput);
+        await scenario.main.invoke(HandlerNames.WORKFLOW_TASK, createInput);
         created.add(executionName);
         continue;
       }
       const pollInput: PollTaskInput = { action: 'poll', ...task };
-      await scenario.main.invoke(HandlerNames.CHECK_STATUS, pollInput);
+      await scenario.main.invoke(HandlerNames.WORKFLOW_TASK, pollInput);
       await scenario.workflows.stop(executionName, 'succeeded');
     } catch (error) {
       const name = error instanceof Error ? error.name : '';
       if ((isCreated ? RETRIED_POLL_ERRORS : RETRIED_CREATE_ERRORS).has(name)) continue;
-      if (name === PollingWorkflowErrors.POLLING_TIMED_OUT || (!isCreated && name === '')) {
+      if (name === WorkflowErrorNames.POLLING_TIMED_OUT || (!isCreated && name === '')) {
         const abortInput: TimeoutAbortTaskInput = {
           action: 'abortOnTimeout',
           spotId: input.spotId,

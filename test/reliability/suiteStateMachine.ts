@@ -1,4 +1,4 @@
-import type { ExtractedStateMachine } from '../../infra/stateMachineDefinition';
+import type { ExtractedStateMachine } from '../../infra/extractStateMachine';
 import { loadStateMachine } from '../../local/cachedStateMachine';
 import { LOCAL_PROJECT_ROOT } from '../../local/projectRoot';
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExportSettings } from '../../lib/exports/ExportSettings';
-import { pollingExecutionName } from '../../lib/exports/pollingWorkflowContract';
+import { pollingExecutionName } from '../../lib/exports/workflowContract';
 import type { EndpointFaults, SimulatorEndpoint, SimulatorFaults } from '../../local/openweb-simulator';
 import {
   createSeededRandom,

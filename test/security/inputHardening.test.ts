@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeAbortHandler } from '../../functions/abort';
-import { makeCheckStatusHandler } from '../../functions/check-status';
+import { makeGetExportHandler } from '../../functions/get-export';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/exports/ExportSettings';
@@ -9,7 +9,7 @@ import { isValidExportId } from '../../lib/exports/exportId';
 import type { ExportDependencies } from '../../lib/exports/ports';
 import { SPOT_ID_PATTERN } from '../../lib/exports/spotId';
 import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../../lib/http/apiRequestLimits';
-import type { ExportHandler } from '../../lib/runtime/createExportHandler';
+import type { ExportHandler } from '../../lib/runtime/createHandler';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import {
   type ApiEventInit,
@@ -77,6 +77,8 @@ describe('input hardening: refusals happen before any I/O', () => {
     io = [];
     const dependencies: ExportDependencies = {
       store: recordingPort('store', io),
+      spotLocks: recordingPort('spotLocks', io),
+      idempotencyKeys: recordingPort('idempotencyKeys', io),
       upstream: recordingPort('upstream', io),
       credentials: recordingPort('credentials', io),
       workflows: recordingPort('workflows', io),
@@ -89,7 +91,7 @@ describe('input hardening: refusals happen before any I/O', () => {
       const runtime = handlerRuntimeFor(dependencies, { logger: silentLogger(), spotClaim });
       return {
         start: makeStartHandler(runtime),
-        check: makeCheckStatusHandler(runtime),
+        check: makeGetExportHandler(runtime),
         abort: makeAbortHandler(runtime),
         list: makeListHandler(runtime),
       };

@@ -3,15 +3,17 @@ import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeAbortHandler } from '../../functions/abort';
-import { makeCheckStatusHandler } from '../../functions/check-status';
+import { makeGetExportHandler } from '../../functions/get-export';
 import { makeListHandler } from '../../functions/list';
+import { makeReconcileHandler } from '../../functions/reconcile';
 import { makeStartHandler } from '../../functions/start';
+import { makeWorkflowTaskHandler } from '../../functions/workflow-task';
 import { createLogger } from '../../lib/observability/createLogger';
-import { InMemoryExportMetrics } from '../../lib/observability/InMemoryExportMetrics';
-import { createAwsExportDependencies } from '../../lib/runtime/createAwsExportDependencies';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
+import { InMemoryExportMetrics } from '../../local/InMemoryExportMetrics';
 import { DEMO_SPOTS } from '../../local/openweb-simulator';
 import { apiRequests, lambdaContext, parseResponse } from '../support/apiGatewayEvents';
+import { lifecycleDependencies } from '../support/lifecycleDependencies';
 import {
   createTaskEvent,
   DATE_RANGE,
@@ -102,7 +104,7 @@ describe('logs at DEBUG level', () => {
     vi.stubEnv('POWERTOOLS_LOGGER_LOG_EVENT', 'true');
     try {
       const logger = createLogger({ logLevel: 'DEBUG' });
-      const dependencies = createAwsExportDependencies(aws.config, {
+      const dependencies = lifecycleDependencies(aws.config, {
         clients: aws.clients,
         metrics: new InMemoryExportMetrics(),
         now: aws.clock.now,
@@ -111,7 +113,9 @@ describe('logs at DEBUG level', () => {
       });
       const runtime = handlerRuntimeFor(dependencies, { logger });
       const start = makeStartHandler(runtime);
-      const check = makeCheckStatusHandler(runtime);
+      const check = makeGetExportHandler(runtime);
+      const task = makeWorkflowTaskHandler(runtime);
+      const reconcile = makeReconcileHandler(runtime);
       const abort = makeAbortHandler(runtime);
       const list = makeListHandler(runtime);
       const answer = async (label: string, event: APIGatewayProxyEventV2) => {
@@ -126,7 +130,7 @@ describe('logs at DEBUG level', () => {
       };
       // The workflow's create task, as the state machine runs it after each start.
       const createTask = (spotId: string, exportId: unknown) =>
-        check(createTaskEvent(spotId, String(exportId)), lambdaContext()).catch(
+        task(createTaskEvent(spotId, String(exportId)), lambdaContext()).catch(
           (error: unknown) => void taskErrors.push((error as Error).name),
         );
       const withCallerToken = (event: APIGatewayProxyEventV2): APIGatewayProxyEventV2 => ({
@@ -141,7 +145,7 @@ describe('logs at DEBUG level', () => {
       await createTask(SPOT, exportId);
       await answer('check', withCallerToken(apiRequests.check(SPOT, exportId)));
       aws.simulator.setFaults({ script: [{ endpoint: 'status', kind: 'error', status: 503 }] });
-      await check(
+      await task(
         { action: 'poll', spotId: SPOT, exportId, deadline: '2030-01-01T00:00:00Z' },
         lambdaContext(),
       ).catch(() => undefined);
@@ -157,7 +161,7 @@ describe('logs at DEBUG level', () => {
       await answer('list', withCallerToken(apiRequests.list(THIRD_SPOT)));
       const refused = await answer('start', withCallerToken(apiRequests.start(OTHER_SPOT, DATE_RANGE)));
       await createTask(OTHER_SPOT, refused.body.exportId);
-      await check({ source: 'reconciler' }, lambdaContext());
+      await reconcile({ source: 'reconciler' }, lambdaContext());
     } finally {
       for (const spy of spies) spy.mockRestore();
     }
@@ -191,7 +195,11 @@ describe('logs at DEBUG level', () => {
     expect(upstreamRequestLines.length).toBeGreaterThan(0);
     expect(upstreamRequestLines).toHaveLength(aws.simulator.requestLog.length);
     expect(records.map((record) => record.message)).toEqual(
-      expect.arrayContaining(['Upstream request', 'Upstream client event', 'Upstream refused the export']),
+      expect.arrayContaining([
+        'Upstream request',
+        'Upstream client event',
+        'Task failed; its caller decides what follows',
+      ]),
     );
   });
 

@@ -1,17 +1,18 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeAbortHandler } from '../../functions/abort';
-import { makeCheckStatusHandler } from '../../functions/check-status';
+import { makeGetExportHandler } from '../../functions/get-export';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
+import { makeWorkflowTaskHandler } from '../../functions/workflow-task';
 import { parseStackConfig, StackConfigError } from '../../infra/stackConfig';
 import { ConfigError, loadConfig } from '../../lib/config';
 import { claimValues } from '../../lib/http/jwtClaimValues';
 import { HandlerNames } from '../../lib/http/routeTable';
-import { AWS_EXPORT_PORTS } from '../../lib/runtime/createAwsExportDependencies';
-import type { ExportHandler } from '../../lib/runtime/createExportHandler';
+import type { ExportHandler } from '../../lib/runtime/createHandler';
 import { defaultHandlerRuntime } from '../../lib/runtime/defaultHandlerRuntime';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
+import { LIFECYCLE_ADAPTERS } from '../../lib/runtime/lifecycleAdapters';
 import { removeTestAssemblies, synthesizeTestStack } from '../infra/synthesizeTestStack';
 import { functionOf } from '../infra/templateQueries';
 import { apiRequests, lambdaContext, parseResponse, silentLogger } from '../support/apiGatewayEvents';
@@ -62,7 +63,7 @@ function handlersOf(aws: MockedAwsRuntime, spotClaim: string | undefined): Handl
   });
   return {
     start: makeStartHandler(runtime),
-    check: makeCheckStatusHandler(runtime),
+    check: makeGetExportHandler(runtime),
     abort: makeAbortHandler(runtime),
     list: makeListHandler(runtime),
   };
@@ -225,7 +226,9 @@ describe('per-spot authorization in JWT mode', () => {
     };
 
     // Act
-    const outcome = claimChecked.check(task, lambdaContext());
+    const outcome = makeWorkflowTaskHandler(
+      handlerRuntimeFor(aws.dependencies, { logger: silentLogger(), spotClaim: SPOT_CLAIM }),
+    )(task, lambdaContext());
 
     // Assess
     await expect(outcome).rejects.toMatchObject({ name: 'ExportNotFoundError' });
@@ -279,7 +282,7 @@ describe('spot claim configuration', () => {
     vi.stubEnv('AUTH_SPOT_CLAIM', SPOT_CLAIM);
 
     // Act
-    const spotClaim = defaultHandlerRuntime(AWS_EXPORT_PORTS).spotClaim?.();
+    const spotClaim = defaultHandlerRuntime(LIFECYCLE_ADAPTERS).spotClaim?.();
 
     // Assess
     expect(spotClaim).toBe(SPOT_CLAIM);

@@ -2,11 +2,12 @@ import { StopExecutionCommand } from '@aws-sdk/client-sfn';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeAbortHandler } from '../../functions/abort';
-import { makeCheckStatusHandler } from '../../functions/check-status';
+import { makeGetExportHandler } from '../../functions/get-export';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
+import { makeWorkflowTaskHandler } from '../../functions/workflow-task';
 import { EXPORT_STATUSES } from '../../lib/exports/ExportStatus';
-import type { ExportHandler } from '../../lib/runtime/createExportHandler';
+import type { ExportHandler } from '../../lib/runtime/createHandler';
 import { apiRequests, lambdaContext, type ParsedResponse, parseResponse } from '../support/apiGatewayEvents';
 import {
   createTaskEvent,
@@ -28,7 +29,13 @@ const LIST_PAGE_LIMIT = '2';
 
 describe('spot isolation through the API', () => {
   let aws: MockedAwsRuntime;
-  let handlers: { start: ExportHandler; check: ExportHandler; abort: ExportHandler; list: ExportHandler };
+  let handlers: {
+    start: ExportHandler;
+    check: ExportHandler;
+    task: ExportHandler;
+    abort: ExportHandler;
+    list: ExportHandler;
+  };
 
   async function call(handler: ExportHandler, event: APIGatewayProxyEventV2): Promise<ParsedResponse> {
     return parseResponse(await handler(event, lambdaContext()));
@@ -38,7 +45,7 @@ describe('spot isolation through the API', () => {
   async function startExport(spotId: string, headers: Record<string, string> = {}): Promise<ParsedResponse> {
     const started = await call(handlers.start, apiRequests.start(spotId, DATE_RANGE, headers));
     if (started.statusCode === 202 && started.body.status === 'REQUESTED')
-      await handlers.check(createTaskEvent(spotId, String(started.body.exportId)), lambdaContext());
+      await handlers.task(createTaskEvent(spotId, String(started.body.exportId)), lambdaContext());
     return started;
   }
 
@@ -64,7 +71,8 @@ describe('spot isolation through the API', () => {
     aws = await startMockedAwsRuntime();
     handlers = {
       start: makeStartHandler(aws.runtime),
-      check: makeCheckStatusHandler(aws.runtime),
+      check: makeGetExportHandler(aws.runtime),
+      task: makeWorkflowTaskHandler(aws.runtime),
       abort: makeAbortHandler(aws.runtime),
       list: makeListHandler(aws.runtime),
     };

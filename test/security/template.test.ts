@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../lib/http/routeTable';
+import { HandlerNames, ROUTES } from '../../lib/http/routeTable';
 import {
   removeTestAssemblies,
   SCHEDULED_SPOT_CONFIG,
@@ -13,6 +13,9 @@ import { resourcesOfType, type TemplateResource } from '../infra/templateQueries
  * per-construct details (each function's exact grants, the authorizer's settings) are
  * asserted in test/infra; this suite asserts what must hold everywhere, whatever is added.
  */
+
+/** start, get-export, workflow-task, reconcile and abort read the spots' upstream keys. */
+const SIGNING_IN_FUNCTIONS = 5;
 
 const JWT_AUTH = { mode: 'jwt', issuer: 'https://issuer.example.com/', audience: ['exports-api'] };
 
@@ -253,15 +256,15 @@ describe('stack security invariants', () => {
       );
       const templateText = JSON.stringify(stackFor(label).template.toJSON());
 
-      // Assess
-      expect(secretStatements).toHaveLength(3);
+      // Assess: one statement for each function that may sign in upstream.
+      expect(secretStatements).toHaveLength(SIGNING_IN_FUNCTIONS);
       for (const { statement } of secretStatements) {
         expect(statement.Effect).toBe('Allow');
         expect(actionsOf(statement)).toEqual(['secretsmanager:GetSecretValue']);
         const resources = [statement.Resource].flat().map((resource) => JSON.stringify(resource));
         expect(resources).toEqual([expect.stringMatching(new RegExp(`:secret:${prefix}\\*"\\]\\]\\}$`))]);
       }
-      expect(templateText.match(/:secret:/g)).toHaveLength(3);
+      expect(templateText.match(/:secret:/g)).toHaveLength(SIGNING_IN_FUNCTIONS);
       expect(resourcesOfType(stackFor(label).template, 'AWS::SecretsManager::Secret')).toEqual([]);
     });
 
@@ -371,7 +374,8 @@ describe('stack security invariants', () => {
         expect(format).not.toMatch(/\$request\.|header|authorization|claims|querystring/i);
         // Encrypted at rest by CloudWatch Logs itself (the README's Security model explains the choice);
         // what must hold is that every group has a retention, so nothing is kept forever.
-        expect(logGroups).toHaveLength(8);
+        // One per function, the state machine's and the API's access log.
+        expect(logGroups).toHaveLength(Object.keys(HandlerNames).length + 2);
         for (const [groupId, group] of logGroups) {
           expect(group.Properties.RetentionInDays, groupId).toEqual(expect.any(Number));
         }

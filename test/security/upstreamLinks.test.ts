@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeCheckStatusHandler } from '../../functions/check-status';
+import { makeGetExportHandler } from '../../functions/get-export';
 import { makeStartHandler } from '../../functions/start';
+import { makeWorkflowTaskHandler } from '../../functions/workflow-task';
 import { UpstreamProtocolError } from '../../lib/exports/upstreamErrors';
-import { InMemoryExportMetrics } from '../../lib/observability/InMemoryExportMetrics';
-import { createAwsExportDependencies } from '../../lib/runtime/createAwsExportDependencies';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
+import { InMemoryExportMetrics } from '../../local/InMemoryExportMetrics';
 import { apiRequests, lambdaContext, parseResponse, silentLogger } from '../support/apiGatewayEvents';
+import { lifecycleDependencies } from '../support/lifecycleDependencies';
 import {
   createTaskEvent,
   DATE_RANGE,
@@ -121,7 +122,7 @@ describe('the OpenWeb client screens download links', () => {
   });
 });
 
-describe('download links through check-status, the table and the bus', () => {
+describe('download links through the status read, the table and the bus', () => {
   let aws: MockedAwsRuntime;
   /** What the upstream's status answers get instead of their own links, when set. */
   let replacementLinks: ((ownLinks: string[]) => string[]) | undefined;
@@ -138,14 +139,19 @@ describe('download links through check-status, the table and the bus', () => {
   };
 
   function handlers() {
-    const dependencies = createAwsExportDependencies(aws.config, {
+    const dependencies = lifecycleDependencies(aws.config, {
       clients: aws.clients,
       metrics: new InMemoryExportMetrics(),
       now: aws.clock.now,
       fetch: rewritingFetch,
     });
     const runtime = handlerRuntimeFor(dependencies, { logger: silentLogger() });
-    return { start: makeStartHandler(runtime), check: makeCheckStatusHandler(runtime), dependencies };
+    return {
+      start: makeStartHandler(runtime),
+      check: makeGetExportHandler(runtime),
+      task: makeWorkflowTaskHandler(runtime),
+      dependencies,
+    };
   }
 
   beforeEach(async () => {
@@ -159,10 +165,10 @@ describe('download links through check-status, the table and the bus', () => {
 
   it('stores, returns and announces only the links the policy allows', async () => {
     // Prepare
-    const { start, check, dependencies } = handlers();
+    const { start, check, task, dependencies } = handlers();
     const started = parseResponse(await start(apiRequests.start(SPOT, DATE_RANGE), lambdaContext()));
     const exportId = String(started.body.exportId);
-    await check(createTaskEvent(SPOT, exportId), lambdaContext());
+    await task(createTaskEvent(SPOT, exportId), lambdaContext());
     replacementLinks = (own) => [...BAD_LINKS, ...own, 'https://evil.example.com/again.csv.zip'];
     aws.clock.advance(EXPORT_FINISH_MS);
 
@@ -182,11 +188,11 @@ describe('download links through check-status, the table and the bus', () => {
 
   it('answers 502 and keeps the export PROCESSING when every link is refused', async () => {
     // Prepare
-    const { start, check, dependencies } = handlers();
+    const { start, check, task, dependencies } = handlers();
     const exportId = String(
       parseResponse(await start(apiRequests.start(SPOT, DATE_RANGE), lambdaContext())).body.exportId,
     );
-    await check(createTaskEvent(SPOT, exportId), lambdaContext());
+    await task(createTaskEvent(SPOT, exportId), lambdaContext());
     replacementLinks = () => BAD_LINKS;
     aws.clock.advance(EXPORT_FINISH_MS);
 

@@ -59,7 +59,7 @@ const UNUSED_GRANTS: Record<string, string> = {
   '* xray:PutTelemetryRecords *': 'active tracing, sent by Lambda',
   // Lambda sends a failed asynchronous invocation (a schedule's) to its destination with the function's role.
   'start sqs:* *ExportScheduleDeadLetterQueue*': 'failure destination of scheduled starts, used by Lambda',
-  'check-status sqs:* *ReconcilerDeadLetterQueue*': 'failure destination of reconciler runs, used by Lambda',
+  'reconcile sqs:* *ReconcilerDeadLetterQueue*': 'failure destination of reconciler runs, used by Lambda',
   // Paths this run does not take.
   'start dynamodb:DeleteItem *:table/*': 'drops the idempotency record and spot lock of a start that failed',
   'start dynamodb:UpdateItem *:table/*': 'names the workflow of a replayed start whose record has none',
@@ -67,6 +67,13 @@ const UNUSED_GRANTS: Record<string, string> = {
   'archive s3:AbortMultipartUpload *': 'a failed multipart upload (a file over the 8 MiB part size)',
   'abort dynamodb:PutItem *:table/*':
     'writes the link pages of an export its check finds completed with links too many for its item',
+  'reconcile dynamodb:PutItem *:table/*':
+    'writes the link pages of an export its sweep finds completed with links too many for its item',
+  // The functions share the upstream token through the table; one signs in only when none is shared.
+  'get-export secretsmanager:GetSecretValue *': 'signs in when no token is shared yet (or it expired)',
+  'reconcile secretsmanager:GetSecretValue *': 'signs in when no token is shared yet (or it expired)',
+  'workflow-task states:StopExecution *':
+    'an abort that met the create in flight is sent by the create task, which stops the aborted workflow',
 };
 
 interface FunctionUnderTest {
@@ -126,7 +133,7 @@ beforeAll(async () => {
   for (const spotId of spots)
     standIns.putSecret(`${secretNamePrefix}${spotId}`, JSON.stringify({ spotId, apiKey: `key-${spotId}` }));
   for (const handler of Object.values(HandlerNames)) functions.set(handler, startFunction(runner, handler));
-  reconciler = startFunction(runner, HandlerNames.CHECK_STATUS, RECONCILER_CLOCK_OFFSET_MS);
+  reconciler = startFunction(runner, HandlerNames.RECONCILE, RECONCILER_CLOCK_OFFSET_MS);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -265,7 +272,7 @@ async function startAndCreate(spotId: string): Promise<string> {
   const started = await api(HandlerNames.START, requests.start(spotId));
   expect(started.statusCode).toBe(202);
   const exportId = String(started.body.exportId);
-  await succeed(HandlerNames.CHECK_STATUS, { action: 'create', spotId, exportId, deadline: deadline() });
+  await succeed(HandlerNames.WORKFLOW_TASK, { action: 'create', spotId, exportId, deadline: deadline() });
   return exportId;
 }
 
@@ -284,9 +291,15 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
       const replayed = await api(HandlerNames.START, requests.start(SPOTS.completed));
       expect(replayed).toMatchObject({ statusCode: 202, body: { exportId: completed } });
       const poll = { action: 'poll', spotId: SPOTS.completed, exportId: completed, deadline: deadline() };
-      expect((await invoke(HandlerNames.CHECK_STATUS, poll)).error?.name).toBe('ExportStillProcessing');
+      expect((await invoke(HandlerNames.WORKFLOW_TASK, poll)).error?.name).toBe('ExportStillProcessing');
       simulator.finishExport(upstreamIdOf(SPOTS.completed), 'completed');
-      expect(await succeed(HandlerNames.CHECK_STATUS, poll)).toMatchObject({ status: 'COMPLETED' });
+      expect(await succeed(HandlerNames.WORKFLOW_TASK, poll)).toMatchObject({ status: 'COMPLETED' });
+      // A replay after the export finished reads it whole, its link pages included.
+      const replayedLater = await api(HandlerNames.START, requests.start(SPOTS.completed));
+      expect(replayedLater).toMatchObject({
+        statusCode: 202,
+        body: { exportId: completed, status: 'COMPLETED', linkCount: EXPORT_FILES },
+      });
       const archive = { action: 'archive', spotId: SPOTS.completed, exportId: completed };
       expect(await succeed(HandlerNames.ARCHIVE, archive)).toMatchObject({ archiveStatus: 'ARCHIVED' });
       const files = await api(HandlerNames.FILES, requests.files(SPOTS.completed, completed));
@@ -299,7 +312,7 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
         expect(download.status).toBe(200);
         expect((await download.arrayBuffer()).byteLength).toBeGreaterThan(0);
       }
-      const checked = await api(HandlerNames.CHECK_STATUS, requests.check(SPOTS.completed, completed));
+      const checked = await api(HandlerNames.GET_EXPORT, requests.check(SPOTS.completed, completed));
       expect(checked).toMatchObject({
         statusCode: 200,
         body: { exportId: completed, status: 'COMPLETED', linkCount: EXPORT_FILES, linksTruncated: true },
@@ -313,11 +326,9 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
       // An archive whose downloads keep failing, until the workflow gives up on it.
       const unarchived = await startAndCreate(SPOTS.archiveFailed);
       simulator.finishExport(upstreamIdOf(SPOTS.archiveFailed), 'completed');
-      await succeed(HandlerNames.CHECK_STATUS, {
-        ...poll,
-        spotId: SPOTS.archiveFailed,
-        exportId: unarchived,
-      });
+      // A status read finds it finished: it records the links (paged), frees the spot and announces it.
+      const seen = await api(HandlerNames.GET_EXPORT, requests.check(SPOTS.archiveFailed, unarchived));
+      expect(seen).toMatchObject({ statusCode: 200, body: { status: 'COMPLETED', linkCount: EXPORT_FILES } });
       simulator.setFaults({ endpoints: { download: { errorRate: 1, errorStatus: 503 } } });
       const retried = await invoke(HandlerNames.ARCHIVE, {
         ...archive,
@@ -342,7 +353,7 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
       expect(abortAnswer).toMatchObject({ statusCode: 202, body: { status: 'ABORTED' } });
       const timedOut = await startAndCreate(SPOTS.timedOut);
       const timeout = { action: 'abortOnTimeout', spotId: SPOTS.timedOut, exportId: timedOut };
-      expect(await succeed(HandlerNames.ABORT, timeout)).toMatchObject({ status: 'ABORTED' });
+      expect(await succeed(HandlerNames.WORKFLOW_TASK, timeout)).toMatchObject({ status: 'ABORTED' });
 
       // A scheduled start, as EventBridge Scheduler delivers the template's schedule input; its abort
       // meets an upstream outage and is left ABORTING for the reconciler.
@@ -357,7 +368,7 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
       const scheduledExport = String(scheduledStart.exportId);
       // Scheduler may deliver a run twice: the same export answers.
       expect(await succeed(HandlerNames.START, scheduled)).toMatchObject({ exportId: scheduledExport });
-      await succeed(HandlerNames.CHECK_STATUS, {
+      await succeed(HandlerNames.WORKFLOW_TASK, {
         action: 'create',
         spotId: scheduled.spotId,
         exportId: scheduledExport,
@@ -378,14 +389,14 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
         deadline: deadline(),
       };
       simulator.setFaults({ script: [{ endpoint: 'create', kind: 'resetAfterProcessing' }] });
-      const lost = await invoke(HandlerNames.CHECK_STATUS, create);
+      const lost = await invoke(HandlerNames.WORKFLOW_TASK, create);
       simulator.setFaults({});
-      if (lost.error !== undefined) await succeed(HandlerNames.CHECK_STATUS, create);
+      if (lost.error !== undefined) await succeed(HandlerNames.WORKFLOW_TASK, create);
       expect(simulator.listExports(SPOTS.stale)).toHaveLength(1);
       standIns.endAllExecutions('FAILED');
 
       // The reconciler's schedule, later: it finishes the abort and restarts the dead workflow.
-      const [reconcilerInput] = scheduleInputsTo(HandlerNames.CHECK_STATUS);
+      const [reconcilerInput] = scheduleInputsTo(HandlerNames.RECONCILE);
       const swept = await reconciler.process.invoke(JSON.parse(String(reconcilerInput)));
       if (swept.error !== undefined)
         throw new Error(`reconciler: ${JSON.stringify(swept.error)}\n${reconciler.process.output}`);

@@ -6,7 +6,7 @@ export type CrashPlacement = 'before' | 'after';
 
 /**
  * Kills a process at its Nth I/O call through the ports that leave the process (store,
- * upstream, workflows, events), counted from 1 in the order the calls are made. Once dead,
+ * spot locks, idempotency keys, upstream, workflows, events), counted from 1 in the order the calls are made. Once dead,
  * every later call of that process fails too, answers of calls still in flight included:
  * nothing of a dead process runs on.
  */
@@ -37,6 +37,8 @@ export class IoStepCrasher {
     return {
       ...deps,
       store: this.#port('store', deps.store),
+      spotLocks: this.#port('spotLocks', deps.spotLocks),
+      idempotencyKeys: this.#port('idempotencyKeys', deps.idempotencyKeys),
       upstream: this.#port('upstream', deps.upstream),
       workflows: this.#port('workflows', deps.workflows),
       events: this.#port('events', deps.events),

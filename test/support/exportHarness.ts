@@ -1,12 +1,16 @@
 import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
-import { CredentialsNotFoundError } from '../../lib/exports/credentialsErrors';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from '../../lib/exports/ExportSettings';
 import type { ExportStore } from '../../lib/exports/ExportStore';
-import type { PollingWorkflowInput } from '../../lib/exports/pollingWorkflowContract';
+import { CredentialsNotFoundError } from '../../lib/exports/errors';
+import type { IdempotencyKeys } from '../../lib/exports/IdempotencyRecord';
 import type { ExportDependencies, ExportMetricName, PollingWorkflows } from '../../lib/exports/ports';
+import type { SpotLocks } from '../../lib/exports/SpotLock';
+import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
 import { OpenWebClient, type OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
+import { DynamoDbIdempotencyKeys } from '../../lib/store/DynamoDbIdempotencyKeys';
+import { DynamoDbSpotLocks } from '../../lib/store/DynamoDbSpotLocks';
 import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
 import {
   DEMO_SPOTS,
@@ -66,6 +70,8 @@ export interface ExportHarness {
   simulator: OpenWebSimulator;
   table: DynaliteTable;
   store: ExportStore;
+  spotLocks: SpotLocks;
+  idempotencyKeys: IdempotencyKeys;
   workflows: RecordingWorkflows;
   published: ExportRecord[];
   metrics: ExportMetricName[];
@@ -100,7 +106,9 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
   const workflows = new RecordingWorkflows();
   const published: ExportRecord[] = [];
   const metrics: ExportMetricName[] = [];
-  const store = new DynamoDbExportStore({
+  const store = new DynamoDbExportStore({ client: table.documentClient, tableName: table.tableName });
+  const spotLocks = new DynamoDbSpotLocks({ client: table.documentClient, tableName: table.tableName, now });
+  const idempotencyKeys = new DynamoDbIdempotencyKeys({
     client: table.documentClient,
     tableName: table.tableName,
     now,
@@ -108,6 +116,8 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
   const settings = { ...DEFAULT_EXPORT_SETTINGS, ...options.settings };
   const newContainer = (): ExportDependencies => ({
     store,
+    spotLocks,
+    idempotencyKeys,
     credentials: new DemoCredentials(),
     upstream: new OpenWebClient({
       authBaseUrl: simulator.authBaseUrl,
@@ -132,6 +142,8 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
   return {
     deps: newContainer(),
     clock,
+    spotLocks,
+    idempotencyKeys,
     simulator,
     table,
     store,

@@ -88,12 +88,16 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     exportBaseUrl = h.simulator.exportBaseUrl,
   ) {
     const deps: ArchiveDependencies = {
-      getExport: (spotId, exportId) => h.store.getExport(spotId, exportId),
+      store: h.store,
       archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
-      storage: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
-      events: { publishArchived: async (record) => void archived.push(record) },
-      downloadPolicy: downloadLinkPolicy(exportBaseUrl, []),
-      settings: { claimLeaseSeconds: 1200, downloadTimeoutMs: 10_000 },
+      archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
+      archiveEvents: { publishArchived: async (record) => void archived.push(record) },
+      archiveSettings: {
+        claimLeaseSeconds: 1200,
+        downloadTimeoutMs: 10_000,
+        downloadPolicy: downloadLinkPolicy(exportBaseUrl, []),
+        urlExpirySeconds: 900,
+      },
       now: h.clock.now,
       ...overrides,
     };
@@ -436,9 +440,9 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     const record = await completedExport();
     await archiveExport(archiveDeps(), { spotId: SPOT, exportId: record.exportId });
     const filesDeps = {
-      getExport: (spotId: string, exportId: string) => h.store.getExport(spotId, exportId),
-      storage: new S3ArchiveReader({ client: s3.client, bucketName: s3.bucketName }),
-      urlExpirySeconds: 900,
+      store: h.store,
+      archiveReader: new S3ArchiveReader({ client: s3.client, bucketName: s3.bucketName }),
+      archiveSettings: { urlExpirySeconds: 900 },
       now: h.clock.now,
     };
 
@@ -476,16 +480,16 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
           : s3Writer.put(key, body, info),
     };
     const filesDeps = {
-      getExport: (spotId: string, exportId: string) => h.store.getExport(spotId, exportId),
-      storage: new S3ArchiveReader(bucket),
-      urlExpirySeconds: 900,
+      store: h.store,
+      archiveReader: new S3ArchiveReader(bucket),
+      archiveSettings: { urlExpirySeconds: 900 },
       now: h.clock.now,
     };
     try {
       const record = await completedExportWithLinks(host.url, 1);
 
       // Act
-      const result = await archiveExport(archiveDeps({ storage }, host.url), {
+      const result = await archiveExport(archiveDeps({ archiveWriter: storage }, host.url), {
         spotId: SPOT,
         exportId: record.exportId,
       });

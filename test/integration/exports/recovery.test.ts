@@ -118,7 +118,7 @@ describe('create convergence after crashes and ambiguous creates', () => {
   it('frees a spot whose start died before recording anything once the short start lease lapses', async () => {
     // Prepare: the start took the spot, then its process died before the record was written.
     h = await startExportHarness();
-    await h.store.acquireSpotLock(SPOT, 'ex_01jdeadstart0000000000000', {
+    await h.spotLocks.acquire(SPOT, 'ex_01jdeadstart0000000000000', {
       leaseSeconds: h.deps.settings.startLockLeaseSeconds,
     });
     const whileHeld = await startExport(h.deps, { spotId: SPOT, request: DAY, source: 'api' }).catch(
@@ -288,7 +288,7 @@ describe('create convergence after crashes and ambiguous creates', () => {
     expect(final?.status).toBe(ExportStatus.COMPLETED);
     expect(final?.upstreamExportId).toBe(h.simulator.listExports(SPOT)[0]?.id);
     expect(createdUpstreamExports(h)).toBe(1);
-    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+    expect(await h.spotLocks.get(SPOT)).toBeUndefined();
   });
 
   it('fails a reconciler run visibly when a record fails for a reason that is not passing, after repairing the rest', async () => {

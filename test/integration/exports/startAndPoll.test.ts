@@ -3,16 +3,16 @@ import { abortExport } from '../../../lib/exports/abortExport';
 import { checkExport } from '../../../lib/exports/checkExport';
 import type { ExportRequest } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
-import { ExportAlreadyFinishedError } from '../../../lib/exports/errors';
-import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
-import { PollingWorkflowErrors } from '../../../lib/exports/pollingWorkflowContract';
-import { startExport } from '../../../lib/exports/startExport';
 import {
+  ExportAlreadyFinishedError,
   ExportNotFoundError,
   IdempotencyKeyReusedError,
   SpotBusyError,
-} from '../../../lib/exports/storeErrors';
+} from '../../../lib/exports/errors';
+import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
+import { startExport } from '../../../lib/exports/startExport';
 import { UpstreamAuthPacedError } from '../../../lib/exports/upstreamErrors';
+import { WorkflowErrorNames } from '../../../lib/exports/workflowContract';
 import type { AuthPacer } from '../../../lib/openweb/AuthPacer';
 import { captureError } from '../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
@@ -53,7 +53,7 @@ describe('export use cases against dynalite and the simulator', () => {
       spotId: SPOT,
       exportId: started.exportId,
     });
-    expect(whileProcessing.name).toBe(PollingWorkflowErrors.STILL_PROCESSING);
+    expect(whileProcessing.name).toBe(WorkflowErrorNames.STILL_PROCESSING);
     expect(output.status).toBe(ExportStatus.COMPLETED);
     // The links stay in the record: the task's output (a state payload, capped at 256 KB) only counts them.
     expect(output).toEqual({
@@ -66,7 +66,7 @@ describe('export use cases against dynalite and the simulator', () => {
     const stored = await h.store.getExport(SPOT, started.exportId);
     expect(stored).toMatchObject({ status: ExportStatus.COMPLETED });
     expect(stored?.links).toHaveLength(output.fileCount);
-    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+    expect(await h.spotLocks.get(SPOT)).toBeUndefined();
     expect(h.published.map((record) => record.status)).toEqual([ExportStatus.COMPLETED]);
   });
 
@@ -97,7 +97,7 @@ describe('export use cases against dynalite and the simulator', () => {
     );
 
     // Assess
-    expect(error.name).toBe(PollingWorkflowErrors.UPSTREAM_UNAVAILABLE);
+    expect(error.name).toBe(WorkflowErrorNames.UPSTREAM_UNAVAILABLE);
     expect((error.cause as Error).name).toBe('UpstreamAuthPaced');
     expect((await h.store.getExport(SPOT, record.exportId))?.status).toBe(ExportStatus.PROCESSING);
   });
@@ -117,7 +117,7 @@ describe('export use cases against dynalite and the simulator', () => {
     );
 
     // Assess
-    expect(error.name).toBe(PollingWorkflowErrors.POLLING_TIMED_OUT);
+    expect(error.name).toBe(WorkflowErrorNames.POLLING_TIMED_OUT);
   });
 
   it('answers a second start for a busy spot with SpotBusyError naming the active export', async () => {
@@ -147,7 +147,7 @@ describe('export use cases against dynalite and the simulator', () => {
     const next = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
 
     // Assess
-    expect(error.name).toBe(PollingWorkflowErrors.CREATE_REJECTED);
+    expect(error.name).toBe(WorkflowErrorNames.CREATE_REJECTED);
     const failed = await h.store.getExport(SPOT, record.exportId);
     expect(failed?.status).toBe(ExportStatus.FAILED);
     expect(failed?.failureReason).toContain('InvalidExportRequestError');
@@ -203,7 +203,7 @@ describe('export use cases against dynalite and the simulator', () => {
     expect(h.simulator.getExport(record.upstreamExportId as string)?.state).toBe('aborted');
     expect(h.simulator.requestsTo('abort')).toHaveLength(1);
     expect(h.workflows.stopped).toEqual([record.exportId]);
-    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+    expect(await h.spotLocks.get(SPOT)).toBeUndefined();
   });
 
   it('refuses to abort a completed export', async () => {
@@ -272,7 +272,7 @@ describe('export use cases against dynalite and the simulator', () => {
     const rejected = outcomes.filter((outcome) => outcome.status === 'rejected');
     // The loser waits for the winner (ExportCreateDeferred) and, retried, finds the export created.
     for (const outcome of rejected)
-      expect((outcome.reason as Error).name).toBe(PollingWorkflowErrors.CREATE_DEFERRED);
+      expect((outcome.reason as Error).name).toBe(WorkflowErrorNames.CREATE_DEFERRED);
     await runCreateTask(h.deps, SPOT, record.exportId);
     expect(h.simulator.requestsTo('create')).toHaveLength(1);
     expect((await h.store.getExport(SPOT, record.exportId))?.status).toBe(ExportStatus.PROCESSING);
@@ -317,7 +317,7 @@ describe('export use cases against dynalite and the simulator', () => {
 
     // Assess
     expect(record.status).toBe(ExportStatus.REQUESTED);
-    expect(deferred.name).toBe(PollingWorkflowErrors.CREATE_DEFERRED);
+    expect(deferred.name).toBe(WorkflowErrorNames.CREATE_DEFERRED);
     expect(waiting).toMatchObject({
       status: ExportStatus.REQUESTED,
       lastUpstreamWait: { kind: 'throttled' },

@@ -1,7 +1,7 @@
 import type { PutEventsCommand, PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { BatchWriteCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtractedStateMachine } from '../../../infra/stateMachineDefinition';
+import type { ExtractedStateMachine } from '../../../infra/extractStateMachine';
 import { EventBridgeExportEvents } from '../../../lib/events/EventBridgeExportEvents';
 import type { ExportRequest } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
@@ -100,7 +100,7 @@ describe('the largest accepted link set against AWS payload limits', () => {
     });
     await workflows.whenFinished(started.exportId);
     const final = await h.store.getExport(SPOT, started.exportId);
-    const checked = await handlers[HandlerNames.CHECK_STATUS](
+    const checked = await handlers[HandlerNames.GET_EXPORT](
       apiRequests.check(SPOT, started.exportId),
       lambdaContext(),
     );

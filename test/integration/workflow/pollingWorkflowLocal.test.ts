@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ExtractedStateMachine,
   stateMachineDefinitionFromTemplate,
-} from '../../../infra/stateMachineDefinition';
+} from '../../../infra/extractStateMachine';
 import { synthesizeStackTemplate } from '../../../infra/synthesizeStackTemplate';
 import { abortExport } from '../../../lib/exports/abortExport';
 import { ArchiveStatus } from '../../../lib/exports/ExportArchive';
@@ -56,22 +56,26 @@ describe('the synthesized polling workflow run locally against the real handlers
   /** The archive against the in-process S3 stand-in, as `npm start` wires it. */
   async function archiving(): Promise<LocalArchiving> {
     s3 = await startLocalS3();
-    const getExport = (spotId: string, exportId: string) => h.store.getExport(spotId, exportId);
     const bucket = { client: s3.client, bucketName: s3.bucketName };
+    const archiveSettings = {
+      claimLeaseSeconds: 1200,
+      downloadTimeoutMs: 10_000,
+      downloadPolicy: downloadLinkPolicy(h.simulator.exportBaseUrl, []),
+      urlExpirySeconds: 900,
+    };
     return {
       archive: {
-        getExport,
+        store: h.store,
         archives: new DynamoDbArchiveRecords({
           client: h.table.documentClient,
           tableName: h.table.tableName,
         }),
-        storage: new S3ArchiveWriter(bucket),
-        events: { publishArchived: async () => {} },
-        downloadPolicy: downloadLinkPolicy(h.simulator.exportBaseUrl, []),
-        settings: { claimLeaseSeconds: 1200, downloadTimeoutMs: 10_000 },
+        archiveWriter: new S3ArchiveWriter(bucket),
+        archiveEvents: { publishArchived: async () => {} },
+        archiveSettings,
         now: Date.now,
       },
-      files: { getExport, storage: new S3ArchiveReader(bucket), urlExpirySeconds: 900, now: Date.now },
+      files: { store: h.store, archiveReader: new S3ArchiveReader(bucket), archiveSettings, now: Date.now },
     };
   }
 
@@ -197,7 +201,7 @@ describe('the synthesized polling workflow run locally against the real handlers
     expect(final?.failureReason).toBe('polling deadline passed');
     expect(h.simulator.getExport(final?.upstreamExportId as string)?.state).toBe('aborted');
     expect(outcomes.get(started.exportId)).toBe('failed');
-    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+    expect(await h.spotLocks.get(SPOT)).toBeUndefined();
   });
 
   it('keeps retrying a throttled create across simulated minutes, then completes', async () => {
@@ -237,7 +241,7 @@ describe('the synthesized polling workflow run locally against the real handlers
     expect(final?.failureReason).toContain('InvalidExportRequestError');
     expect(h.simulator.listExports(SPOT)).toHaveLength(0);
     expect(outcomes.get(started.exportId)).toBe('failed');
-    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+    expect(await h.spotLocks.get(SPOT)).toBeUndefined();
   });
 
   it('aborts an export still waiting for the upstream without calling it, and stops its workflow', async () => {
@@ -265,7 +269,7 @@ describe('the synthesized polling workflow run locally against the real handlers
     expect(outcomes.get(record.exportId)).toBe(
       aborted.status === ExportStatus.ABORTED ? 'aborted' : 'succeeded',
     );
-    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+    expect(await h.spotLocks.get(SPOT)).toBeUndefined();
   });
 
   it('ends ABORTED with the reason and nothing upstream when the deadline passes while still throttled', async () => {
@@ -286,6 +290,6 @@ describe('the synthesized polling workflow run locally against the real handlers
     expect(final?.lastUpstreamWait?.kind).toBe('throttled');
     expect(h.simulator.listExports(SPOT)).toHaveLength(0);
     expect(outcomes.get(started.exportId)).toBe('failed');
-    expect(await h.store.getSpotLock(SPOT)).toBeUndefined();
+    expect(await h.spotLocks.get(SPOT)).toBeUndefined();
   });
 });

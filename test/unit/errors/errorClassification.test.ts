@@ -3,12 +3,9 @@ import * as archiveErrors from '../../../lib/archive/errors';
 import { isClassified } from '../../../lib/errors/ClassifiedError';
 import * as eventErrors from '../../../lib/events/errors';
 import { createFailureKind, retryAtMsOf, upstreamWaitKindOf } from '../../../lib/exports/createFailureKind';
-import * as secretsErrors from '../../../lib/exports/credentialsErrors';
 import * as domainErrors from '../../../lib/exports/errors';
 import { isTransientFailure } from '../../../lib/exports/isTransientFailure';
-import * as storeErrors from '../../../lib/exports/storeErrors';
 import * as openWebErrors from '../../../lib/exports/upstreamErrors';
-import * as workflowErrors from '../../../lib/exports/workflowErrors';
 import * as httpErrors from '../../../lib/http/ProblemError';
 import { problemForError } from '../../../lib/http/problemForError';
 import { exportRecordFixture, idempotencyRecordFixture } from '../../support/exportRecordFixtures';
@@ -25,7 +22,7 @@ const {
   ExportNotAbortableError,
   InvalidExportRequestError,
   InvalidSpotIdError,
-  OpenWebError,
+  UpstreamError,
   SpotForbiddenError,
   TokenUnavailableError,
   UpstreamAuthPacedError,
@@ -43,7 +40,7 @@ const {
  */
 const classifications: [error: Error, retryable: boolean, create: string, problem: string | undefined][] = [
   // The upstream (lib/openweb)
-  [new OpenWebError('?'), false, 'ambiguous', '502 upstream-error'],
+  [new UpstreamError('?'), false, 'ambiguous', '502 upstream-error'],
   [new AuthRejectedError(SPOT), false, 'refused', '502 upstream-credentials-rejected'],
   [new TokenUnavailableError(SPOT), true, 'deferred unavailable', '503 upstream-unavailable'],
   [
@@ -83,22 +80,21 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
   ],
   [new UpstreamProtocolError('?', 200, ''), true, 'ambiguous', '502 upstream-protocol-error'],
   // The spot's credentials (lib/secrets)
-  [new secretsErrors.CredentialsError('?', SPOT), false, 'refused', undefined],
-  [new secretsErrors.CredentialsNotFoundError(SPOT, 'secret s'), false, 'refused', '422 spot-not-configured'],
+  [new domainErrors.CredentialsError('?', SPOT), false, 'refused', undefined],
+  [new domainErrors.CredentialsNotFoundError(SPOT, 'secret s'), false, 'refused', '422 spot-not-configured'],
   [
-    new secretsErrors.InvalidCredentialsError(SPOT, 'secret s', ['x']),
+    new domainErrors.InvalidCredentialsError(SPOT, 'secret s', ['x']),
     false,
     'refused',
     '422 spot-not-configured',
   ],
   [
-    new secretsErrors.CredentialsUnavailableError(SPOT, 'secret s'),
+    new domainErrors.CredentialsUnavailableError(SPOT, 'secret s'),
     true,
     'deferred unavailable',
     '503 credentials-unavailable',
   ],
   // The export domain and its store (lib/exports)
-  [new domainErrors.ExportDomainError('?'), false, 'ambiguous', undefined],
   [
     new domainErrors.IllegalTransitionError({ from: 'COMPLETED', to: 'ABORTING', exportId: 'ex_x' }),
     false,
@@ -115,11 +111,10 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
     'ambiguous',
     undefined,
   ],
-  [new storeErrors.ExportStoreError('?'), false, 'ambiguous', undefined],
-  [new storeErrors.ExportNotFoundError(SPOT, 'ex_x'), false, 'ambiguous', '404 export-not-found'],
-  [new storeErrors.ExportAlreadyExistsError(SPOT, 'ex_x', undefined), false, 'ambiguous', undefined],
+  [new domainErrors.ExportNotFoundError(SPOT, 'ex_x'), false, 'ambiguous', '404 export-not-found'],
+  [new domainErrors.ExportAlreadyExistsError(SPOT, 'ex_x', undefined), false, 'ambiguous', undefined],
   [
-    new storeErrors.TransitionConflictError({
+    new domainErrors.TransitionConflictError({
       current: completed,
       to: 'ABORTING',
       expectedFrom: ['PROCESSING'],
@@ -128,26 +123,26 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
     'ambiguous',
     '409 export-changed-concurrently',
   ],
-  [new storeErrors.InvalidPaginationTokenError(), false, 'ambiguous', '400 invalid-request'],
-  [new storeErrors.SpotBusyError(SPOT, undefined), false, 'ambiguous', '409 spot-busy'],
-  [new storeErrors.IdempotencyConflictError(idempotencyRecord), false, 'ambiguous', undefined],
+  [new domainErrors.InvalidPaginationTokenError(), false, 'ambiguous', '400 invalid-request'],
+  [new domainErrors.SpotBusyError(SPOT, undefined), false, 'ambiguous', '409 spot-busy'],
+  [new domainErrors.IdempotencyConflictError(idempotencyRecord), false, 'ambiguous', undefined],
   [
-    new storeErrors.IdempotencyKeyReusedError(idempotencyRecord),
+    new domainErrors.IdempotencyKeyReusedError(idempotencyRecord),
     false,
     'ambiguous',
     '422 idempotency-key-reused',
   ],
   // The workflow's decisions (lib/exports), acted on by name
-  [new workflowErrors.ExportStillProcessingError('ex_x'), false, 'ambiguous', undefined],
+  [new domainErrors.ExportStillProcessingError('ex_x'), false, 'ambiguous', undefined],
   [
-    new workflowErrors.ExportPollingTimedOutError('ex_x', '2025-01-01T00:00:00Z'),
+    new domainErrors.ExportPollingTimedOutError('ex_x', '2025-01-01T00:00:00Z'),
     false,
     'ambiguous',
     undefined,
   ],
-  [new workflowErrors.UpstreamUnavailableForWorkflowError('down'), false, 'ambiguous', undefined],
-  [new workflowErrors.ExportCreateDeferredError('later'), false, 'ambiguous', undefined],
-  [new workflowErrors.ExportCreateRejectedError('ex_x', 'no'), false, 'ambiguous', undefined],
+  [new domainErrors.UpstreamUnavailableForWorkflowError('down'), false, 'ambiguous', undefined],
+  [new domainErrors.ExportCreateDeferredError('later'), false, 'ambiguous', undefined],
+  [new domainErrors.ExportCreateRejectedError('ex_x', 'no'), false, 'ambiguous', undefined],
   // Events (lib/events) and archives (lib/archive)
   [new eventErrors.ExportEventPublishError('ex_x', undefined), false, 'ambiguous', undefined],
   [new eventErrors.InvalidScheduledExportEventError(['x']), false, 'ambiguous', undefined],
@@ -186,16 +181,7 @@ describe('error classification', () => {
 
   it('lists every error class lib/ exports', () => {
     // Prepare
-    const modules = [
-      openWebErrors,
-      secretsErrors,
-      domainErrors,
-      storeErrors,
-      workflowErrors,
-      eventErrors,
-      archiveErrors,
-      httpErrors,
-    ];
+    const modules = [openWebErrors, domainErrors, eventErrors, archiveErrors, httpErrors];
     const listed = new Set(classifications.map(([error]) => error.constructor));
 
     // Act
@@ -220,6 +206,34 @@ describe('error classification', () => {
     // Assess: an own property, and no two classes share one (a subclass that sets none inherits its parent's).
     expect(names.filter(({ own }) => !own)).toEqual([]);
     expect(new Set(names.map(({ name }) => name)).size).toBe(names.length);
+  });
+
+  it('says how loud it is in the logs: the workflow outcomes routine, verdicts a warning, the rest errors', () => {
+    // Prepare
+    const routine = new Set([
+      'ExportStillProcessing',
+      'ExportPollingTimedOut',
+      'UpstreamUnavailable',
+      'ExportCreateDeferred',
+    ]);
+    const warnings = new Set(['ExportCreateRejected', 'ExportArchiveRetry']);
+
+    // Act
+    const levels = classifications
+      .map(([error]) => error)
+      .filter(isClassified)
+      .map((error) => [error.name, error.logLevel] as const);
+
+    // Assess
+    expect(levels).toEqual(
+      levels.map(([name]) => [name, routine.has(name) ? 'info' : warnings.has(name) ? 'warn' : 'error']),
+    );
+    expect(
+      levels
+        .filter(([, level]) => level === 'info')
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual([...routine].sort());
   });
 
   it('tells when a deferred create may go again, when the upstream or the pacer said', () => {

@@ -1,8 +1,8 @@
 import { StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeAbortHandler } from '../../../functions/abort';
-import { makeCheckStatusHandler } from '../../../functions/check-status';
 import { makeStartHandler } from '../../../functions/start';
+import { makeWorkflowTaskHandler } from '../../../functions/workflow-task';
 import { UnrecognisedEventError } from '../../../lib/runtime/errors';
 import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
 import {
@@ -25,7 +25,7 @@ describe('abort handler', () => {
     handler = makeAbortHandler(aws.runtime);
     const started = await makeStartHandler(aws.runtime)(apiRequests.start(SPOT, DATE_RANGE), lambdaContext());
     exportId = parseResponse(started).body.exportId as string;
-    await makeCheckStatusHandler(aws.runtime)(createTaskEvent(SPOT, exportId), lambdaContext());
+    await makeWorkflowTaskHandler(aws.runtime)(createTaskEvent(SPOT, exportId), lambdaContext());
   });
 
   afterEach(async () => {
@@ -53,7 +53,7 @@ describe('abort handler', () => {
         executionArn: `${EXECUTION_ARN_PREFIX}${waiting}`,
       });
       // The workflow's create task, should it still run, finds the export finished and sends nothing.
-      await makeCheckStatusHandler(aws.runtime)(createTaskEvent(OTHER_SPOT, waiting), lambdaContext());
+      await makeWorkflowTaskHandler(aws.runtime)(createTaskEvent(OTHER_SPOT, waiting), lambdaContext());
       expect(aws.simulator.listExports(OTHER_SPOT)).toHaveLength(0);
     });
 
@@ -87,7 +87,7 @@ describe('abort handler', () => {
     it('answers 409 once the export completed', async () => {
       // Prepare
       aws.simulator.finishExport(aws.simulator.listExports(SPOT)[0]?.id ?? '', 'completed');
-      await makeCheckStatusHandler(aws.runtime)(apiRequests.check(SPOT, exportId), lambdaContext());
+      await makeWorkflowTaskHandler(aws.runtime)(apiRequests.check(SPOT, exportId), lambdaContext());
 
       // Act
       const response = parseResponse(await handler(apiRequests.abort(SPOT, exportId), lambdaContext()));
@@ -107,31 +107,6 @@ describe('abort handler', () => {
       // Assess
       expect(response.statusCode).toBe(404);
       expect(aws.simulator.requestsTo('abort')).toHaveLength(0);
-    });
-  });
-
-  describe('as the workflow timeout task', () => {
-    it('aborts with the timeout reason and answers {exportId, status} without stopping its own workflow', async () => {
-      // Act
-      const output = await handler({ action: 'abortOnTimeout', spotId: SPOT, exportId }, lambdaContext());
-
-      // Assess
-      expect(output).toEqual({ exportId, status: 'ABORTED' });
-      expect(aws.stepFunctions).not.toHaveReceivedCommand(StopExecutionCommand);
-      const record = await aws.dependencies.store.getExport(SPOT, exportId);
-      expect(record?.failureReason).toBe('polling deadline passed');
-    });
-
-    it('answers the final status when the export completed first', async () => {
-      // Prepare
-      aws.simulator.finishExport(aws.simulator.listExports(SPOT)[0]?.id ?? '', 'completed');
-      await makeCheckStatusHandler(aws.runtime)(apiRequests.check(SPOT, exportId), lambdaContext());
-
-      // Act
-      const output = await handler({ action: 'abortOnTimeout', spotId: SPOT, exportId }, lambdaContext());
-
-      // Assess
-      expect(output).toEqual({ exportId, status: 'COMPLETED' });
     });
   });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ExportDependencies } from '../../../lib/exports/ports';
 import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../../../lib/http/apiRequestLimits';
-import { InMemoryExportMetrics } from '../../../lib/observability/InMemoryExportMetrics';
-import { createExportHandler } from '../../../lib/runtime/createExportHandler';
+import { createHandler } from '../../../lib/runtime/createHandler';
+import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';
 import { apiEvent, lambdaContext, parseResponse, silentLogger } from '../../support/apiGatewayEvents';
 
 function echoHandler() {
@@ -11,7 +11,7 @@ function echoHandler() {
     metrics: new InMemoryExportMetrics(),
     dependencies: () => ({}) as ExportDependencies,
   };
-  return createExportHandler(runtime, async () => ({ statusCode: 204 }));
+  return createHandler(runtime, async () => ({ statusCode: 204 }));
 }
 
 describe('apiRequestLimits (through createExportHandler)', () => {

@@ -2,16 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   CredentialsNotFoundError,
   CredentialsUnavailableError,
-  InvalidCredentialsError,
-} from '../../../lib/exports/credentialsErrors';
-import { ExportAlreadyFinishedError, IllegalTransitionError } from '../../../lib/exports/errors';
-import {
+  ExportAlreadyFinishedError,
   ExportNotFoundError,
   IdempotencyKeyReusedError,
+  IllegalTransitionError,
+  InvalidCredentialsError,
   InvalidPaginationTokenError,
   SpotBusyError,
   TransitionConflictError,
-} from '../../../lib/exports/storeErrors';
+} from '../../../lib/exports/errors';
 import {
   AmbiguousCreateError,
   AmbiguousCreateReason,

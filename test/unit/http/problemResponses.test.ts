@@ -1,11 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../../lib/config';
+import {
+  ExportCreateDeferredError,
+  ExportCreateRejectedError,
+  ExportPollingTimedOutError,
+  ExportStillProcessingError,
+  SpotBusyError,
+  UpstreamUnavailableForWorkflowError,
+} from '../../../lib/exports/errors';
 import type { ExportDependencies } from '../../../lib/exports/ports';
-import { SpotBusyError } from '../../../lib/exports/storeErrors';
 import { ProblemError } from '../../../lib/http/ProblemError';
-import { InMemoryExportMetrics } from '../../../lib/observability/InMemoryExportMetrics';
-import { createExportHandler, type EventRouter } from '../../../lib/runtime/createExportHandler';
+import { createHandler, type EventRouter } from '../../../lib/runtime/createHandler';
 import type { HandlerRuntime } from '../../../lib/runtime/HandlerRuntime';
+import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';
 import { apiEvent, lambdaContext, parseResponse, silentLogger } from '../../support/apiGatewayEvents';
 
 const SECRET_LOOKING_MESSAGE = 'connect ECONNREFUSED 10.0.0.7:5432 password=hunter2';
@@ -20,7 +27,7 @@ function handlerThrowing(error: unknown, runtime = runtimeWith()) {
   const route: EventRouter = async () => {
     throw error;
   };
-  return createExportHandler(runtime, route);
+  return createHandler(runtime, route);
 }
 
 describe('problemResponses (through createExportHandler)', () => {
@@ -55,7 +62,7 @@ describe('problemResponses (through createExportHandler)', () => {
       throw new ConfigError(['TABLE_NAME is required']);
     });
     const logged = vi.spyOn(runtime.logger, 'error');
-    const handler = createExportHandler(runtime, async (_event, dependencies) => dependencies);
+    const handler = createHandler(runtime, async (_event, dependencies) => dependencies);
 
     // Act
     const response = parseResponse(await handler(apiEvent(), lambdaContext()));
@@ -116,7 +123,7 @@ describe('problemResponses (through createExportHandler)', () => {
   it('publishes the metrics counted, on success and on failure', async () => {
     // Prepare
     const runtime = runtimeWith();
-    const counting = createExportHandler(runtime, async () => {
+    const counting = createHandler(runtime, async () => {
       runtime.metrics.count('UpstreamPolls');
       throw new Error('boom');
     });
@@ -129,32 +136,43 @@ describe('problemResponses (through createExportHandler)', () => {
   });
 
   describe('errors of workflow tasks, which propagate to the state machine', () => {
-    const named = (name: string) => Object.assign(new Error(name), { name });
-
     it.each([
-      'ExportStillProcessing',
-      'ExportCreateDeferred',
-      'UpstreamUnavailable',
-      'ExportPollingTimedOut',
+      new ExportStillProcessingError('ex_1'),
+      new ExportCreateDeferredError('waits'),
+      new UpstreamUnavailableForWorkflowError('down'),
+      new ExportPollingTimedOutError('ex_1', '2026-01-01T00:00:00Z'),
     ])(
-      'logs the control error %s at INFO, so an ERROR line always means an unexpected failure',
-      async (name) => {
+      'logs the control error %s at INFO, as the error asks, so an ERROR line always means an unexpected failure',
+      async (control) => {
         // Prepare
         const runtime = runtimeWith();
         const errors = vi.spyOn(runtime.logger, 'error');
         const infos = vi.spyOn(runtime.logger, 'info');
 
         // Act
-        const thrown = await handlerThrowing(named(name), runtime)({ action: 'poll' }, lambdaContext()).catch(
+        const thrown = await handlerThrowing(control, runtime)({ action: 'poll' }, lambdaContext()).catch(
           (error: unknown) => error,
         );
 
         // Assess
-        expect((thrown as Error).name).toBe(name);
+        expect(thrown).toBe(control);
         expect(errors).not.toHaveBeenCalled();
-        expect(infos).toHaveBeenCalledWith('Workflow task outcome', { outcome: name });
+        expect(infos).toHaveBeenCalledWith('Task outcome', { outcome: control.name });
       },
     );
+
+    it('reads the level from the error, not its name: an unknown error named like a control error is an ERROR', async () => {
+      // Prepare
+      const runtime = runtimeWith();
+      const errors = vi.spyOn(runtime.logger, 'error');
+      const lookalike = Object.assign(new Error('?'), { name: 'ExportStillProcessing' });
+
+      // Act
+      await handlerThrowing(lookalike, runtime)({ action: 'poll' }, lambdaContext()).catch(() => undefined);
+
+      // Assess
+      expect(errors).toHaveBeenCalledWith('Task failed with an unexpected error', { error: lookalike });
+    });
 
     it('logs a refused create at WARN and anything else at ERROR, and still lets it propagate', async () => {
       // Prepare
@@ -164,7 +182,7 @@ describe('problemResponses (through createExportHandler)', () => {
       const unexpected = new Error('AccessDeniedException: not authorized to perform states:StopExecution');
 
       // Act
-      const refused = await handlerThrowing(named('ExportCreateRejected'), runtime)(
+      const refused = await handlerThrowing(new ExportCreateRejectedError('ex_1', 'no'), runtime)(
         { action: 'create' },
         lambdaContext(),
       ).catch((error: unknown) => error);
@@ -176,7 +194,9 @@ describe('problemResponses (through createExportHandler)', () => {
       // Assess
       expect((refused as Error).name).toBe('ExportCreateRejected');
       expect(failed).toBe(unexpected);
-      expect(warnings).toHaveBeenCalledWith('Upstream refused the export', expect.anything());
+      expect(warnings).toHaveBeenCalledWith('Task failed; its caller decides what follows', {
+        error: refused,
+      });
       expect(errors).toHaveBeenCalledTimes(1);
       expect(errors).toHaveBeenCalledWith('Task failed with an unexpected error', { error: unexpected });
     });

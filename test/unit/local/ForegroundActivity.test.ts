@@ -1,19 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExtractedStateMachine } from '../../../infra/stateMachineDefinition';
+import type { ExtractedStateMachine } from '../../../infra/extractStateMachine';
 import { HandlerNames, ROUTES } from '../../../lib/http/routeTable';
 import { ForegroundActivity } from '../../../local/ForegroundActivity';
 import { type LocalHttpApi, startLocalHttpApi } from '../../../local/http/LocalHttpApi';
 import { LocalPollingWorkflows } from '../../../local/LocalPollingWorkflows';
 
-const TASK_ARN = 'arn:aws:lambda:us-east-1:123456789012:function:check-status';
+const TASK_ARN = 'arn:aws:lambda:us-east-1:123456789012:function:workflow-task';
 const ONE_TASK_MACHINE: ExtractedStateMachine = {
   logicalId: 'OneTask',
   definition: {
     StartAt: 'Work',
     States: { Work: { Type: 'Task', Resource: TASK_ARN, End: true } },
   } as unknown as ExtractedStateMachine['definition'],
-  taskHandlers: { [TASK_ARN]: HandlerNames.CHECK_STATUS },
+  taskHandlers: { [TASK_ARN]: HandlerNames.WORKFLOW_TASK },
 };
 
 /** Whether the promise settles within the given real time. */

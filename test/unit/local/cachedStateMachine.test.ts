@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExtractedStateMachine } from '../../../infra/stateMachineDefinition';
+import type { ExtractedStateMachine } from '../../../infra/extractStateMachine';
 import { loadStateMachine, stateMachineCacheKey } from '../../../local/cachedStateMachine';
 import { LOCAL_PROJECT_ROOT } from '../../../local/projectRoot';
 

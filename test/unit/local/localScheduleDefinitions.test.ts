@@ -68,7 +68,7 @@ describe('localScheduleDefinitions', () => {
         name: RECONCILER_SCHEDULE_NAME,
         expression: 'rate(10 minutes)',
         timeZone: undefined,
-        target: HandlerNames.CHECK_STATUS,
+        target: HandlerNames.RECONCILE,
       },
     ]);
   });

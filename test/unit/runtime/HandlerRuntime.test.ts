@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExportDependencies, ExportMetricName } from '../../../lib/exports/ports';
-import { InMemoryExportMetrics } from '../../../lib/observability/InMemoryExportMetrics';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
+import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';
 
 class CountingMetrics {
   readonly counted: ExportMetricName[] = [];

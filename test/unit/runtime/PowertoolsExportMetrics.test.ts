@@ -1,7 +1,7 @@
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { describe, expect, it, vi } from 'vitest';
-import { InMemoryExportMetrics } from '../../../lib/observability/InMemoryExportMetrics';
 import { PowertoolsExportMetrics } from '../../../lib/observability/PowertoolsExportMetrics';
+import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';
 
 function metricsUnderTest() {
   const metrics = new Metrics({ namespace: 'Test', serviceName: 'test' });

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../lib/config';
-import { createAwsExportDependencies } from '../../../lib/runtime/createAwsExportDependencies';
+import { lifecycleDependencies } from '../../support/lifecycleDependencies';
 import { type MockedAwsRuntime, SPOT, startMockedAwsRuntime } from '../functions/support/mockedAwsRuntime';
 
-describe('createAwsExportDependencies', () => {
+describe('buildDependencies with the lifecycle adapters', () => {
   let aws: MockedAwsRuntime;
 
   beforeEach(async () => {
@@ -20,7 +20,7 @@ describe('createAwsExportDependencies', () => {
 
   it('shares one upstream token between containers through the table', async () => {
     // Prepare: two containers, each with its own client and in-process token cache
-    const otherContainer = createAwsExportDependencies(aws.config, {
+    const otherContainer = lifecycleDependencies(aws.config, {
       clients: aws.clients,
       now: aws.clock.now,
     });
@@ -42,7 +42,7 @@ describe('createAwsExportDependencies', () => {
     const path = join(directory, 'spots.json');
     await writeFile(path, JSON.stringify({ [SPOT]: { apiKey: 'demo-api-key' } }));
     const config = { ...aws.config, credentials: { source: 'file' as const, path } };
-    const deps = createAwsExportDependencies(config, { clients: aws.clients, now: aws.clock.now });
+    const deps = lifecycleDependencies(config, { clients: aws.clients, now: aws.clock.now });
 
     try {
       // Act
@@ -70,7 +70,7 @@ describe('createAwsExportDependencies', () => {
         open -= 1;
       }
     };
-    const deps = createAwsExportDependencies(config, {
+    const deps = lifecycleDependencies(config, {
       clients: aws.clients,
       now: aws.clock.now,
       fetch: countingFetch,
@@ -87,12 +87,12 @@ describe('createAwsExportDependencies', () => {
 
   it('refuses to build without the table and the state machine', () => {
     // Act / Assess
-    expect(() => createAwsExportDependencies(loadConfig({}), { clients: aws.clients })).toThrow(ConfigError);
+    expect(() => lifecycleDependencies(loadConfig({}), { clients: aws.clients })).toThrow(ConfigError);
   });
 
   it('takes the lifecycle settings from the configuration', () => {
     // Act
-    const deps = createAwsExportDependencies(aws.config, { clients: aws.clients });
+    const deps = lifecycleDependencies(aws.config, { clients: aws.clients });
 
     // Assess
     expect(deps.settings).toBe(aws.config.exports);

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeListHandler } from '../../../functions/list';
 import { ConfigError } from '../../../lib/config';
-import { AWS_EXPORT_PORTS } from '../../../lib/runtime/createAwsExportDependencies';
+import { dynamoDbExportStoreFactory } from '../../../lib/runtime/adapterFactories/dynamoDbFactories';
 import { defaultHandlerRuntime } from '../../../lib/runtime/defaultHandlerRuntime';
-import { dynamoDbExportStore } from '../../../lib/runtime/ports/dynamoDbExportStore';
+import { LIFECYCLE_ADAPTERS } from '../../../lib/runtime/lifecycleAdapters';
 import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
 
 describe('defaultHandlerRuntime', () => {
@@ -15,7 +15,7 @@ describe('defaultHandlerRuntime', () => {
     // Prepare: the list function's own runtime, as functions/list.ts builds it
     vi.stubEnv('TABLE_NAME', '');
     vi.stubEnv('STATE_MACHINE_ARN', '');
-    const runtime = defaultHandlerRuntime({ store: dynamoDbExportStore });
+    const runtime = defaultHandlerRuntime({ store: dynamoDbExportStoreFactory });
     vi.spyOn(runtime.logger, 'error').mockImplementation(() => {});
     const handler = makeListHandler(runtime);
 
@@ -33,7 +33,7 @@ describe('defaultHandlerRuntime', () => {
     vi.stubEnv('TABLE_NAME', 'openweb-exports');
     vi.stubEnv('STATE_MACHINE_ARN', 'arn:aws:states:eu-west-1:123456789012:stateMachine:ExportPolling');
     vi.stubEnv('STATUS_FRESHNESS_SECONDS', '42');
-    const runtime = defaultHandlerRuntime(AWS_EXPORT_PORTS);
+    const runtime = defaultHandlerRuntime(LIFECYCLE_ADAPTERS);
 
     // Act
     const first = runtime.dependencies();
@@ -44,17 +44,23 @@ describe('defaultHandlerRuntime', () => {
     expect(first.settings.statusFreshnessSeconds).toBe(42);
   });
 
-  it('builds only the ports it is given, and needs only their resources', () => {
+  it('builds only the adapters it is given, and needs only their resources', () => {
     // Prepare: no state machine; listing does not start workflows
     vi.stubEnv('AWS_REGION', 'eu-west-1');
     vi.stubEnv('TABLE_NAME', 'openweb-exports');
     vi.stubEnv('STATE_MACHINE_ARN', '');
 
     // Act
-    const dependencies = defaultHandlerRuntime({ store: dynamoDbExportStore }).dependencies();
+    const dependencies = defaultHandlerRuntime({ store: dynamoDbExportStoreFactory }).dependencies();
 
     // Assess
-    expect(Object.keys(dependencies).sort()).toEqual(['metrics', 'now', 'settings', 'store']);
+    expect(Object.keys(dependencies).sort()).toEqual([
+      'archiveSettings',
+      'metrics',
+      'now',
+      'settings',
+      'store',
+    ]);
   });
 
   it('names every missing resource of its ports at once', () => {
@@ -65,7 +71,7 @@ describe('defaultHandlerRuntime', () => {
     // Act
     let error: unknown;
     try {
-      defaultHandlerRuntime(AWS_EXPORT_PORTS).dependencies();
+      defaultHandlerRuntime(LIFECYCLE_ADAPTERS).dependencies();
     } catch (caught) {
       error = caught;
     }

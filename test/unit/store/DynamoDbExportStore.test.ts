@@ -11,19 +11,21 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
-import { IllegalTransitionError } from '../../../lib/exports/errors';
-import { recordPoll } from '../../../lib/exports/recordPoll';
 import {
   ExportAlreadyExistsError,
   ExportNotFoundError,
   IdempotencyConflictError,
   IdempotencyKeyReusedError,
+  IllegalTransitionError,
   InvalidPaginationTokenError,
   SpotBusyError,
   TransitionConflictError,
-} from '../../../lib/exports/storeErrors';
+} from '../../../lib/exports/errors';
+import { recordPoll } from '../../../lib/exports/recordPoll';
 import { transitionExport } from '../../../lib/exports/transitionExport';
 import { DynamoDbExportStore } from '../../../lib/store/DynamoDbExportStore';
+import { DynamoDbIdempotencyKeys } from '../../../lib/store/DynamoDbIdempotencyKeys';
+import { DynamoDbSpotLocks } from '../../../lib/store/DynamoDbSpotLocks';
 import { exportRecordToItem } from '../../../lib/store/exportItem';
 import { encodePaginationToken } from '../../../lib/store/paginationToken';
 import { exportRecordFixture, FIXTURE_SPOT_ID } from '../../support/exportRecordFixtures';
@@ -43,12 +45,24 @@ function conditionalCheckFailed(item?: Record<string, unknown>): ConditionalChec
   });
 }
 
-function newStore(): DynamoDbExportStore {
-  return new DynamoDbExportStore({
+function adapterOptions() {
+  return {
     client: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' })),
     tableName: TABLE_NAME,
     now: () => NOW_MS,
-  });
+  };
+}
+
+function newStore(): DynamoDbExportStore {
+  return new DynamoDbExportStore(adapterOptions());
+}
+
+function newLocks(): DynamoDbSpotLocks {
+  return new DynamoDbSpotLocks(adapterOptions());
+}
+
+function newKeys(): DynamoDbIdempotencyKeys {
+  return new DynamoDbIdempotencyKeys(adapterOptions());
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -397,13 +411,13 @@ describe('DynamoDbExportStore.findActiveNotPolledSince', () => {
   });
 });
 
-describe('DynamoDbExportStore spot lock', () => {
+describe('DynamoDbSpotLocks', () => {
   it('takes the lock if free, lapsed or already held by the same export', async () => {
     // Prepare
     documentClient.on(PutCommand).resolves({});
 
     // Act
-    const lock = await newStore().acquireSpotLock(FIXTURE_SPOT_ID, 'ex_a', { leaseSeconds: 120 });
+    const lock = await newLocks().acquire(FIXTURE_SPOT_ID, 'ex_a', { leaseSeconds: 120 });
 
     // Assess
     expect(lock.expiresAtEpochSeconds).toBe(NOW_SECONDS + 120);
@@ -429,7 +443,7 @@ describe('DynamoDbExportStore spot lock', () => {
     );
 
     // Act
-    const error = await rejection(newStore().acquireSpotLock(FIXTURE_SPOT_ID, 'ex_a'));
+    const error = await rejection(newLocks().acquire(FIXTURE_SPOT_ID, 'ex_a'));
 
     // Assess
     expect(error).toBeInstanceOf(SpotBusyError);
@@ -447,7 +461,7 @@ describe('DynamoDbExportStore spot lock', () => {
     documentClient.on(PutCommand).rejectsOnce(conditionalCheckFailed(lapsed)).resolves({});
 
     // Act
-    const lock = await newStore().acquireSpotLock(FIXTURE_SPOT_ID, 'ex_a');
+    const lock = await newLocks().acquire(FIXTURE_SPOT_ID, 'ex_a');
 
     // Assess
     expect(lock.exportId).toBe('ex_a');
@@ -459,7 +473,7 @@ describe('DynamoDbExportStore spot lock', () => {
     documentClient.on(DeleteCommand).rejects(conditionalCheckFailed());
 
     // Act
-    const released = await newStore().releaseSpotLock(FIXTURE_SPOT_ID, 'ex_a');
+    const released = await newLocks().release(FIXTURE_SPOT_ID, 'ex_a');
 
     // Assess
     expect(released).toBe(false);
@@ -471,7 +485,7 @@ describe('DynamoDbExportStore spot lock', () => {
   });
 });
 
-describe('DynamoDbExportStore idempotency records', () => {
+describe('DynamoDbIdempotencyKeys', () => {
   const stored = {
     pk: `SPOT#${FIXTURE_SPOT_ID}`,
     sk: 'IDEMPOTENCY#key-1',
@@ -488,7 +502,7 @@ describe('DynamoDbExportStore idempotency records', () => {
     documentClient.on(PutCommand).resolves({});
 
     // Act
-    await newStore().putIdempotencyRecord(FIXTURE_SPOT_ID, 'key-1', {
+    await newKeys().put(FIXTURE_SPOT_ID, 'key-1', {
       exportId: 'ex_a',
       requestFingerprint: 'fp-1',
       expiresAtEpochSeconds: NOW_SECONDS + 3600,
@@ -513,7 +527,7 @@ describe('DynamoDbExportStore idempotency records', () => {
 
       // Act
       const error = await rejection(
-        newStore().putIdempotencyRecord(FIXTURE_SPOT_ID, 'key-1', {
+        newKeys().put(FIXTURE_SPOT_ID, 'key-1', {
           exportId: 'ex_a',
           requestFingerprint: fingerprint,
           expiresAtEpochSeconds: NOW_SECONDS + 3600,
@@ -538,7 +552,7 @@ describe('DynamoDbExportStore idempotency records', () => {
     documentClient.on(GetCommand).resolves({ Item: { ...stored, expiresAtEpochSeconds: NOW_SECONDS } });
 
     // Act
-    const record = await newStore().getIdempotencyRecord(FIXTURE_SPOT_ID, 'key-1');
+    const record = await newKeys().get(FIXTURE_SPOT_ID, 'key-1');
 
     // Assess
     expect(record).toBeUndefined();

@@ -24,10 +24,9 @@ import {
 import { type AwsClientStub, mockClient } from 'aws-sdk-client-mock';
 import { type Config, loadConfig } from '../../../../lib/config';
 import type { ExportDependencies } from '../../../../lib/exports/ports';
-import { InMemoryExportMetrics } from '../../../../lib/observability/InMemoryExportMetrics';
 import type { AwsClients } from '../../../../lib/runtime/AwsClients';
-import { createAwsExportDependencies } from '../../../../lib/runtime/createAwsExportDependencies';
 import { type HandlerRuntime, handlerRuntimeFor } from '../../../../lib/runtime/HandlerRuntime';
+import { InMemoryExportMetrics } from '../../../../local/InMemoryExportMetrics';
 import {
   DEMO_SPOTS,
   type OpenWebSimulator,
@@ -35,6 +34,7 @@ import {
 } from '../../../../local/openweb-simulator';
 import { silentLogger } from '../../../support/apiGatewayEvents';
 import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';
+import { lifecycleDependencies } from '../../../support/lifecycleDependencies';
 
 export const STATE_MACHINE_ARN = 'arn:aws:states:eu-west-1:123456789012:stateMachine:ExportPolling';
 export const EXECUTION_ARN_PREFIX = 'arn:aws:states:eu-west-1:123456789012:execution:ExportPolling:';
@@ -64,7 +64,7 @@ export interface MockedAwsRuntime {
   tableName: string;
   config: Config;
   /** The mocked clients, to build another container's dependencies on the same mocks. */
-  clients: AwsClients;
+  clients: Partial<AwsClients>;
   dynamoDb: AwsClientStub<DynamoDBDocumentClient>;
   stepFunctions: AwsClientStub<SFNClient>;
   eventBridge: AwsClientStub<EventBridgeClient>;
@@ -75,7 +75,7 @@ export interface MockedAwsRuntime {
 }
 
 /**
- * The real AWS dependencies (`createAwsExportDependencies`) with every AWS client
+ * The real AWS adapters (`buildDependencies` with `LIFECYCLE_ADAPTERS`) with every AWS client
  * mocked by aws-sdk-client-mock. DynamoDB calls are forwarded to an in-process
  * dynalite so the store behaves for real while each command stays inspectable; the
  * upstream is the OpenWeb simulator over HTTP.
@@ -123,13 +123,13 @@ export async function startMockedAwsRuntime(): Promise<MockedAwsRuntime> {
     UPSTREAM_AUTH_REQUESTS_PER_SECOND: '1000',
   });
   const metrics = new InMemoryExportMetrics();
-  const clients: AwsClients = {
+  const clients: Partial<AwsClients> = {
     documentClient: awsDocumentClient,
     stepFunctions: stepFunctionsClient,
     eventBridge: eventBridgeClient,
     secretsManager: secretsManagerClient,
   };
-  const dependencies = createAwsExportDependencies(config, { clients, metrics, now: clock.now });
+  const dependencies = lifecycleDependencies(config, { clients, metrics, now: clock.now });
   return {
     runtime: handlerRuntimeFor(dependencies, { logger: silentLogger() }),
     dependencies,

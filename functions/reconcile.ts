@@ -1,0 +1,22 @@
+import { isReconcilerEvent } from '../lib/events/reconcilerEvent';
+import { reconcileExports } from '../lib/exports/reconcileExports';
+import { HandlerNames } from '../lib/http/routeTable';
+import { createHandler } from '../lib/runtime/createHandler';
+import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
+import { UnrecognisedEventError } from '../lib/runtime/errors';
+import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
+import { LIFECYCLE_ADAPTERS } from '../lib/runtime/lifecycleAdapters';
+
+/**
+ * The reconciler, on its schedule: repairs what a lost workflow, a crash or an interrupted abort
+ * left behind (see lib/exports/reconcileExports.ts), and answers with what it did.
+ */
+export function makeReconcileHandler(runtime: HandlerRuntime) {
+  return createHandler(runtime, async (event, deps) => {
+    if (isReconcilerEvent(event)) return reconcileExports(deps);
+    throw new UnrecognisedEventError(HandlerNames.RECONCILE);
+  });
+}
+
+// Every port: a repair polls and aborts upstream, restarts and stops workflows, and announces the end.
+export const handler = makeReconcileHandler(defaultHandlerRuntime(LIFECYCLE_ADAPTERS));

@@ -1,0 +1,145 @@
+import { abortExport } from './abortExport';
+import { describeCreateFailure, retryAtMsOf, upstreamWaitKindOf } from './createFailureKind';
+import type { ExportRecord, UpstreamWait } from './ExportRecord';
+import { ExportStatus, isTerminal } from './ExportStatus';
+import { ExportCreateDeferredError, ExportCreateRejectedError } from './errors';
+import { isoAt } from './isoAt';
+import type { ExportDependencies } from './ports';
+import { holdSpotLock } from './spotLockLease';
+import { onTerminal } from './terminalTransitions';
+import { transitionOrCurrent } from './transitionExport';
+
+/**
+ * What a create attempt's outcome does to the export: the create task (./createUpstreamExport.ts)
+ * decides which outcome it met; these write it, each leaving the record in a state the next
+ * attempt, an abort or the reconciler continues from.
+ */
+
+/** How the failure reason of an export whose create was refused begins (the rest says why). */
+export const CREATE_REFUSED_REASON_PREFIX = 'the create was refused: ';
+
+/** The auth could not be had yet: count the attempt, say why the export waits, let the workflow retry. */
+export async function deferBeforeClaim(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  error: unknown,
+): Promise<never> {
+  const nowMs = deps.now();
+  const retryAtMs = retryAtMsOf(error, nowMs);
+  // Lost to a concurrent writer: its write says as much as ours would.
+  await transitionOrCurrent(
+    deps,
+    record,
+    ExportStatus.REQUESTED,
+    {
+      createAttempts: (record.createAttempts ?? 0) + 1,
+      lastUpstreamWait: waitOf(error, nowMs),
+      ...(retryAtMs !== undefined && { nextCreateAttemptAt: isoAt(retryAtMs) }),
+    },
+    retryAtMs === undefined ? { remove: ['nextCreateAttemptAt'] } : {},
+  );
+  throw new ExportCreateDeferredError(`Export ${record.exportId} waits for the upstream`, { cause: error });
+}
+
+function waitOf(error: unknown, nowMs: number): UpstreamWait {
+  return { kind: upstreamWaitKindOf(error), at: isoAt(nowMs), message: describeCreateFailure(error) };
+}
+
+/** Nothing reached the upstream: give the claim back, say why the export waits, let the workflow retry. */
+export async function defer(
+  deps: ExportDependencies,
+  claimed: ExportRecord,
+  error: unknown,
+): Promise<ExportRecord> {
+  const nowMs = deps.now();
+  const retryAtMs = retryAtMsOf(error, nowMs);
+  const released = await releaseClaim(deps, claimed, {
+    lastUpstreamWait: waitOf(error, nowMs),
+    ...(retryAtMs !== undefined && { nextCreateAttemptAt: isoAt(retryAtMs) }),
+  });
+  // Aborted meanwhile: finished, nothing to retry.
+  if (isTerminal(released.status)) return released;
+  throw new ExportCreateDeferredError(`Export ${claimed.exportId} waits for the upstream`, { cause: error });
+}
+
+/**
+ * Gives back a claim whose create never left. An abort that arrived meanwhile (ABORTING
+ * without an upstream id) ends here as ABORTED: there is nothing upstream to abort.
+ */
+async function releaseClaim(
+  deps: ExportDependencies,
+  claimed: ExportRecord,
+  changes: Pick<ExportRecord, 'lastUpstreamWait' | 'nextCreateAttemptAt'>,
+): Promise<ExportRecord> {
+  let current = claimed;
+  while (current.status === ExportStatus.REQUESTED) {
+    const { record, won } = await transitionOrCurrent(deps, current, ExportStatus.REQUESTED, changes, {
+      remove:
+        changes.nextCreateAttemptAt === undefined
+          ? ['upstreamCreateAttemptedAt', 'nextCreateAttemptAt']
+          : ['upstreamCreateAttemptedAt'],
+    });
+    if (won) return record;
+    current = record;
+  }
+  if (current.status === ExportStatus.ABORTING && current.upstreamExportId === undefined) {
+    return finishAbortNothingSent(deps, current);
+  }
+  return current;
+}
+
+async function finishAbortNothingSent(
+  deps: ExportDependencies,
+  aborting: ExportRecord,
+): Promise<ExportRecord> {
+  const { record: aborted, won } = await transitionOrCurrent(deps, aborting, ExportStatus.ABORTED, {
+    completedAt: isoAt(deps.now()),
+  });
+  if (won) await onTerminal(deps, aborted);
+  return aborted;
+}
+
+/** The upstream said no: FAILED with its reason, spot freed, workflow ended by ExportCreateRejected. */
+export async function refuse(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  reason: string,
+  cause: unknown,
+): Promise<never> {
+  const { record: failed, won } = await transitionOrCurrent(deps, record, ExportStatus.FAILED, {
+    failureReason: reason,
+    completedAt: isoAt(deps.now()),
+  });
+  if (won) await onTerminal(deps, failed);
+  else if (failed.status === ExportStatus.ABORTING && failed.upstreamExportId === undefined) {
+    // Aborted while the refused create was in flight: nothing exists upstream.
+    await finishAbortNothingSent(deps, failed);
+  }
+  throw new ExportCreateRejectedError(record.exportId, reason, { cause });
+}
+
+/** Upstream id known: PROCESSING, lock held until the deadline; an abort asked meanwhile is sent now. */
+export async function markProcessing(
+  deps: ExportDependencies,
+  record: ExportRecord,
+  upstreamExportId: string,
+): Promise<ExportRecord> {
+  const { record: processing } = await transitionOrCurrent(deps, record, ExportStatus.PROCESSING, {
+    upstreamExportId,
+    startedAt: isoAt(deps.now()),
+  });
+  if (processing.status === ExportStatus.ABORTING && processing.upstreamExportId === undefined) {
+    // An abort arrived while the create was in flight: record the id, then send the abort it asked for.
+    await transitionOrCurrent(deps, processing, ExportStatus.ABORTING, { upstreamExportId });
+    return abortExport(deps, {
+      spotId: processing.spotId,
+      exportId: processing.exportId,
+      reason: 'requested',
+    });
+  }
+  if (processing.status === ExportStatus.PROCESSING) {
+    await holdSpotLock(deps, processing.spotId, processing.exportId);
+    deps.metrics.count('ExportsStarted');
+  }
+  return processing;
+}

@@ -1,0 +1,26 @@
+import { DynamoDbArchiveRecords } from '../../store/DynamoDbArchiveRecords';
+import { DynamoDbExportStore } from '../../store/DynamoDbExportStore';
+import { DynamoDbIdempotencyKeys } from '../../store/DynamoDbIdempotencyKeys';
+import { DynamoDbSpotLocks } from '../../store/DynamoDbSpotLocks';
+import type { AdapterContext, AdapterFactory } from '../buildDependencies';
+import { requiredResource } from './requiredResource';
+
+function table({ config, documentClient }: AdapterContext) {
+  return { client: documentClient(), tableName: requiredResource(config.resources.tableName, 'TABLE_NAME') };
+}
+
+/** The export records on the exports table. */
+export const dynamoDbExportStoreFactory: AdapterFactory<'store'> = (context) =>
+  new DynamoDbExportStore(table(context));
+
+/** The spot locks, beside the records on the same table. */
+export const dynamoDbSpotLocksFactory: AdapterFactory<'spotLocks'> = (context) =>
+  new DynamoDbSpotLocks({ ...table(context), now: context.now });
+
+/** The idempotency keys, beside the records on the same table. */
+export const dynamoDbIdempotencyKeysFactory: AdapterFactory<'idempotencyKeys'> = (context) =>
+  new DynamoDbIdempotencyKeys({ ...table(context), now: context.now });
+
+/** The archive state on the export records. */
+export const dynamoDbArchiveRecordsFactory: AdapterFactory<'archives'> = (context) =>
+  new DynamoDbArchiveRecords(table(context));

@@ -1,0 +1,304 @@
+import type { ExportChangeField, ExportRecord, NewExportRecord } from '../../lib/exports/ExportRecord';
+import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from '../../lib/exports/ExportSettings';
+import { isActive } from '../../lib/exports/ExportStatus';
+import type {
+  ConditionalTransition,
+  ExportPage,
+  ExportStore,
+  ListExportsOptions,
+} from '../../lib/exports/ExportStore';
+import {
+  ExportAlreadyExistsError,
+  ExportNotFoundError,
+  IdempotencyConflictError,
+  IdempotencyKeyReusedError,
+  SpotBusyError,
+  TransitionConflictError,
+} from '../../lib/exports/errors';
+import type {
+  IdempotencyKeys,
+  IdempotencyRecord,
+  PutIdempotencyRecordInput,
+} from '../../lib/exports/IdempotencyRecord';
+import type { ExportDependencies, ExportMetricName, PollingWorkflows } from '../../lib/exports/ports';
+import type { AcquireSpotLockOptions, SpotLock, SpotLocks } from '../../lib/exports/SpotLock';
+import type {
+  CreatedExport,
+  ExportStatusReport,
+  ListedExport,
+  UpstreamExports,
+} from '../../lib/exports/UpstreamExports';
+import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
+
+const MS_PER_SECOND = 1000;
+
+/**
+ * In-memory stand-ins of the export lifecycle's ports, with the same conditional semantics as the
+ * DynamoDB adapters (a refused write throws the store's typed error carrying the current record),
+ * for unit tests of the use cases. The integration tests run the same use cases on dynalite.
+ */
+export class InMemoryExportStore implements ExportStore {
+  readonly #records = new Map<string, ExportRecord>();
+  /** Every write, in order: `create <id>` or `<from> → <to> <id>`. */
+  readonly writes: string[] = [];
+
+  async createExport(record: NewExportRecord): Promise<ExportRecord> {
+    const key = `${record.spotId}/${record.exportId}`;
+    const existing = this.#records.get(key);
+    if (existing !== undefined)
+      throw new ExportAlreadyExistsError(record.spotId, record.exportId, clone(existing));
+    const created = { ...structuredClone(record), version: 1 };
+    this.#records.set(key, created);
+    this.writes.push(`create ${record.exportId}`);
+    return clone(created);
+  }
+
+  async getExport(spotId: string, exportId: string): Promise<ExportRecord | undefined> {
+    const record = this.#records.get(`${spotId}/${exportId}`);
+    return record === undefined ? undefined : clone(record);
+  }
+
+  async transition(spotId: string, exportId: string, request: ConditionalTransition): Promise<ExportRecord> {
+    const current = this.#records.get(`${spotId}/${exportId}`);
+    if (current === undefined) throw new ExportNotFoundError(spotId, exportId);
+    const versionMatches =
+      request.expectedVersion === undefined || current.version === request.expectedVersion;
+    if (!request.from.includes(current.status) || !versionMatches) {
+      throw new TransitionConflictError({
+        current: clone(current),
+        to: request.to,
+        expectedFrom: request.from,
+        ...(request.expectedVersion !== undefined && { expectedVersion: request.expectedVersion }),
+      });
+    }
+    const next: ExportRecord = {
+      ...current,
+      ...structuredClone(withoutUndefined(request.changes ?? {})),
+      status: request.to,
+      version: current.version + 1,
+    };
+    for (const field of request.remove ?? []) delete next[field as ExportChangeField];
+    this.#records.set(`${spotId}/${exportId}`, next);
+    this.writes.push(`${current.status} → ${request.to} ${exportId}`);
+    return clone(next);
+  }
+
+  async listExports(spotId: string, options: ListExportsOptions): Promise<ExportPage> {
+    if (options.nextToken !== undefined) throw new Error('the in-memory store lists one page only');
+    const items = [...this.#records.values()]
+      .filter((record) => record.spotId === spotId)
+      .filter((record) => options.status === undefined || record.status === options.status)
+      .sort((a, b) => (a.exportId < b.exportId ? 1 : -1))
+      .slice(0, options.limit);
+    return { items: items.map(clone) };
+  }
+
+  async findActiveNotPolledSince(beforeIso: string, limit: number): Promise<ExportRecord[]> {
+    return [...this.#records.values()]
+      .filter((record) => isActive(record.status) && (record.lastPolledAt ?? record.requestedAt) < beforeIso)
+      .sort((a, b) => ((a.lastPolledAt ?? a.requestedAt) < (b.lastPolledAt ?? b.requestedAt) ? -1 : 1))
+      .slice(0, limit)
+      .map(clone);
+  }
+}
+
+export class InMemorySpotLocks implements SpotLocks {
+  readonly #locks = new Map<string, SpotLock>();
+  readonly #now: () => number;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  async acquire(spotId: string, exportId: string, options: AcquireSpotLockOptions = {}): Promise<SpotLock> {
+    const held = await this.get(spotId);
+    if (held !== undefined && held.exportId !== exportId) throw new SpotBusyError(spotId, held);
+    const nowMs = this.#now();
+    const lock: SpotLock = {
+      spotId,
+      exportId,
+      acquiredAt: new Date(nowMs).toISOString(),
+      expiresAtEpochSeconds: Math.floor(nowMs / MS_PER_SECOND) + (options.leaseSeconds ?? 3600),
+    };
+    this.#locks.set(spotId, lock);
+    return { ...lock };
+  }
+
+  async release(spotId: string, exportId: string): Promise<boolean> {
+    if (this.#locks.get(spotId)?.exportId !== exportId) return false;
+    this.#locks.delete(spotId);
+    return true;
+  }
+
+  async get(spotId: string): Promise<SpotLock | undefined> {
+    const lock = this.#locks.get(spotId);
+    if (lock === undefined || lock.expiresAtEpochSeconds * MS_PER_SECOND <= this.#now()) return undefined;
+    return { ...lock };
+  }
+}
+
+export class InMemoryIdempotencyKeys implements IdempotencyKeys {
+  readonly #keys = new Map<string, IdempotencyRecord>();
+  readonly #now: () => number;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  async put(spotId: string, key: string, input: PutIdempotencyRecordInput): Promise<IdempotencyRecord> {
+    const existing = await this.get(spotId, key);
+    if (existing !== undefined) {
+      throw existing.requestFingerprint === input.requestFingerprint
+        ? new IdempotencyConflictError(existing)
+        : new IdempotencyKeyReusedError(existing);
+    }
+    const record = { spotId, key, ...input, createdAt: new Date(this.#now()).toISOString() };
+    this.#keys.set(`${spotId}/${key}`, record);
+    return { ...record };
+  }
+
+  async delete(spotId: string, key: string, exportId: string): Promise<boolean> {
+    if (this.#keys.get(`${spotId}/${key}`)?.exportId !== exportId) return false;
+    return this.#keys.delete(`${spotId}/${key}`);
+  }
+
+  async get(spotId: string, key: string): Promise<IdempotencyRecord | undefined> {
+    const record = this.#keys.get(`${spotId}/${key}`);
+    if (record === undefined || record.expiresAtEpochSeconds * MS_PER_SECOND <= this.#now()) return undefined;
+    return { ...record };
+  }
+}
+
+/** One scripted answer of the upstream: a value, or an error thrown. */
+export type UpstreamAnswer<T> = T | { error: unknown };
+
+/**
+ * The upstream port with answers a test scripts per operation (the last one repeats), recording
+ * every call as `operation spotId [exportId]`.
+ */
+export class ScriptedUpstream implements UpstreamExports {
+  readonly calls: string[] = [];
+  readonly answers: {
+    ensureAuthenticated: UpstreamAnswer<undefined>[];
+    createExport: UpstreamAnswer<CreatedExport>[];
+    getExportStatus: UpstreamAnswer<ExportStatusReport>[];
+    abortExport: UpstreamAnswer<undefined>[];
+    listExports: UpstreamAnswer<ListedExport[]>[];
+  } = {
+    ensureAuthenticated: [undefined],
+    createExport: [{ exportId: 'up_1', statusLink: undefined, raw: {} }],
+    getExportStatus: [],
+    abortExport: [undefined],
+    listExports: [[]],
+  };
+
+  async ensureAuthenticated(spotId: string): Promise<void> {
+    this.calls.push(`ensureAuthenticated ${spotId}`);
+    await this.#answer('ensureAuthenticated');
+  }
+
+  async createExport(spotId: string): Promise<CreatedExport> {
+    this.calls.push(`createExport ${spotId}`);
+    return this.#answer('createExport');
+  }
+
+  async getExportStatus(spotId: string, exportId: string): Promise<ExportStatusReport> {
+    this.calls.push(`getExportStatus ${spotId} ${exportId}`);
+    return this.#answer('getExportStatus');
+  }
+
+  async abortExport(spotId: string, exportId: string): Promise<void> {
+    this.calls.push(`abortExport ${spotId} ${exportId}`);
+    await this.#answer('abortExport');
+  }
+
+  async listExports(spotId: string): Promise<ListedExport[]> {
+    this.calls.push(`listExports ${spotId}`);
+    return this.#answer('listExports');
+  }
+
+  async #answer<K extends keyof ScriptedUpstream['answers']>(
+    operation: K,
+  ): Promise<Exclude<ScriptedUpstream['answers'][K][number], { error: unknown }>> {
+    const script = this.answers[operation] as UpstreamAnswer<unknown>[];
+    const answer = script.length > 1 ? script.shift() : script[0];
+    if (answer === undefined && script.length === 0) throw new Error(`no scripted answer for ${operation}`);
+    if (typeof answer === 'object' && answer !== null && 'error' in answer) throw answer.error;
+    return answer as Exclude<ScriptedUpstream['answers'][K][number], { error: unknown }>;
+  }
+}
+
+/** Records what the use cases asked of the workflow runner. */
+export class RecordingWorkflowRunner implements PollingWorkflows {
+  readonly started = new Map<string, PollingWorkflowInput>();
+  readonly stopped: string[] = [];
+
+  async start(executionName: string, input: PollingWorkflowInput): Promise<void> {
+    if (!this.started.has(executionName)) this.started.set(executionName, input);
+  }
+
+  async stop(executionName: string): Promise<void> {
+    this.stopped.push(executionName);
+  }
+
+  async isRunning(executionName: string): Promise<boolean> {
+    return this.started.has(executionName) && !this.stopped.includes(executionName);
+  }
+}
+
+export interface InMemoryLifecycle {
+  deps: ExportDependencies;
+  store: InMemoryExportStore;
+  spotLocks: InMemorySpotLocks;
+  upstream: ScriptedUpstream;
+  workflows: RecordingWorkflowRunner;
+  published: ExportRecord[];
+  metrics: ExportMetricName[];
+  clock: { nowMs: number; advance(ms: number): void };
+}
+
+/** The lifecycle's dependencies, every port in memory, on a clock the test moves. */
+export function inMemoryLifecycle(settings: Partial<ExportSettings> = {}): InMemoryLifecycle {
+  const clock = {
+    nowMs: Date.parse('2026-11-01T12:00:00Z'),
+    advance(ms: number) {
+      this.nowMs += ms;
+    },
+  };
+  const now = () => clock.nowMs;
+  const store = new InMemoryExportStore();
+  const spotLocks = new InMemorySpotLocks(now);
+  const upstream = new ScriptedUpstream();
+  const workflows = new RecordingWorkflowRunner();
+  const published: ExportRecord[] = [];
+  const metrics: ExportMetricName[] = [];
+  return {
+    deps: {
+      store,
+      spotLocks,
+      idempotencyKeys: new InMemoryIdempotencyKeys(now),
+      upstream,
+      credentials: { getCredentials: async (spotId) => ({ spotId, apiKey: 'key' }) },
+      workflows,
+      events: { publishTerminal: async (record) => void published.push(record) },
+      metrics: { count: (name) => void metrics.push(name) },
+      settings: { ...DEFAULT_EXPORT_SETTINGS, ...settings },
+      now,
+    },
+    store,
+    spotLocks,
+    upstream,
+    workflows,
+    published,
+    metrics,
+    clock,
+  };
+}
+
+function clone(record: ExportRecord): ExportRecord {
+  return structuredClone(record);
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,66 @@
+import { DescribeExecutionCommand, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeReconcileHandler } from '../../../functions/reconcile';
+import { makeStartHandler } from '../../../functions/start';
+import { makeWorkflowTaskHandler } from '../../../functions/workflow-task';
+import { UnrecognisedEventError } from '../../../lib/runtime/errors';
+import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
+import {
+  createTaskEvent,
+  DATE_RANGE,
+  type MockedAwsRuntime,
+  SPOT,
+  startMockedAwsRuntime,
+} from './support/mockedAwsRuntime';
+
+const MINUTE_MS = 60_000;
+const _HOUR_MS = 60 * MINUTE_MS;
+
+describe('reconcile handler', () => {
+  let aws: MockedAwsRuntime;
+  let handler: ReturnType<typeof makeReconcileHandler>;
+  let exportId: string;
+
+  beforeEach(async () => {
+    aws = await startMockedAwsRuntime();
+    handler = makeReconcileHandler(aws.runtime);
+    const started = await makeStartHandler(aws.runtime)(apiRequests.start(SPOT, DATE_RANGE), lambdaContext());
+    exportId = parseResponse(started).body.exportId as string;
+    // The workflow's first step: the upstream create.
+    await makeWorkflowTaskHandler(aws.runtime)(createTaskEvent(SPOT, exportId), lambdaContext());
+  });
+
+  afterEach(async () => {
+    await aws.close();
+  });
+
+  function _finishUpstream(outcome: 'completed' | 'failed' = 'completed'): void {
+    const upstreamId = aws.simulator.listExports(SPOT)[0]?.id ?? '';
+    aws.simulator.finishExport(upstreamId, outcome);
+  }
+
+  describe('as the scheduled reconciler', () => {
+    it('restarts the workflow of a stale export whose execution is gone and reports a summary', async () => {
+      // Prepare
+      aws.clock.advance(20 * MINUTE_MS);
+      aws.stepFunctions.resetHistory();
+
+      // Act
+      const summary = await handler({ source: 'reconciler' }, lambdaContext());
+
+      // Assess
+      expect(summary).toEqual({ examined: 1, finished: 0, workflowsRestarted: 1, failures: 0 });
+      expect(aws.stepFunctions).toHaveReceivedCommandWith(DescribeExecutionCommand, {
+        executionArn: expect.stringMatching(new RegExp(`:execution:ExportPolling:${exportId}$`)),
+      });
+      expect(aws.stepFunctions).toHaveReceivedCommandWith(StartExecutionCommand, { name: `${exportId}-r1` });
+    });
+  });
+
+  it('throws UnrecognisedEventError for an event of no known source', async () => {
+    // Act / Assess
+    await expect(handler({ action: 'dance' }, lambdaContext())).rejects.toBeInstanceOf(
+      UnrecognisedEventError,
+    );
+  });
+});
