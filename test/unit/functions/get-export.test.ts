@@ -1,21 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeGetExportHandler } from '../../../functions/get-export';
-import { makeStartHandler } from '../../../functions/start';
-import { makeWorkflowTaskHandler } from '../../../functions/workflow-task';
 import { UnrecognisedEventError } from '../../../lib/runtime/errors';
 import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
 import {
-  createTaskEvent,
-  DATE_RANGE,
   EVENT_BUS_NAME,
+  finishUpstreamExport,
   type MockedAwsRuntime,
   OTHER_SPOT,
   SPOT,
+  startAndCreateThroughHandlers,
   startMockedAwsRuntime,
 } from './support/mockedAwsRuntime';
 
-const MINUTE_MS = 60_000;
-const _HOUR_MS = 60 * MINUTE_MS;
+const _MINUTE_MS = 60_000;
 
 describe('get-export handler', () => {
   let aws: MockedAwsRuntime;
@@ -25,20 +22,15 @@ describe('get-export handler', () => {
   beforeEach(async () => {
     aws = await startMockedAwsRuntime();
     handler = makeGetExportHandler(aws.runtime);
-    const started = await makeStartHandler(aws.runtime)(apiRequests.start(SPOT, DATE_RANGE), lambdaContext());
-    exportId = parseResponse(started).body.exportId as string;
-    // The workflow's first step: the upstream create.
-    await makeWorkflowTaskHandler(aws.runtime)(createTaskEvent(SPOT, exportId), lambdaContext());
+    exportId = await startAndCreateThroughHandlers(aws);
   });
 
   afterEach(async () => {
     await aws.close();
   });
 
-  function finishUpstream(outcome: 'completed' | 'failed' = 'completed'): void {
-    const upstreamId = aws.simulator.listExports(SPOT)[0]?.id ?? '';
-    aws.simulator.finishExport(upstreamId, outcome);
-  }
+  const finishUpstream = (outcome: 'completed' | 'failed' = 'completed') =>
+    finishUpstreamExport(aws, outcome);
 
   describe('from the API (GET /exports/{exportId})', () => {
     it('answers 200 with the export while it runs', async () => {

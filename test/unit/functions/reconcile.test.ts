@@ -1,20 +1,16 @@
 import { DescribeExecutionCommand, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeReconcileHandler } from '../../../functions/reconcile';
-import { makeStartHandler } from '../../../functions/start';
-import { makeWorkflowTaskHandler } from '../../../functions/workflow-task';
 import { UnrecognisedEventError } from '../../../lib/runtime/errors';
-import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
+import { lambdaContext } from '../../support/apiGatewayEvents';
 import {
-  createTaskEvent,
-  DATE_RANGE,
   type MockedAwsRuntime,
   SPOT,
+  startAndCreateThroughHandlers,
   startMockedAwsRuntime,
 } from './support/mockedAwsRuntime';
 
 const MINUTE_MS = 60_000;
-const _HOUR_MS = 60 * MINUTE_MS;
 
 describe('reconcile handler', () => {
   let aws: MockedAwsRuntime;
@@ -24,10 +20,7 @@ describe('reconcile handler', () => {
   beforeEach(async () => {
     aws = await startMockedAwsRuntime();
     handler = makeReconcileHandler(aws.runtime);
-    const started = await makeStartHandler(aws.runtime)(apiRequests.start(SPOT, DATE_RANGE), lambdaContext());
-    exportId = parseResponse(started).body.exportId as string;
-    // The workflow's first step: the upstream create.
-    await makeWorkflowTaskHandler(aws.runtime)(createTaskEvent(SPOT, exportId), lambdaContext());
+    exportId = await startAndCreateThroughHandlers(aws);
   });
 
   afterEach(async () => {

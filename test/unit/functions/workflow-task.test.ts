@@ -9,9 +9,11 @@ import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGate
 import {
   createTaskEvent,
   DATE_RANGE,
+  finishUpstreamExport,
   type MockedAwsRuntime,
   OTHER_SPOT,
   SPOT,
+  startAndCreateThroughHandlers,
   startMockedAwsRuntime,
 } from './support/mockedAwsRuntime';
 
@@ -26,20 +28,15 @@ describe('workflow-task handler', () => {
   beforeEach(async () => {
     aws = await startMockedAwsRuntime();
     handler = makeWorkflowTaskHandler(aws.runtime);
-    const started = await makeStartHandler(aws.runtime)(apiRequests.start(SPOT, DATE_RANGE), lambdaContext());
-    exportId = parseResponse(started).body.exportId as string;
-    // The workflow's first step: the upstream create.
-    await makeWorkflowTaskHandler(aws.runtime)(createTaskEvent(SPOT, exportId), lambdaContext());
+    exportId = await startAndCreateThroughHandlers(aws);
   });
 
   afterEach(async () => {
     await aws.close();
   });
 
-  function finishUpstream(outcome: 'completed' | 'failed' = 'completed'): void {
-    const upstreamId = aws.simulator.listExports(SPOT)[0]?.id ?? '';
-    aws.simulator.finishExport(upstreamId, outcome);
-  }
+  const finishUpstream = (outcome: 'completed' | 'failed' = 'completed') =>
+    finishUpstreamExport(aws, outcome);
 
   describe('as the workflow create task', () => {
     let fresh: string;

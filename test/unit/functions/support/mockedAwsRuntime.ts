@@ -22,6 +22,8 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { type AwsClientStub, mockClient } from 'aws-sdk-client-mock';
+import { makeStartHandler } from '../../../../functions/start';
+import { makeWorkflowTaskHandler } from '../../../../functions/workflow-task';
 import { type Config, loadConfig } from '../../../../lib/config';
 import type { ExportDependencies } from '../../../../lib/exports/ports';
 import type { AwsClients } from '../../../../lib/runtime/AwsClients';
@@ -32,7 +34,7 @@ import {
   type OpenWebSimulator,
   startOpenWebSimulator,
 } from '../../../../local/openweb-simulator';
-import { silentLogger } from '../../../support/apiGatewayEvents';
+import { apiRequests, lambdaContext, parseResponse, silentLogger } from '../../../support/apiGatewayEvents';
 import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';
 import { lifecycleDependencies } from '../../../support/lifecycleDependencies';
 
@@ -166,4 +168,21 @@ export const DATE_RANGE = { from: '2026-10-31T00:00:00Z', until: '2026-11-01T00:
 /** The workflow's create task event for an export, with a deadline far ahead of the test clock. */
 export function createTaskEvent(spotId: string, exportId: string, deadline = '2026-11-02T12:00:00.000Z') {
   return { action: 'create', spotId, exportId, deadline };
+}
+
+/** An export started over the API and created upstream by the workflow's create task, as a deployment runs it: PROCESSING. */
+export async function startAndCreateThroughHandlers(aws: MockedAwsRuntime, spotId = SPOT): Promise<string> {
+  const started = await makeStartHandler(aws.runtime)(apiRequests.start(spotId, DATE_RANGE), lambdaContext());
+  const exportId = parseResponse(started).body.exportId as string;
+  await makeWorkflowTaskHandler(aws.runtime)(createTaskEvent(spotId, exportId), lambdaContext());
+  return exportId;
+}
+
+/** Finishes the spot's (first) upstream export as the upstream would. */
+export function finishUpstreamExport(
+  aws: MockedAwsRuntime,
+  outcome: 'completed' | 'failed' = 'completed',
+  spotId = SPOT,
+): void {
+  aws.simulator.finishExport(aws.simulator.listExports(spotId)[0]?.id ?? '', outcome);
 }
