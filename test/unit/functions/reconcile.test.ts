@@ -27,11 +27,6 @@ describe('reconcile handler', () => {
     await aws.close();
   });
 
-  function _finishUpstream(outcome: 'completed' | 'failed' = 'completed'): void {
-    const upstreamId = aws.simulator.listExports(SPOT)[0]?.id ?? '';
-    aws.simulator.finishExport(upstreamId, outcome);
-  }
-
   describe('as the scheduled reconciler', () => {
     it('restarts the workflow of a stale export whose execution is gone and reports a summary', async () => {
       // Prepare
