@@ -12,7 +12,6 @@ import {
   startMockedAwsRuntime,
 } from './support/mockedAwsRuntime';
 
-const _MINUTE_MS = 60_000;
 
 describe('get-export handler', () => {
   let aws: MockedAwsRuntime;
