@@ -14,6 +14,7 @@ import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestSchema';
 import { spotIdSchema } from '../lib/exports/spotId';
 import { JWT_CLAIM_NAME_PATTERN } from '../lib/http/jwtClaimValues';
 import { isDownloadHostEntry } from '../lib/openweb/downloadLinkPolicy';
+import { canonicalTimeZone, checkScheduleExpression, type ScheduleForm } from './scheduleExpression';
 import { STEP_FUNCTIONS_MAX_HISTORY_EVENTS, workflowHistoryBudget } from './statusPollRetry';
 
 /** The CDK context key holding the deployment's configuration (a JSON object, or its JSON text from `-c`). */
@@ -36,9 +37,6 @@ const LOG_RETENTION_DAYS_VALUES = [
 
 const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 
-const CRON_FIELD_COUNT = 6;
-const RATE_EXPRESSION = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/;
-
 function integer(min: number, max: number) {
   return z
     .number({ error: 'must be a number' })
@@ -47,39 +45,22 @@ function integer(min: number, max: number) {
     .max(max, `must be at most ${max}`);
 }
 
-/** `rate(5 minutes)`: singular unit for 1, plural otherwise, as EventBridge Scheduler requires. */
-function isRateExpression(text: string): boolean {
-  const match = RATE_EXPRESSION.exec(text);
-  if (match === null) return false;
-  const value = Number(match[1]);
-  const plural = (match[2] as string).endsWith('s');
-  return value >= 1 && plural === value > 1;
-}
-
-function isCronExpression(text: string): boolean {
-  const match = /^cron\((.+)\)$/.exec(text);
-  return match !== null && (match[1] as string).trim().split(/\s+/).length === CRON_FIELD_COUNT;
-}
-
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
+/** A Scheduler expression of `forms` (infra/scheduleExpression.ts), else what is wrong with it. */
+function scheduleExpression(forms: readonly ScheduleForm[], message: string) {
+  return z.string({ error: 'must be a string' }).superRefine((text, context) => {
+    const check = checkScheduleExpression(text, forms);
+    if (!check.ok) context.addIssue({ code: 'custom', message: `${message}: ${check.reason}` });
+  });
 }
 
 /** EventBridge Scheduler's longest flexible time window. */
 export const MAX_FLEXIBLE_WINDOW_MINUTES = 1_440;
 
 const scheduleSchema = z.strictObject({
-  expression: z
-    .string({ error: 'must be a string' })
-    .refine(
-      (text) => isCronExpression(text) || isRateExpression(text),
-      'must be an EventBridge Scheduler cron(<6 fields>) or rate(<n> <unit>) expression',
-    ),
+  expression: scheduleExpression(
+    ['rate', 'cron'],
+    'must be an EventBridge Scheduler expression, cron(<6 fields>) or rate(<n> <unit>)',
+  ),
   window: z
     .string({ error: 'must be a string' })
     .refine(
@@ -90,9 +71,20 @@ const scheduleSchema = z.strictObject({
       const seconds = isoDurationSeconds(text);
       return seconds === undefined || (seconds > 0 && seconds <= MAX_EXPORT_RANGE_HOURS * SECONDS_PER_HOUR);
     }, `must be longer than zero and at most ${MAX_EXPORT_RANGE_HOURS} hours (the upstream's longest export range)`),
+  // Matched in any case, as Scheduler does; written with the zone's own name (`europe/paris` → `Europe/Paris`).
   timeZone: z
     .string({ error: 'must be a string' })
-    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris or UTC')
+    .transform((name, context) => {
+      const canonical = canonicalTimeZone(name);
+      if (canonical === undefined) {
+        context.addIssue({
+          code: 'custom',
+          message: 'must be an IANA time zone such as Europe/Paris or UTC',
+        });
+        return z.NEVER;
+      }
+      return canonical;
+    })
     .optional(),
   // Scheduler fires each run at a random moment within this many minutes of its time (the export
   // window still ends at the scheduled time): many spots on one expression then do not all start at once.
@@ -147,10 +139,10 @@ const pollingSchema = z
     reconcileStaleAfterSeconds: integer(60, SECONDS_PER_DAY).default(
       DEFAULT_EXPORT_SETTINGS.reconcileStaleAfterSeconds,
     ),
-    reconcileRate: z
-      .string({ error: 'must be a string' })
-      .refine(isRateExpression, 'must be a rate expression such as rate(5 minutes) or rate(1 hour)')
-      .default(DEFAULT_RECONCILE_RATE),
+    reconcileRate: scheduleExpression(
+      ['rate'],
+      'must be a rate expression such as rate(5 minutes) or rate(1 hour)',
+    ).default(DEFAULT_RECONCILE_RATE),
   })
   .superRefine((polling, context) => {
     if (polling.statusPollMaxDelaySeconds < polling.statusPollIntervalSeconds) {
