@@ -192,12 +192,38 @@ describe('parseStackConfig', () => {
     expect(problems).toEqual(['openwebExports.sourceMapStackTraces: must be true or false']);
   });
 
-  it('rejects unknown keys, so a typo is not silently ignored', () => {
+  it('rejects unknown keys, so a typo is not silently ignored, and names the key probably meant', () => {
     // Act
-    const problems = problemsOf({ spot: [] });
+    const problems = problemsOf({ spot: [], nothingLikeAnyKey: 1 });
 
     // Assess
-    expect(problems).toEqual(['openwebExports: unknown key "spot"']);
+    expect(problems).toEqual([
+      'openwebExports: unknown key "spot" (did you mean "spots"?), "nothingLikeAnyKey"',
+    ]);
+  });
+
+  it('names the key probably meant at every level of the configuration', () => {
+    // Act
+    const problems = problemsOf({
+      polling: { exportDeadlineSecond: 3600 },
+      api: { throttlingRateLimt: 10 },
+      archive: { ExpireAfterDays: 400 },
+      auth: { mode: 'jwt', issuer: 'https://issuer.example.com', audience: ['a'], spotclaim: 'spots' },
+      spots: [
+        { spotId: 'sp_abc', schedule: [] },
+        { spotId: 'sp_def', schedules: [{ ...validSchedule, timezone: 'UTC' }] },
+      ],
+    });
+
+    // Assess
+    expect(problems).toEqual([
+      'openwebExports.spots.0: unknown key "schedule" (did you mean "schedules"?)',
+      'openwebExports.spots.1.schedules.0: unknown key "timezone" (did you mean "timeZone"?)',
+      'openwebExports.auth: unknown key "spotclaim" (did you mean "spotClaim"?)',
+      'openwebExports.polling: unknown key "exportDeadlineSecond" (did you mean "exportDeadlineSeconds"?)',
+      'openwebExports.api: unknown key "throttlingRateLimt" (did you mean "throttlingRateLimit"?)',
+      'openwebExports.archive: unknown key "ExpireAfterDays" (did you mean "expireAfterDays"?)',
+    ]);
   });
 
   it('requires issuer and audience in JWT mode', () => {

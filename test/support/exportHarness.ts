@@ -1,11 +1,12 @@
 import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
 import { CredentialsNotFoundError } from '../../lib/exports/credentialsErrors';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
-import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from '../../lib/exports/ExportSettings';
+import type { ExportSettings } from '../../lib/exports/ExportSettings';
 import type { ExportStore } from '../../lib/exports/ExportStore';
 import type { PollingWorkflowInput } from '../../lib/exports/pollingWorkflowContract';
 import type { ExportDependencies, ExportMetricName, PollingWorkflows } from '../../lib/exports/ports';
 import { OpenWebClient, type OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
+import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
 import {
