@@ -1,5 +1,5 @@
 import type { ExportChangeField, ExportRecord, NewExportRecord } from '../../lib/exports/ExportRecord';
-import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from '../../lib/exports/ExportSettings';
+import type { ExportSettings } from '../../lib/exports/ExportSettings';
 import { isActive } from '../../lib/exports/ExportStatus';
 import type {
   ConditionalTransition,
@@ -29,6 +29,7 @@ import type {
   UpstreamExports,
 } from '../../lib/exports/UpstreamExports';
 import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
+import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
 
 const MS_PER_SECOND = 1000;
 
