@@ -7,7 +7,11 @@ import {
   MIN_WATCH_INTERVAL_SECONDS,
 } from './watchExport';
 
-export const CLI_NAME = 'openweb-exports';
+/**
+ * The command that runs the CLI, as every usage line and hint names it so it can be pasted: the
+ * package is not published, so in a clone its bin `openweb-exports` is not on PATH; npx finds it.
+ */
+export const CLI_NAME = 'npx openweb-exports';
 
 /** Options every command accepts, before or after the command name. */
 export const GLOBAL_OPTIONS = {

@@ -26,8 +26,9 @@ export const startCommand: CliCommand = {
   summary: 'Start an export of a date range or a conversation',
   synopsis:
     'start --spot <id> (--from <time> --until <time> | --last <duration> | --conversation <id>) [options]',
-  help: `Asks the API to export a spot's comments and prints the accepted export.
-With --wait, follows it like 'watch' and exits with its outcome.
+  help: `Asks the API to export a spot's comments and prints the accepted export (exit 0).
+With --wait, follows it like 'watch' and exits with its outcome: 0 COMPLETED, 3 FAILED,
+4 ABORTED.
 
 Options:
   --from <time>                 Start of the range, UTC: 2026-01-31T00:00:00Z or 2026-01-31

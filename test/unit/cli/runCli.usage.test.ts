@@ -19,7 +19,7 @@ describe('runCli usage', () => {
 
     // Assess
     expect(code).toBe(ExitCode.SUCCESS);
-    expect(io.stdoutText()).toContain('Usage: openweb-exports <command>');
+    expect(io.stdoutText()).toContain('Usage: npx openweb-exports <command>');
     expect(io.stdoutText()).toMatch(
       /Exit codes:[\s\S]*3 +the export FAILED[\s\S]*6 +the API could not be reached/,
     );
@@ -34,19 +34,26 @@ describe('runCli usage', () => {
     ['watch', '--interval-seconds <n>'],
     ['abort', 'abort <exportId> --spot <id>'],
     ['list', '--next-token <token>'],
-  ])('prints the help of %s with its options and the exit codes', async (command, expected) => {
-    // Prepare
-    const io = createTestIo({ fetch: failingFetch() });
+  ])(
+    'prints the help of %s with its own options, pointing at the general help for the rest',
+    async (command, expected) => {
+      // Prepare
+      const io = createTestIo({ fetch: failingFetch() });
 
-    // Act
-    const code = await runCli([command, '--help'], io);
+      // Act
+      const code = await runCli([command, '--help'], io);
 
-    // Assess
-    expect(code).toBe(ExitCode.SUCCESS);
-    expect(io.stdoutText()).toContain(`Usage: openweb-exports ${command}`);
-    expect(io.stdoutText()).toContain(expected);
-    expect(io.stdoutText()).toContain('Exit codes:');
-  });
+      // Assess
+      expect(code).toBe(ExitCode.SUCCESS);
+      expect(io.stdoutText()).toContain(`Usage: npx openweb-exports ${command}`);
+      expect(io.stdoutText()).toContain(expected);
+      expect(io.stdoutText()).toContain(
+        "Global options: [--api <url>] [--spot <id>] [--json] [--sigv4] [--region <region>]\nRun 'npx openweb-exports --help' for what they do and for every exit code.\n",
+      );
+      expect(io.stdoutText()).not.toContain('Exit codes:');
+      expect(io.stdoutText()).not.toContain('Sign requests with AWS SigV4');
+    },
+  );
 
   it('answers `help <command>` like `<command> --help`', async () => {
     // Prepare
@@ -57,7 +64,7 @@ describe('runCli usage', () => {
 
     // Assess
     expect(code).toBe(ExitCode.SUCCESS);
-    expect(io.stdoutText()).toContain('Usage: openweb-exports watch');
+    expect(io.stdoutText()).toContain('Usage: npx openweb-exports watch');
   });
 
   it.each([
@@ -146,8 +153,43 @@ describe('runCli usage', () => {
     expect(code).toBe(ExitCode.USAGE);
     expect(io.stderrText()).toContain(message);
     expect(io.stderrText()).toMatch(
-      /\nUsage: openweb-exports .+\nRun 'openweb-exports( \w+)? --help' for details\.\n$/,
+      /^error: .+\nUsage: npx openweb-exports .+\nRun 'npx openweb-exports( \w+)? --help' for details\.\n$/,
     );
+  });
+
+  it('names the commands in one line when the command is missing, rather than the whole help', async () => {
+    // Prepare
+    const io = createTestIo({ fetch: failingFetch() });
+
+    // Act
+    const code = await runCli([], io);
+
+    // Assess
+    expect(code).toBe(ExitCode.USAGE);
+    expect(io.stderrText()).toBe(
+      'error: a command is missing\n' +
+        'Usage: npx openweb-exports <command> [options]   (commands: start, status, watch, abort, list, download)\n' +
+        "Run 'npx openweb-exports --help' for details.\n",
+    );
+  });
+
+  it('spells an unexpected error `error:` as every other, then shows where it happened', async () => {
+    // Prepare: a clock that fails, which no command expects.
+    const io = createTestIo({
+      fetch: failingFetch(),
+      now: () => {
+        throw new TypeError('the clock stopped');
+      },
+    });
+
+    // Act
+    const code = await runCli(['start', '--spot', 'sp_demo', '--last', 'P1D'], io);
+
+    // Assess
+    expect(code).toBe(1);
+    expect(io.stderrText()).toMatch(/^error: the clock stopped \(an unexpected TypeError: a bug of the CLI/);
+    expect(io.stderrText()).toMatch(/\n +at /);
+    expect(io.stderrText()).not.toMatch(/^\w*Error:/m);
   });
 
   it('does not echo an API URL that carries a password', async () => {
