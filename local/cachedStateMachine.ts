@@ -96,22 +96,17 @@ export function synthesisReason(last: SynthesisInputs | undefined, now: Synthesi
   if (last === undefined) return 'nothing is cached yet (the first start in this checkout)';
   const paths = new Set([...Object.keys(last.sourceHashes), ...Object.keys(now.sourceHashes)]);
   const changed = [...paths].filter((path) => last.sourceHashes[path] !== now.sourceHashes[path]).sort();
-  const reasons: string[] = [];
-  if (last.configHash !== now.configHash) {
-    reasons.push(
-      'the stack configuration (LOCAL_STACK_CONFIG, else cdk.json) changed since the last synthesis',
-    );
-  }
-  if (changed.length > 0) {
-    const named = changed.slice(0, MAX_NAMED_CHANGED_FILES).join(', ');
-    const more = changed.length - MAX_NAMED_CHANGED_FILES;
-    reasons.push(
-      `${changed.length === 1 ? 'a source changed' : 'sources changed'} since the last synthesis: ${named}${more > 0 ? ` and ${more} more` : ''}`,
-    );
-  }
-  return reasons.length > 0
-    ? reasons.join('; ')
-    : 'no definition is cached for this configuration and these sources';
+  const subjects: string[] = [];
+  if (last.configHash !== now.configHash)
+    subjects.push('the stack configuration (LOCAL_STACK_CONFIG, else cdk.json)');
+  if (changed.length > 0) subjects.push(changed.length === 1 ? 'a source' : `${changed.length} sources`);
+  if (subjects.length === 0) return 'no definition is cached for this configuration and these sources';
+  const more = changed.length - MAX_NAMED_CHANGED_FILES;
+  const named =
+    changed.length === 0
+      ? ''
+      : `: ${changed.slice(0, MAX_NAMED_CHANGED_FILES).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return `${subjects.join(' and ')} changed since the last synthesis${named}`;
 }
 
 function cacheKeyOf(inputs: SynthesisInputs): string {

@@ -126,7 +126,7 @@ describe('why the state machine is synthesized again', () => {
     );
 
     // Assess
-    expect(reason).toBe('sources changed since the last synthesis: lib/config.ts, lib/gone.ts, lib/new.ts');
+    expect(reason).toBe('3 sources changed since the last synthesis: lib/config.ts, lib/gone.ts, lib/new.ts');
   });
 
   it('names both, and at most three files, when the configuration and many sources changed', () => {
@@ -141,8 +141,8 @@ describe('why the state machine is synthesized again', () => {
 
     // Assess
     expect(reason).toBe(
-      'the stack configuration (LOCAL_STACK_CONFIG, else cdk.json) changed since the last synthesis; ' +
-        'sources changed since the last synthesis: lib/a.ts, lib/b.ts, lib/c.ts and 1 more',
+      'the stack configuration (LOCAL_STACK_CONFIG, else cdk.json) and 4 sources changed since the last ' +
+        'synthesis: lib/a.ts, lib/b.ts, lib/c.ts and 1 more',
     );
   });
 
