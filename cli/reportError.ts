@@ -71,10 +71,15 @@ export function reportError(error: unknown, io: CliIo, context: ErrorReportConte
     return error.lastError instanceof ApiUnreachableError ? ExitCode.API_UNREACHABLE : ExitCode.API_ERROR;
   }
   if (error instanceof CliInterruptedError) return ExitCode.INTERRUPTED;
-  io.stderr.write(
-    `unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  io.stderr.write(unexpectedErrorReport(error));
   return UNEXPECTED_ERROR_EXIT_CODE;
+}
+
+/** `error: <message>` as every other error says it, then where it happened: this one is a bug. */
+function unexpectedErrorReport(error: unknown): string {
+  if (!(error instanceof Error)) return `error: ${String(error)} (unexpected: a bug of the CLI)\n`;
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  return `error: ${error.message} (an unexpected ${error.name}: a bug of the CLI; please report it with these lines)\n${frames.map((frame) => `${frame}\n`).join('')}`;
 }
 
 /** The synopsis of the command the error is about, or of the CLI with its command names. */

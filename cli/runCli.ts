@@ -145,12 +145,12 @@ function parseCommandArgs(
   }
 }
 
+/** `--help` alone prints the general help; nothing at all is a usage error, short like the others. */
 function showGeneralHelp(rest: readonly string[], io: CliIo): number {
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(generalUsage(COMMANDS));
     return ExitCode.SUCCESS;
   }
-  io.stderr.write(generalUsage(COMMANDS));
   return reportError(new CliUsageError('a command is missing'), io, { json: false, signed: false });
 }
 

@@ -1,4 +1,5 @@
 import { DEFAULT_API_URL } from '../cli/ApiEndpoint';
+import { CLI_NAME } from '../cli/cliOptions';
 import type { LocalRuntime } from './startLocalRuntime';
 
 export interface ReadyBannerInput {
@@ -35,12 +36,13 @@ export function readyBanner(input: ReadyBannerInput): string[] {
         `${schedule.localTiming ?? `fired by hand only: ${schedule.notRunReason}`}`,
     ),
     `             list: curl -s ${api}/_local/schedules · run one now: curl -s -X POST ${api}/_local/schedules/<name>/fire`,
+    `  events     curl -s ${api}/_local/events (what EventBridge would carry, since this start) · metrics: curl -s ${api}/_local/metrics`,
     `  index      curl -s ${api}/ (version, routes, docs) · health: curl -s ${api}/health`,
     `  data       ${runtime.dataDir ?? 'in memory: nothing is kept after Ctrl-C'}`,
     '  try',
     `    curl -s -X POST ${api}/exports -H 'x-spot-id: ${spot}' -H 'content-type: application/json' \\`,
     `      -d '{"from":"${day(today - MS_PER_DAY)}","until":"${day(today)}"}'`,
-    `    npm run cli -- watch <exportId> --spot ${spot}${cliApi}`,
+    `    ${CLI_NAME} watch <exportId> --spot ${spot}${cliApi}`,
     '  Ctrl-C stops.',
   ];
 }
