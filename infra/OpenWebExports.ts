@@ -6,6 +6,7 @@ import { ExportArchiveBucket } from './ExportArchiveBucket';
 import { ExportFunctions } from './ExportFunctions';
 import { ExportSchedules } from './ExportSchedules';
 import { ExportsHttpApi } from './ExportsHttpApi';
+import { ExportsLake } from './ExportsLake';
 import { ExportsMonitoring } from './ExportsMonitoring';
 import { ExportTable } from './ExportTable';
 import { PollingWorkflow } from './PollingWorkflow';
@@ -87,6 +88,10 @@ export interface OpenWebExportsArchiveProps {
   kmsKeyArn?: string;
   /** How long a `/files` download URL works, in seconds (60 to 43200). Default 900. */
   downloadUrlExpirySeconds?: number;
+  /** The Glue database of the archive's table and view (a-z, 0-9, _): one per deployment in an account and region. Default `openweb_exports`. */
+  catalogDatabaseName?: string;
+  /** Athena cancels a query of the deployment's workgroup that would scan more gigabytes (10^9 bytes) than this (1 to 1000000). Default 10. */
+  maxScannedGigabytesPerQuery?: number;
 }
 
 /**
@@ -141,9 +146,10 @@ export const CONSTRUCT_PROPS_MATCH_CONFIG: Same<
 > = true;
 
 /**
- * Everything openweb-exports runs on in AWS: the table, the archive bucket, the six functions, the HTTP API, the
- * polling workflow, the export event bus, the schedules, and alarms with a dashboard. Place it in
- * any stack; `OpenWebExportsStack` is this construct alone in a stack configured from context.
+ * Everything openweb-exports runs on in AWS: the table, the archive bucket with its catalog table, view and
+ * Athena workgroup, the six functions, the HTTP API, the polling workflow, the export event bus, the
+ * schedules, and alarms with a dashboard. Place it in any stack; `OpenWebExportsStack` is this
+ * construct alone in a stack configured from context.
  */
 export class OpenWebExports extends Construct {
   /** The validated configuration, defaults filled in. */
@@ -151,6 +157,7 @@ export class OpenWebExports extends Construct {
   readonly namePrefix: string;
   readonly table: ExportTable;
   readonly archive: ExportArchiveBucket;
+  readonly lake: ExportsLake;
   readonly eventBus: events.EventBus;
   readonly functions: ExportFunctions;
   readonly workflow: PollingWorkflow;
@@ -185,6 +192,16 @@ export class OpenWebExports extends Construct {
       executionsArn: workflowIdentity.executionsArn,
       logRetention,
     });
+    this.lake = new ExportsLake(this, 'Lake', {
+      bucket: this.archive.bucket,
+      encryptionKey: this.archive.encryptionKey,
+      databaseName: config.archive.catalogDatabaseName,
+      workGroupName: this.namePrefix,
+      maxScannedGigabytesPerQuery: config.archive.maxScannedGigabytesPerQuery,
+    });
+    // The archive registers the table partition of each export it stores.
+    this.functions.archive.function.addEnvironment('LAKE_DATABASE_NAME', this.lake.databaseName);
+    this.lake.grantPartitionRegistration(this.functions.archive.role);
     this.workflow = new PollingWorkflow(this, 'PollingWorkflow', {
       stateMachineName: workflowIdentity.name,
       checkStatusFunction: this.functions.checkStatus.function,

@@ -13,6 +13,7 @@ import { DEFAULT_EXPORT_SETTINGS } from '../lib/exports/ExportSettings';
 import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestSchema';
 import { spotIdSchema } from '../lib/exports/spotId';
 import { JWT_CLAIM_NAME_PATTERN } from '../lib/http/jwtClaimValues';
+import { DEFAULT_LAKE_DATABASE_NAME, LAKE_DATABASE_NAME_PATTERN } from '../lib/lake/commentRowsTable';
 import { isDownloadHostEntry } from '../lib/openweb/downloadLinkPolicy';
 import { STEP_FUNCTIONS_MAX_HISTORY_EVENTS, workflowHistoryBudget } from './statusPollRetry';
 
@@ -195,6 +196,8 @@ const MIN_INFREQUENT_ACCESS_DAYS = 30;
 const MAX_LIFECYCLE_DAYS = 36_500;
 export const DEFAULT_ARCHIVE_INFREQUENT_ACCESS_DAYS = 90;
 export const DEFAULT_ARCHIVE_NONCURRENT_VERSION_DAYS = 30;
+/** Athena cancels a query past this: $0.05 at $5 per TB scanned. */
+export const DEFAULT_MAX_SCANNED_GIGABYTES_PER_QUERY = 10;
 const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]{1,128}$/;
 
 const archiveSchema = z
@@ -216,6 +219,13 @@ const archiveSchema = z
       .optional(),
     /** How long a `/files` download URL works. */
     downloadUrlExpirySeconds: integer(60, 12 * SECONDS_PER_HOUR).default(15 * 60),
+    /** The Glue database of the archive's table and view; one per deployment in an account and region. */
+    catalogDatabaseName: z
+      .string({ error: 'must be a string' })
+      .regex(LAKE_DATABASE_NAME_PATTERN, 'must be 1-255 of a-z, 0-9 and _ (the names Athena reads)')
+      .default(DEFAULT_LAKE_DATABASE_NAME),
+    /** Athena cancels a query of the deployment's workgroup that would scan more than this. */
+    maxScannedGigabytesPerQuery: integer(1, 1_000_000).default(DEFAULT_MAX_SCANNED_GIGABYTES_PER_QUERY),
   })
   .superRefine((archive, context) => {
     const ia = archive.infrequentAccessAfterDays;

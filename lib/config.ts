@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from './exports/ExportSettings';
 import { JWT_CLAIM_NAME_PATTERN } from './http/jwtClaimValues';
+import { LAKE_DATABASE_NAME_PATTERN } from './lake/commentRowsTable';
 import { DEFAULT_DOWNLOAD_HOSTS, isDownloadHostEntry } from './openweb/downloadLinkPolicy';
 import { DEFAULT_MAX_CONCURRENT_REQUESTS } from './openweb/UpstreamGovernor';
 
@@ -142,6 +143,9 @@ const environmentSchema = z.object({
   ),
   ARCHIVE_URL_EXPIRY_SECONDS: integerInRange(DEFAULT_ARCHIVE_URL_EXPIRY_SECONDS, 60, 12 * SECONDS_PER_HOUR),
   ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS: integerInRange(DEFAULT_ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS, 10, 15 * 60),
+  LAKE_DATABASE_NAME: z.optional(
+    matching(LAKE_DATABASE_NAME_PATTERN, 'must be a Glue database name Athena reads (a-z, 0-9 and _)'),
+  ),
   IDEMPOTENCY_TTL_SECONDS: integerInRange(
     DEFAULT_EXPORT_SETTINGS.idempotencyTtlSeconds,
     60,
@@ -190,6 +194,8 @@ export interface ArchiveConfig {
   urlExpirySeconds: number;
   /** Bound of one link's download. */
   downloadTimeoutSeconds: number;
+  /** The catalog database of the comment rows table; undefined: no catalog, no partition to register. */
+  lakeDatabaseName: string | undefined;
 }
 
 export interface Config {
@@ -238,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bucketName: e.ARCHIVE_BUCKET_NAME,
       urlExpirySeconds: e.ARCHIVE_URL_EXPIRY_SECONDS,
       downloadTimeoutSeconds: e.ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS,
+      lakeDatabaseName: e.LAKE_DATABASE_NAME,
     },
     credentials: e.LOCAL_SECRETS_FILE
       ? { source: 'file', path: e.LOCAL_SECRETS_FILE }
