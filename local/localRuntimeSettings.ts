@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseStackConfig, type StackConfig, StackConfigError } from '../infra/stackConfig';
 import { LocalRuntimeConfigError } from './errors';
+import { DEFAULT_LOCAL_DATA_DIR, IN_MEMORY_DATA_DIR } from './localDataLayout';
 import { EXPORT_RATE_LIMIT_SCOPES, type ExportRateLimitScope } from './openweb-simulator/ExportRateLimit';
 
 export const DEFAULT_LOCAL_API_PORT = 3000;
@@ -14,11 +15,8 @@ export const DEFAULT_SIMULATOR_AUTH_REQUESTS_PER_SECOND = 1;
 const MAX_SIMULATOR_REQUESTS_PER_SECOND = 100_000;
 /** A real upstream runs in real time, so polling must too. */
 export const DEFAULT_UPSTREAM_TIME_SCALE = 1;
-export const DEFAULT_LOCAL_DATA_DIR = '.local-data';
 /** Enough for several files of 100,000 records; the simulator builds each file in memory. */
 export const MAX_SIMULATED_RECORDS_PER_EXPORT = 1_000_000;
-/** `LOCAL_DATA_DIR=memory`: nothing is written to disk, a restart starts empty. */
-export const IN_MEMORY_DATA_DIR = 'memory';
 /** Simulator keys only (see the simulator's DEMO_SPOTS), never real credentials. */
 export const DEMO_SECRETS_FILE = 'local/demo-spots.json';
 /** Quiet enough that the runtime's own lines stay readable. */

@@ -1,4 +1,7 @@
+import { resolve } from 'node:path';
 import { DEFAULT_API_URL } from '../cli/ApiEndpoint';
+import { DEFAULT_LOCAL_DATA_DIR } from './localDataLayout';
+import { LOCAL_PROJECT_ROOT } from './projectRoot';
 import type { LocalRuntime } from './startLocalRuntime';
 
 export interface ReadyBannerInput {
@@ -41,6 +44,16 @@ export function readyBanner(input: ReadyBannerInput): string[] {
     `    curl -s -X POST ${api}/exports -H 'x-spot-id: ${spot}' -H 'content-type: application/json' \\`,
     `      -d '{"from":"${day(today - MS_PER_DAY)}","until":"${day(today)}"}'`,
     `    npm run cli -- watch <exportId> --spot ${spot}${cliApi}`,
+    ...(runtime.dataDir === undefined
+      ? []
+      : [
+          `    npm run cli -- query "select count(*) from comments"${queryDataDir(runtime.dataDir)}   # once archived`,
+        ]),
     '  Ctrl-C stops.',
   ];
+}
+
+/** The `--data-dir` the query command needs to find this runtime's archive: none for the default. */
+function queryDataDir(dataDir: string): string {
+  return dataDir === resolve(LOCAL_PROJECT_ROOT, DEFAULT_LOCAL_DATA_DIR) ? '' : ` --data-dir ${dataDir}`;
 }
