@@ -11,6 +11,8 @@ import {
   CliInterruptedError,
   CliUsageError,
   DownloadFailedError,
+  QueryEngineUnavailableError,
+  QueryFailedError,
   UnexpectedApiResponseError,
   WatchGaveUpError,
 } from './errors';
@@ -60,6 +62,14 @@ export function reportError(error: unknown, io: CliIo, context: ErrorReportConte
   if (error instanceof DownloadFailedError) {
     io.stderr.write(`error: ${error.message}\n`);
     return ExitCode.DOWNLOAD_FAILED;
+  }
+  if (error instanceof QueryFailedError) {
+    io.stderr.write(`error: ${error.engine}: ${error.message}\n`);
+    return ExitCode.QUERY_FAILED;
+  }
+  if (error instanceof QueryEngineUnavailableError) {
+    io.stderr.write(`error: ${error.message}\n`);
+    return ExitCode.API_UNREACHABLE;
   }
   if (error instanceof WatchGaveUpError) {
     const resume = error.resumeCommand ?? `${CLI_NAME} watch ${error.exportId} --spot ${error.spotId}`;

@@ -22,9 +22,10 @@ const EXIT_CODES_HELP = `Exit codes:
   4    the export was ABORTED
   5    the API answered with an error: 'title: detail' on stderr (with --json the problem
        document on stdout)
-  6    the API could not be reached
+  6    the API could not be reached (query: Athena, or the local engine could not be loaded)
   7    download: the archive is not ready (PENDING), FAILED, or the export did not complete
   8    download: a file did not match its SHA-256, or could not be written (nothing partial is kept)
+  9    query: the engine refused or failed the query (its message on stderr)
   130  interrupted (Ctrl-C, or stdout closed by its reader, e.g. '| head'); a running export is
        left running`;
 
@@ -37,7 +38,7 @@ export function generalUsage(commands: readonly CliCommand[]): string {
   return `Usage: ${CLI_NAME} <command> [options]
 
 Starts, follows and aborts OpenWeb comment exports through the openweb-exports HTTP API,
-run locally or deployed to AWS.
+run locally or deployed to AWS, and queries their archive (DuckDB locally, Athena in AWS).
 
 Commands:
 ${list}

@@ -6,6 +6,7 @@ import { ExportArchiveBucket } from './ExportArchiveBucket';
 import { ExportFunctions } from './ExportFunctions';
 import { ExportSchedules } from './ExportSchedules';
 import { ExportsHttpApi } from './ExportsHttpApi';
+import { ExportsLake } from './ExportsLake';
 import { ExportsMonitoring } from './ExportsMonitoring';
 import { ExportTable } from './ExportTable';
 import { PollingWorkflow } from './PollingWorkflow';
@@ -28,9 +29,10 @@ export interface OpenWebExportsProps extends OpenWebExportsConfigProps {
 }
 
 /**
- * Everything openweb-exports runs on in AWS: the table, the archive bucket, the eight functions, the HTTP API, the
- * polling workflow, the export event bus, the schedules, and alarms with a dashboard. Place it in
- * any stack; `OpenWebExportsStack` is this construct alone in a stack configured from context.
+ * Everything openweb-exports runs on in AWS: the table, the archive bucket with its catalog table, view and
+ * Athena workgroup, the eight functions, the HTTP API, the polling workflow, the export event bus, the
+ * schedules, and alarms with a dashboard. Place it in any stack; `OpenWebExportsStack` is this
+ * construct alone in a stack configured from context.
  */
 export class OpenWebExports extends Construct {
   /** The validated configuration, defaults filled in. */
@@ -38,6 +40,7 @@ export class OpenWebExports extends Construct {
   readonly namePrefix: string;
   readonly table: ExportTable;
   readonly archive: ExportArchiveBucket;
+  readonly lake: ExportsLake;
   readonly eventBus: events.EventBus;
   readonly functions: ExportFunctions;
   readonly workflow: PollingWorkflow;
@@ -72,6 +75,16 @@ export class OpenWebExports extends Construct {
       executionsArn: workflowIdentity.executionsArn,
       logRetention,
     });
+    this.lake = new ExportsLake(this, 'Lake', {
+      bucket: this.archive.bucket,
+      encryptionKey: this.archive.encryptionKey,
+      databaseName: config.archive.catalogDatabaseName,
+      workGroupName: this.namePrefix,
+      maxScannedGigabytesPerQuery: config.archive.maxScannedGigabytesPerQuery,
+    });
+    // The archive registers the table partition of each export it stores (its LAKE_DATABASE_NAME is
+    // the configured database, written by the settings table).
+    this.lake.grantPartitionRegistration(this.functions.archive.role);
     this.workflow = new PollingWorkflow(this, 'PollingWorkflow', {
       stateMachineName: workflowIdentity.name,
       workflowTaskFunction: this.functions.workflowTask.function,

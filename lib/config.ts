@@ -49,6 +49,8 @@ export interface ArchiveConfig {
   urlExpirySeconds: number;
   /** Bound of one link's download. */
   downloadTimeoutSeconds: number;
+  /** The catalog database of the query tables, where the archive registers each partition it writes. */
+  lakeDatabaseName: string;
 }
 
 export interface Config {
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bucketName: e.ARCHIVE_BUCKET_NAME,
       urlExpirySeconds: e.ARCHIVE_URL_EXPIRY_SECONDS,
       downloadTimeoutSeconds: e.ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS,
+      lakeDatabaseName: e.LAKE_DATABASE_NAME,
     },
     credentials:
       e.LOCAL_SECRETS_FILE !== undefined

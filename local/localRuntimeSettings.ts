@@ -10,10 +10,8 @@ import {
   SIMULATED_TIME_SCALE,
 } from '../lib/settings/settingsTable';
 import { LocalRuntimeConfigError } from './errors';
+import { IN_MEMORY_DATA_DIR } from './localDataLayout';
 import type { ExportRateLimitScope } from './openweb-simulator/ExportRateLimit';
-
-/** `LOCAL_DATA_DIR=memory`: nothing is written to disk, a restart starts empty. */
-export const IN_MEMORY_DATA_DIR = 'memory';
 
 export type LocalLogLevel = Settings['localLogLevel']['kind']['values'][number];
 

@@ -18,7 +18,8 @@ export type SettingUnit =
   | 'requests/s'
   | 'requests'
   | 'attempts'
-  | 'records';
+  | 'records'
+  | 'gigabytes';
 
 /** A setting's values and how they are written. */
 export type SettingKind =

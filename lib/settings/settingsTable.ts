@@ -300,6 +300,29 @@ export const SETTINGS = {
     unit: 'seconds',
     description: 'How long a `/files` download URL works.',
   },
+  archiveCatalogDatabaseName: {
+    path: 'archive.catalogDatabaseName',
+    env: 'LAKE_DATABASE_NAME',
+    scope: 'deployment',
+    readBy: 'archive',
+    kind: {
+      type: 'text',
+      pattern: /^[a-z0-9_]{1,255}$/,
+      message: 'must be 1-255 of a-z, 0-9 and _ (the names Athena reads)',
+    },
+    default: 'openweb_exports',
+    description:
+      "The Glue database of the archive's query tables (`comment_rows`, the view `comments`); the archive registers each new partition in it.",
+  },
+  archiveMaxScannedGigabytesPerQuery: {
+    path: 'archive.maxScannedGigabytesPerQuery',
+    scope: 'deployment',
+    kind: { type: 'integer', min: 1, max: 1_000_000 },
+    default: 10,
+    unit: 'gigabytes',
+    description:
+      'The Athena workgroup cancels a query that would scan more than this (Athena bills by bytes scanned).',
+  },
   archiveDownloadTimeoutSeconds: {
     env: 'ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS',
     scope: 'deployment',

@@ -116,8 +116,11 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         expect(outputs.sort()).toEqual([
           'ApiUrl',
           'ArchiveBucketName',
+          'AthenaWorkGroupName',
           'DashboardName',
           'EventBusName',
+          'LakeDatabaseName',
+          'LakeQueryPolicyArn',
           'StateMachineArn',
           'TableName',
         ]);

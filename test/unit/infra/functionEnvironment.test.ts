@@ -43,6 +43,7 @@ describe('functionEnvironment', () => {
     expect(environment).toEqual({
       OPENWEB_EXPORT_BASE_URL: 'https://api-exporter.openweb.com',
       ARCHIVE_URL_EXPIRY_SECONDS: '900',
+      LAKE_DATABASE_NAME: 'openweb_exports',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       POWERTOOLS_SERVICE_NAME: 'openweb-exports',
       POWERTOOLS_METRICS_NAMESPACE: 'OpenWebExports',
