@@ -6,13 +6,13 @@ import { COMMENT_TABLE_COLUMNS, type CommentTableColumn } from './commentTableSc
 import { ParquetByteOutput } from './ParquetByteOutput';
 
 /**
- * Rows per row group, chosen by measurement (`npm run bench:archive`, docs/archive.md): with rows
- * of about 1 KB the archive's peak memory grows with the row group (2,000 rows: ~105 MB, 5,000:
- * ~120 MB, 10,000: ~170 MB, the CSV's own path taking ~65 MB of it), while speed hardly changes.
+ * Rows per row group, chosen by measurement (`ARCHIVE_ROW_GROUP_ROWS=… npm run bench:archive`,
+ * docs/archive.md): with rows of about 1 KB the archive's peak memory grows with the row group
+ * while its speed hardly changes; 3,000 rows keep it well inside the 128 MB goal.
  */
-export const COMMENT_ROW_GROUP_ROWS = 5_000;
+export const COMMENT_ROW_GROUP_ROWS = 3_000;
 /** A row group also ends once its values reach this many bytes, so long comments stay bounded too. */
-export const COMMENT_ROW_GROUP_MAX_BYTES = 8 * 1024 * 1024;
+export const COMMENT_ROW_GROUP_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Where every row of one CSV file came from: the same in every row of its Parquet file. */
 export interface CommentFileLineage {
@@ -69,10 +69,25 @@ export const COMMENT_PARQUET_SCHEMA: SchemaElement[] = [
 ];
 
 /**
- * Columns whose values are long and unique: statistics would only cost time and space, and a
- * dictionary never pays (the writer would sample them to find that out, every row group).
+ * Columns whose values are long and unique: a dictionary never pays (the writer would sample them
+ * to find that out, every row group), and neither do statistics.
  */
 const FREE_TEXT_COLUMNS = new Set(['content', 'extra_columns', 'unparsed_values']);
+/**
+ * Columns whose min/max a query can prune row groups by: the identity, the instants, the rank and
+ * the lineage. The others' statistics would only cost time (their values are not in any order).
+ */
+const STATISTICS_COLUMNS = new Set([
+  'id',
+  'spot_id',
+  'rank',
+  'written_at',
+  'export_id',
+  'window_from',
+  'window_until',
+  'exported_at',
+  'source_file',
+]);
 
 /**
  * Snappy in WebAssembly (hysnappy, ~5 KB, from the writer's authors), instantiated on the first
@@ -200,8 +215,8 @@ export class CommentParquetWriter {
     const columnData: ColumnSource[] = COMMENT_TABLE_COLUMNS.map(({ name }) => ({
       name,
       data: data[name] as ColumnSource['data'],
-      statistics: !FREE_TEXT_COLUMNS.has(name),
-      ...(FREE_TEXT_COLUMNS.has(name) && { encoding: 'PLAIN' as const }),
+      statistics: STATISTICS_COLUMNS.has(name),
+      ...((FREE_TEXT_COLUMNS.has(name) || name === 'id') && { encoding: 'PLAIN' as const }),
     }));
     void this.#writer.write({ columnData, rowGroupSize: rows });
     this.#strings = KNOWN_STRING_COLUMNS.map(() => []);
