@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ARCHIVE_KEY_PREFIX } from '../lib/archive/archiveKeys';
+import { ARCHIVE_KEY_PREFIX, TABLES_KEY_PREFIX } from '../lib/archive/archiveKeys';
 import type { ArchiveStackConfig } from './stackConfig';
 
 /** Incomplete multipart uploads (an archive task that died mid-file) are cleaned up after this. */
@@ -51,6 +51,15 @@ export class ExportArchiveBucket extends Construct {
               },
             ],
           }),
+          ...(config.expireAfterDays !== undefined && { expiration: Duration.days(config.expireAfterDays) }),
+        },
+        {
+          // The Parquet copies follow the raw files' retention but stay in Standard: they are what
+          // queries read, and Standard-IA bills every byte read.
+          id: 'ArchivedTables',
+          prefix: TABLES_KEY_PREFIX,
+          abortIncompleteMultipartUploadAfter: Duration.days(ABORT_INCOMPLETE_UPLOADS_AFTER_DAYS),
+          noncurrentVersionExpiration: Duration.days(config.noncurrentVersionExpireAfterDays),
           ...(config.expireAfterDays !== undefined && { expiration: Duration.days(config.expireAfterDays) }),
         },
       ],

@@ -3,7 +3,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ARCHIVE_KEY_PREFIX } from '../lib/archive/archiveKeys';
+import { ARCHIVE_KEY_PREFIX, TABLES_KEY_PREFIX } from '../lib/archive/archiveKeys';
 import { type HandlerName, HandlerNames } from '../lib/http/routeTable';
 import { ExportTableIndex } from '../lib/store/tableDefinition';
 import type { ExportArchiveBucket } from './ExportArchiveBucket';
@@ -210,9 +210,11 @@ export class ExportFunctions extends Construct {
       new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn, statusIndexArn] }),
     );
 
-    // The archive writes objects under its prefix only (the multipart calls are covered by PutObject);
-    // the files function reads them, to presign GETs, and can write nothing.
+    // The archive writes the raw files under their prefix and their Parquet copies under the tables'
+    // prefix, nothing else (the multipart calls are covered by PutObject); the files function reads
+    // the raw files only, to presign GETs, and can write nothing.
     const archiveObjects = props.archive.bucket.arnForObjects(`${ARCHIVE_KEY_PREFIX}*`);
+    const tableObjects = props.archive.bucket.arnForObjects(`${TABLES_KEY_PREFIX}*`);
     this.archive.addToPolicy(
       // Query reads the link pages of an export whose links did not fit in its item.
       new iam.PolicyStatement({
@@ -221,7 +223,7 @@ export class ExportFunctions extends Construct {
       }),
       new iam.PolicyStatement({
         actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
-        resources: [archiveObjects],
+        resources: [archiveObjects, tableObjects],
       }),
       publishExportEvents,
     );
@@ -245,6 +247,11 @@ export class ExportFunctions extends Construct {
           'Archived objects are keyed by spot, day and export at run time; the grant is limited to the archive prefix of this bucket.',
       });
     }
+    Validations.of(this.archive.role).acknowledge({
+      id: iamWildcardResourceFindingId(this, tableObjects),
+      reason:
+        'Table files (Parquet) are keyed by spot, day and export at run time; the grant is limited to the tables prefix of this bucket.',
+    });
 
     for (const fn of [this.start, this.getExport, this.workflowTask, this.reconcile, this.abort]) {
       Validations.of(fn.role).acknowledge({

@@ -14,8 +14,14 @@ import type { ExportStore } from '../exports/ExportStore';
 import { isTransientFailure } from '../exports/isTransientFailure';
 import { itemsWithin } from '../exports/itemsWithin';
 import { checkDownloadLink } from '../openweb/downloadLinkPolicy';
-import { archiveManifestKey, archiveObjectKey, archivePartitionDate } from './archiveKeys';
-import { archiveZipFile } from './archiveZipFile';
+import {
+  archiveManifestKey,
+  archiveObjectKey,
+  archivePartitionDate,
+  commentTableObjectKey,
+} from './archiveKeys';
+import { archiveManifest } from './archiveManifest';
+import { archiveZipFile, type ZipEntryParquetOptions } from './archiveZipFile';
 import { downloadToFile } from './downloadToFile';
 import { ArchiveClaimRefusedError, ArchiveRejectedError, ArchiveRetryableError } from './errors';
 import type { ArchiveEvents, ArchiveRecords, ArchiveSettings, ArchiveWriter } from './ports';
@@ -50,12 +56,15 @@ export interface ArchiveExportResult {
 }
 
 const MS_PER_SECOND = 1000;
+/** The upstream's delimiter when the request names none. */
+const DEFAULT_CSV_DELIMITER = ',';
 
 /**
  * Keeps a COMPLETED export's data: every link is checked against the download policy,
  * downloaded to a scratch file, and every CSV inside stored gzip-compressed under its
- * Hive-style key with its size, SHA-256 and row count, and the list of them all in a manifest
- * beside them (the record keeps the totals and only the first files). The run claims the archive first and
+ * Hive-style key with its size, SHA-256 and row count, its rows also as the `comments` table's
+ * Parquet file under `tables/comments/`, and the list of them all in a manifest beside them,
+ * written last (the record keeps the totals and only the first files). The run claims the archive first and
  * records the result only while it still holds the claim; the keys and bytes are the same
  * on every run, so a re-run after a crash converges on the same objects.
  * @throws ArchiveRetryableError for passing trouble (the workflow retries the task);
@@ -194,8 +203,10 @@ async function storeEveryFile(deps: ArchiveDependencies, record: ExportRecord): 
             return {
               fileNumber,
               key: archiveObjectKey(record.spotId, record.exportId, partitionDate, fileNumber),
+              parquetKey: commentTableObjectKey(record.spotId, record.exportId, partitionDate, fileNumber),
             };
           },
+          parquet: parquetOptions(record),
         })),
       );
       await rm(zipPath, { force: true });
@@ -204,6 +215,19 @@ async function storeEveryFile(deps: ArchiveDependencies, record: ExportRecord): 
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** The export's CSV delimiter and the lineage every row of its Parquet files carries. */
+function parquetOptions(record: ExportRecord): ZipEntryParquetOptions {
+  const { request } = record;
+  return {
+    delimiter: request.delimiter ?? DEFAULT_CSV_DELIMITER,
+    lineage: {
+      exportId: record.exportId,
+      ...(request.kind === 'dateRange' && { windowFrom: request.from, windowUntil: request.until }),
+      ...(record.completedAt !== undefined && { exportedAt: record.completedAt }),
+    },
+  };
 }
 
 /**
@@ -217,7 +241,7 @@ async function storeManifest(
 ): Promise<ExportArchive> {
   const partitionDate = archivePartitionDate(record.request, record.requestedAt);
   const manifestKey = archiveManifestKey(record.spotId, record.exportId, partitionDate);
-  const manifest = Buffer.from(JSON.stringify({ files }), 'utf8');
+  const manifest = Buffer.from(JSON.stringify(archiveManifest(files)), 'utf8');
   await deps.archiveWriter.put(manifestKey, Readable.from([manifest]), { contentType: 'application/json' });
   return {
     status: ArchiveStatus.ARCHIVED,

@@ -3,6 +3,11 @@ import type { ExportRequest } from '../exports/ExportRecord';
 /** Every archived object lives under this prefix; the archive function may write nowhere else. */
 export const ARCHIVE_KEY_PREFIX = 'exports/';
 
+/** Every table file lives under this prefix; the archive function may write there too, nowhere else. */
+export const TABLES_KEY_PREFIX = 'tables/';
+/** The `comments` table's files (Parquet), one per archived CSV. */
+export const COMMENT_TABLE_KEY_PREFIX = `${TABLES_KEY_PREFIX}comments/`;
+
 /**
  * Hive-style partitions, so query engines (Athena, Spark, DuckDB) prune by spot and day:
  * `exports/spot=<spotId>/date=<YYYY-MM-DD>/<exportId>/<n>.csv.gz`. The date is the window's
@@ -29,4 +34,25 @@ export function archiveManifestKey(spotId: string, exportId: string, partitionDa
 export function archivePartitionDate(request: ExportRequest, requestedAt: string): string {
   const instant = request.kind === 'dateRange' ? request.from : requestedAt;
   return new Date(instant).toISOString().slice(0, 10);
+}
+
+/**
+ * The `comments` table's partition of a spot and day, Hive-style like the raw files:
+ * `tables/comments/spot=<spotId>/date=<YYYY-MM-DD>/`.
+ */
+export function commentTablePartitionKey(spotId: string, partitionDate: string): string {
+  return `${COMMENT_TABLE_KEY_PREFIX}spot=${spotId}/date=${partitionDate}/`;
+}
+
+/**
+ * The Parquet file of an export's `<n>`th CSV, beside the raw one in the same spot and day:
+ * `tables/comments/spot=<spotId>/date=<YYYY-MM-DD>/<exportId>-<n>.parquet`.
+ */
+export function commentTableObjectKey(
+  spotId: string,
+  exportId: string,
+  partitionDate: string,
+  fileNumber: number,
+): string {
+  return `${commentTablePartitionKey(spotId, partitionDate)}${exportId}-${fileNumber}.parquet`;
 }

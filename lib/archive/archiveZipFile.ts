@@ -5,16 +5,41 @@ import { crc32, createGzip, constants as zlibConstants } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import type { ArchivedFile } from '../exports/ExportArchive';
 import { CsvRecordCounter } from './CsvRecordCounter';
-import { CorruptArchiveError } from './errors';
-import type { ArchiveWriter } from './ports';
+import { CorruptArchiveError, TableRowCountMismatchError } from './errors';
+import { CommentParquetTee } from './parquet/CommentParquetTee';
+import type { CommentFileLineage } from './parquet/CommentParquetWriter';
+import type { ArchiveWriter, StoredObjectInfo } from './ports';
+
+/**
+ * The CSV goes to gzip (and the Parquet writer) in pieces of this size: zlib compresses each piece
+ * in one call on its own thread while this thread parses and encodes, instead of coming back for
+ * every 16 KB. The gzip output does not depend on how its input is cut.
+ */
+const CSV_PIECE_BYTES = 1024 * 1024;
+/** Gzip's output buffer: a compressed piece comes back in one call. */
+const GZIP_OUTPUT_CHUNK_BYTES = 256 * 1024;
 
 /** A gzip-compressed CSV, kept compressed: what is downloaded is what was hashed. */
 export const ARCHIVED_FILE_CONTENT_TYPE = 'application/gzip';
+/** The media type Apache Parquet registered. */
+export const PARQUET_FILE_CONTENT_TYPE = 'application/vnd.apache.parquet';
 
 /** What the caller names for each CSV found in a zip. */
 export interface ZipEntryTarget {
   key: string;
   fileNumber: number;
+  /** Where the CSV's rows go as the `comments` table's Parquet file, when `parquet` is set. */
+  parquetKey?: string;
+}
+
+/** How each CSV is also written as Parquet. */
+export interface ZipEntryParquetOptions {
+  /** The CSV's delimiter (the export's). */
+  delimiter: string;
+  /** The lineage columns; the file's own name is added per CSV. */
+  lineage: Omit<CommentFileLineage, 'sourceFile'>;
+  /** Rows per row group (COMMENT_ROW_GROUP_ROWS by default). */
+  rowGroupRows?: number;
 }
 
 export interface ArchiveZipFileOptions {
@@ -24,15 +49,20 @@ export interface ArchiveZipFileOptions {
   sourceLink: number;
   /** The key for the next CSV found (called once per CSV, in the zip's order). */
   nextTarget: (entryName: string) => ZipEntryTarget;
+  /** Also writes each CSV as Parquet, to its target's `parquetKey`; without it, only the CSV is stored. */
+  parquet?: ZipEntryParquetOptions;
 }
 
 /**
  * Stores every CSV of a downloaded zip gzip-compressed, each streamed entry by entry: the
  * zip is read from disk through its central directory (yauzl), each entry is inflated, its
- * CRC-32 and size checked, its records counted, compressed, hashed and uploaded in one pass.
- * Memory stays flat whatever the file size. The gzip output is deterministic (no name, no
- * timestamp), so archiving the same zip again stores the same bytes with the same SHA-256.
- * @throws CorruptArchiveError for a zip that is not well formed
+ * CRC-32 and size checked, its records counted, compressed, hashed and uploaded in one pass,
+ * and with `parquet` its rows are written as a Parquet file in the same pass, a row group at a
+ * time. Memory stays flat whatever the file size. The output is deterministic (gzip with no name
+ * and no timestamp, Parquet with fixed row groups and no time in it), so archiving the same zip
+ * again stores the same bytes with the same SHA-256.
+ * @throws CorruptArchiveError for a zip that is not well formed, TableRowCountMismatchError when
+ *   a Parquet file's rows are not the CSV's
  */
 export async function archiveZipFile(options: ArchiveZipFileOptions): Promise<ArchivedFile[]> {
   const zip = await openZip(options.zipPath);
@@ -41,9 +71,21 @@ export async function archiveZipFile(options: ArchiveZipFileOptions): Promise<Ar
     for await (const entry of entriesOf(zip)) {
       if (entry.fileName.endsWith('/') || !/\.csv$/i.test(entry.fileName)) continue;
       const target = options.nextTarget(entry.fileName);
-      const stored = await storeEntry(zip, entry, target.key, options.storage);
+      const name = baseName(entry.fileName);
+      const parquet =
+        options.parquet !== undefined && target.parquetKey !== undefined
+          ? {
+              key: target.parquetKey,
+              delimiter: options.parquet.delimiter,
+              lineage: { ...options.parquet.lineage, sourceFile: name },
+              ...(options.parquet.rowGroupRows !== undefined && {
+                rowGroupRows: options.parquet.rowGroupRows,
+              }),
+            }
+          : undefined;
+      const stored = await storeEntry(zip, entry, target.key, options.storage, parquet);
       files.push({
-        name: baseName(entry.fileName),
+        name,
         key: target.key,
         sourceLink: options.sourceLink,
         ...stored,
@@ -55,31 +97,77 @@ export async function archiveZipFile(options: ArchiveZipFileOptions): Promise<Ar
   }
 }
 
+interface EntryParquet extends ZipEntryParquetOptions {
+  key: string;
+  lineage: CommentFileLineage;
+}
+
 async function storeEntry(
   zip: ZipFile,
   entry: Entry,
   key: string,
   storage: ArchiveWriter,
-): Promise<Pick<ArchivedFile, 'bytes' | 'sha256' | 'rows'>> {
+  parquet: EntryParquet | undefined,
+): Promise<Pick<ArchivedFile, 'bytes' | 'sha256' | 'rows' | 'parquet'>> {
   const source = await openEntry(zip, entry);
   const check = new EntryCheck(entry);
   const counter = new CsvRecordCounter();
   const digest = new DigestMeter();
   const body = new PassThrough();
-  const piping = pipeline(
+  const parquetBody = parquet === undefined ? undefined : new PassThrough();
+  const tee =
+    parquet === undefined || parquetBody === undefined
+      ? undefined
+      : new CommentParquetTee({
+          delimiter: parquet.delimiter,
+          lineage: parquet.lineage,
+          parquet: parquetBody,
+          ...(parquet.rowGroupRows !== undefined && { rowGroupRows: parquet.rowGroupRows }),
+        });
+  const piping = pipeline([
     source,
     check,
     counter,
+    new PieceCollector(CSV_PIECE_BYTES),
+    ...(tee === undefined ? [] : [tee]),
     // Level 6 (zlib's default), no file name and no timestamp in the header: same input, same bytes.
-    createGzip({ level: zlibConstants.Z_DEFAULT_COMPRESSION }),
+    createGzip({ level: zlibConstants.Z_DEFAULT_COMPRESSION, chunkSize: GZIP_OUTPUT_CHUNK_BYTES }),
     digest,
     body,
-  );
-  const uploading = storage.put(key, body, { contentType: ARCHIVED_FILE_CONTENT_TYPE });
-  const [piped, uploaded] = await Promise.allSettled([piping, uploading]);
-  if (piped.status === 'rejected') throw asCorrupt(piped.reason, entry);
-  if (uploaded.status === 'rejected') throw uploaded.reason;
-  return { bytes: digest.bytes, sha256: digest.sha256(), rows: counter.rows };
+  ]);
+  const uploads = [upload(storage, key, body, { contentType: ARCHIVED_FILE_CONTENT_TYPE })];
+  if (parquet !== undefined && parquetBody !== undefined) {
+    uploads.push(upload(storage, parquet.key, parquetBody, { contentType: PARQUET_FILE_CONTENT_TYPE }));
+  }
+  const [piped, ...uploaded] = await Promise.allSettled([piping, ...uploads]);
+  if (piped?.status === 'rejected') throw asCorrupt(piped.reason, entry);
+  for (const outcome of uploaded) if (outcome.status === 'rejected') throw outcome.reason;
+  const stored = { bytes: digest.bytes, sha256: digest.sha256(), rows: counter.rows };
+  if (tee === undefined || parquet === undefined) return stored;
+  if (tee.rows !== counter.rows) {
+    throw new TableRowCountMismatchError(
+      `${entry.fileName}: ${counter.rows} rows counted in the CSV, but ${tee.rows} written to its Parquet file`,
+    );
+  }
+  return {
+    ...stored,
+    parquet: { key: parquet.key, bytes: tee.parquetBytes, sha256: tee.parquetSha256(), rows: tee.rows },
+  };
+}
+
+/**
+ * Uploads `body`; when the upload fails, `body` is destroyed, so the pipeline writing into it
+ * fails too instead of waiting for a reader that is gone.
+ */
+async function upload(storage: ArchiveWriter, key: string, body: PassThrough, info: StoredObjectInfo) {
+  try {
+    await storage.put(key, body, info);
+  } catch (error) {
+    // The failure is reported by this promise; the body's own error event must not go unheard.
+    body.on('error', () => {});
+    body.destroy(error as Error);
+    throw error;
+  }
 }
 
 /** Checks an inflated entry against its central-directory record: CRC-32 and size. */
@@ -109,6 +197,34 @@ class EntryCheck extends Transform {
     } else {
       callback();
     }
+  }
+}
+
+/** Passes bytes on in pieces of at least `pieceBytes` (the last one may be smaller). */
+class PieceCollector extends Transform {
+  #chunks: Buffer[] = [];
+  #bytes = 0;
+
+  constructor(private readonly pieceBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.#chunks.push(chunk);
+    this.#bytes += chunk.length;
+    if (this.#bytes >= this.pieceBytes) this.#pushPiece();
+    callback();
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.#bytes > 0) this.#pushPiece();
+    callback();
+  }
+
+  #pushPiece(): void {
+    this.push(this.#chunks.length === 1 ? this.#chunks[0] : Buffer.concat(this.#chunks, this.#bytes));
+    this.#chunks = [];
+    this.#bytes = 0;
   }
 }
 

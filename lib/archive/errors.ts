@@ -25,6 +25,14 @@ export class CorruptArchiveError extends ArchiveRejectedError {
 }
 
 /**
+ * A CSV whose Parquet file holds another number of rows than were counted in the CSV: the
+ * table would not match the raw file, so the archive is not kept.
+ */
+export class TableRowCountMismatchError extends ArchiveRejectedError {
+  override name = 'TableRowCountMismatch';
+}
+
+/**
  * A passing failure (a 5xx or 429 from the link, a reset, storage or table unavailable, another
  * run holding the archive): the workflow retries the archive task with backoff.
  * The name is the one the state machine's Retry keys on.

@@ -24,6 +24,19 @@ export interface ArchivedFile {
   rows: number;
   /** 1-based position of the upstream link the file came from. */
   sourceLink: number;
+  /** The same rows as the `comments` table's Parquet file; absent in archives made before it existed. */
+  parquet?: ArchivedParquetFile;
+}
+
+/** The Parquet file of one archived CSV. */
+export interface ArchivedParquetFile {
+  /** Object key in the archive bucket. */
+  key: string;
+  bytes: number;
+  /** Hex SHA-256 of the stored object. */
+  sha256: string;
+  /** Rows in the file: always the CSV's `rows`. */
+  rows: number;
 }
 
 /** The archive state kept with the export record. */
@@ -41,7 +54,10 @@ export interface ExportArchive {
   rows?: number;
   /** Stored bytes of every file. */
   bytes?: number;
-  /** Object key of the manifest: JSON `{"files": ArchivedFile[]}` of every file, in order. */
+  /**
+   * Object key of the manifest: JSON `{"files": ArchivedFile[], "parquetSchema": …}` of every
+   * file, in order (ArchiveManifest).
+   */
   manifestKey?: string;
   archivedAt?: string;
   reason?: string;

@@ -13,7 +13,11 @@ export interface S3ArchiveWriterOptions {
 }
 
 const MIB = 1024 * 1024;
-export const DEFAULT_UPLOAD_PART_BYTES = 8 * MIB;
+/**
+ * S3's smallest part: an archive run uploads a raw file and its Parquet file at once, each holding
+ * a few parts in memory (docs/archive.md). A 100 MB file takes 20 parts.
+ */
+export const DEFAULT_UPLOAD_PART_BYTES = 5 * MIB;
 export const DEFAULT_UPLOAD_QUEUE_SIZE = 2;
 
 /** Archived files into an S3 bucket, as streamed multipart uploads. */

@@ -61,6 +61,13 @@ describe('the archive bucket', () => {
         Transitions: [{ StorageClass: 'STANDARD_IA', TransitionInDays: 90 }],
       },
       {
+        Id: 'ArchivedTables',
+        Prefix: 'tables/',
+        Status: 'Enabled',
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+        NoncurrentVersionExpiration: { NoncurrentDays: 30 },
+      },
+      {
         Id: 'AthenaQueryResults',
         Prefix: 'athena-results/',
         Status: 'Enabled',
@@ -74,7 +81,9 @@ describe('the archive bucket', () => {
   it('takes lifecycle, a KMS key and the URL lifetime from the configuration', () => {
     // Act
     const bucket = bucketOf(configured);
-    const [rule] = (bucket.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+    const [rule, tablesRule] = (
+      bucket.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }
+    ).Rules;
     const archiveKms = resourcesGranting(
       statementsOfFunction(configured.template, HandlerNames.ARCHIVE),
       'kms:GenerateDataKey',
@@ -86,6 +95,8 @@ describe('the archive bucket', () => {
     // Assess
     expect(rule).not.toHaveProperty('Transitions');
     expect(rule).toMatchObject({ ExpirationInDays: 365 });
+    expect(tablesRule).toMatchObject({ Prefix: 'tables/', ExpirationInDays: 365 });
+    expect(tablesRule).not.toHaveProperty('Transitions');
     expect(bucket.Properties.BucketEncryption).toEqual({
       ServerSideEncryptionConfiguration: [
         {
@@ -103,7 +114,7 @@ describe('the archive bucket', () => {
     ).toBe('3600');
   });
 
-  it('lets the archive function only write under the archive prefix, and the files function only read', () => {
+  it('lets the archive function only write under the archive and tables prefixes, and the files function only read the archive', () => {
     // Act
     const archiveActions = actionsOf(statementsOfFunction(defaults.template, HandlerNames.ARCHIVE));
     const filesActions = actionsOf(statementsOfFunction(defaults.template, HandlerNames.FILES));
@@ -133,8 +144,11 @@ describe('the archive bucket', () => {
     expect(filesActions).toEqual(
       [...FUNCTION_BASICS, 'dynamodb:GetItem', 'dynamodb:Query', 's3:GetObject'].sort(),
     );
-    expect(written).toEqual([expect.stringMatching(/"\/exports\/\*"\]\]\}$/)]);
-    expect(read).toEqual(written);
+    expect(written).toEqual([
+      expect.stringMatching(/"\/exports\/\*"\]\]\}$/),
+      expect.stringMatching(/"\/tables\/\*"\]\]\}$/),
+    ]);
+    expect(read).toEqual([written[0]]);
   });
 
   it.each([

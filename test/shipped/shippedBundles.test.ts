@@ -64,7 +64,7 @@ const UNUSED_GRANTS: Record<string, string> = {
   'start dynamodb:DeleteItem *:table/*': 'drops the idempotency record and spot lock of a start that failed',
   'start dynamodb:UpdateItem *:table/*': 'names the workflow of a replayed start whose record has none',
   'abort dynamodb:Query *:table/*': 'an abort of an export whose create answer was lost looks for it',
-  'archive s3:AbortMultipartUpload *': 'a failed multipart upload (a file over the 8 MiB part size)',
+  'archive s3:AbortMultipartUpload *': 'a failed multipart upload (a file over the 5 MiB part size)',
   'archive glue:CreatePartition *':
     "registers the catalog table's partition of the Parquet files an archive stores; this run stores none",
   'abort dynamodb:PutItem *:table/*':

@@ -144,16 +144,23 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     return objects;
   }
 
-  /** The objects are the files, as recorded, and the manifest listing exactly them beside them. */
+  /**
+   * The objects are the files and their Parquet copies, as recorded, and the manifest listing exactly
+   * them (with the Parquet schema) beside them.
+   */
   function expectObjectsMatch(files: readonly ArchivedFile[], objects: Map<string, Buffer>): void {
     const manifestKeys = [...objects.keys()].filter((key) => key.endsWith('/_manifest.json'));
     expect(manifestKeys).toHaveLength(1);
     const manifestKey = manifestKeys[0] as string;
-    expect(JSON.parse((objects.get(manifestKey) as Buffer).toString('utf8'))).toEqual({ files });
+    expect(JSON.parse((objects.get(manifestKey) as Buffer).toString('utf8'))).toEqual({
+      files,
+      parquetSchema: expect.objectContaining({ table: 'comments' }),
+    });
+    const stored = files.flatMap((file) => [file, ...(file.parquet === undefined ? [] : [file.parquet])]);
     expect([...objects.keys()].filter((key) => key !== manifestKey).sort()).toEqual(
-      files.map((file) => file.key).sort(),
+      stored.map((file) => file.key).sort(),
     );
-    for (const file of files) {
+    for (const file of stored) {
       const body = objects.get(file.key) as Buffer;
       expect(body.length, file.key).toBe(file.bytes);
       expect(createHash('sha256').update(body).digest('hex'), file.key).toBe(file.sha256);
@@ -462,7 +469,8 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
   });
   it('keeps an archive of thousands of files out of the record: a manifest lists them, /files pages through it', async () => {
     // Prepare: one link whose zip holds 2,500 one-row CSVs, about 650 KB of file list. The manifest
-    // goes to the S3 stand-in; the tiny data files stay in memory, as the stand-in takes ~10 ms an object.
+    // goes to the S3 stand-in; the tiny data and Parquet files stay in memory, as the stand-in takes
+    // ~10 ms an object.
     const count = 2500;
     const names = Array.from(
       { length: count },
@@ -475,7 +483,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     const dataFiles = new Map<string, Buffer>();
     const storage: ArchiveWriter = {
       put: async (key, body, info) =>
-        key.endsWith('.csv.gz')
+        key.endsWith('.csv.gz') || key.endsWith('.parquet')
           ? void dataFiles.set(key, await bytesOf(body))
           : s3Writer.put(key, body, info),
     };

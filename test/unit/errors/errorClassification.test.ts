@@ -150,6 +150,7 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
   [new archiveErrors.ArchiveError('?'), false, 'ambiguous', undefined],
   [new archiveErrors.ArchiveRejectedError('gone'), false, 'ambiguous', undefined],
   [new archiveErrors.CorruptArchiveError('bad zip'), false, 'ambiguous', undefined],
+  [new archiveErrors.TableRowCountMismatchError('rows differ'), false, 'ambiguous', undefined],
   [new archiveErrors.ArchiveRetryableError('later'), false, 'ambiguous', undefined],
   [new archiveErrors.ArchiveClaimRefusedError(SPOT, 'ex_x', undefined), false, 'ambiguous', undefined],
   // The catalog (lib/glue): passing trouble when its cause is

@@ -1,0 +1,38 @@
+import type { ArchivedFile } from '../exports/ExportArchive';
+import {
+  COMMENT_TABLE_COLUMNS,
+  COMMENT_TABLE_PARTITION_COLUMNS,
+  type CommentTableColumn,
+} from './parquet/commentTableSchema';
+
+/** The schema of the Parquet files an archive wrote. */
+export interface ArchiveParquetSchema {
+  /** The table the files belong to (under `tables/<table>/`). */
+  table: 'comments';
+  /** The columns in each file, in order. */
+  columns: CommentTableColumn[];
+  /** The columns taken from the object keys (`spot=…/date=…/`), not stored in the files. */
+  partitionColumns: string[];
+}
+
+/**
+ * `_manifest.json` beside an export's raw files: every CSV file with its Parquet file, and the
+ * Parquet files' schema. Written after every data and Parquet file, so a manifest always
+ * describes files that are there.
+ */
+export interface ArchiveManifest {
+  files: ArchivedFile[];
+  parquetSchema: ArchiveParquetSchema;
+}
+
+/** The manifest of `files`: the same files give the same JSON, so a re-run rewrites the same bytes. */
+export function archiveManifest(files: ArchivedFile[]): ArchiveManifest {
+  return {
+    files,
+    parquetSchema: {
+      table: 'comments',
+      columns: COMMENT_TABLE_COLUMNS.map(({ name, type }) => ({ name, type })),
+      partitionColumns: [...COMMENT_TABLE_PARTITION_COLUMNS],
+    },
+  };
+}
