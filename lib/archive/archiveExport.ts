@@ -62,8 +62,8 @@ const DEFAULT_CSV_DELIMITER = ',';
 /**
  * Keeps a COMPLETED export's data: every link is checked against the download policy,
  * downloaded to a scratch file, and every CSV inside stored gzip-compressed under its
- * Hive-style key with its size, SHA-256 and row count, its rows also as the `comments` table's
- * Parquet file under `tables/comments/`, and the list of them all in a manifest beside them,
+ * Hive-style key with its size, SHA-256 and row count, its rows also as a Parquet file of the
+ * `comment_rows` table under `tables/comments/`, and the list of them all in a manifest beside them,
  * written last (the record keeps the totals and only the first files). The run claims the archive first and
  * records the result only while it still holds the claim; the keys and bytes are the same
  * on every run, so a re-run after a crash converges on the same objects.

@@ -1,12 +1,14 @@
 import type { ExportRequest } from '../exports/ExportRecord';
+import { commentRowsPartitionPrefix } from '../lake/commentRowsTable';
 
 /** Every archived object lives under this prefix; the archive function may write nowhere else. */
 export const ARCHIVE_KEY_PREFIX = 'exports/';
 
-/** Every table file lives under this prefix; the archive function may write there too, nowhere else. */
+/**
+ * Every table file lives under this prefix (the `comment_rows` table's under `tables/comments/`);
+ * the archive function may write there too, nowhere else.
+ */
 export const TABLES_KEY_PREFIX = 'tables/';
-/** The `comments` table's files (Parquet), one per archived CSV. */
-export const COMMENT_TABLE_KEY_PREFIX = `${TABLES_KEY_PREFIX}comments/`;
 
 /**
  * Hive-style partitions, so query engines (Athena, Spark, DuckDB) prune by spot and day:
@@ -37,15 +39,8 @@ export function archivePartitionDate(request: ExportRequest, requestedAt: string
 }
 
 /**
- * The `comments` table's partition of a spot and day, Hive-style like the raw files:
- * `tables/comments/spot=<spotId>/date=<YYYY-MM-DD>/`.
- */
-export function commentTablePartitionKey(spotId: string, partitionDate: string): string {
-  return `${COMMENT_TABLE_KEY_PREFIX}spot=${spotId}/date=${partitionDate}/`;
-}
-
-/**
- * The Parquet file of an export's `<n>`th CSV, beside the raw one in the same spot and day:
+ * The Parquet file of an export's `<n>`th CSV, in the `comment_rows` table's partition of the
+ * same spot and day as the raw one:
  * `tables/comments/spot=<spotId>/date=<YYYY-MM-DD>/<exportId>-<n>.parquet`.
  */
 export function commentTableObjectKey(
@@ -54,5 +49,5 @@ export function commentTableObjectKey(
   partitionDate: string,
   fileNumber: number,
 ): string {
-  return `${commentTablePartitionKey(spotId, partitionDate)}${exportId}-${fileNumber}.parquet`;
+  return `${commentRowsPartitionPrefix(spotId, partitionDate)}${exportId}-${fileNumber}.parquet`;
 }

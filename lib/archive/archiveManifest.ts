@@ -1,4 +1,5 @@
 import type { ArchivedFile } from '../exports/ExportArchive';
+import { COMMENT_ROWS_TABLE_NAME } from '../lake/commentRowsTable';
 import {
   COMMENT_TABLE_COLUMNS,
   COMMENT_TABLE_PARTITION_COLUMNS,
@@ -7,8 +8,8 @@ import {
 
 /** The schema of the Parquet files an archive wrote. */
 export interface ArchiveParquetSchema {
-  /** The table the files belong to (under `tables/<table>/`). */
-  table: 'comments';
+  /** The catalog table the files belong to (`comment_rows`, whose files are under `tables/comments/`). */
+  table: typeof COMMENT_ROWS_TABLE_NAME;
   /** The columns in each file, in order. */
   columns: CommentTableColumn[];
   /** The columns taken from the object keys (`spot=…/date=…/`), not stored in the files. */
@@ -30,7 +31,7 @@ export function archiveManifest(files: ArchivedFile[]): ArchiveManifest {
   return {
     files,
     parquetSchema: {
-      table: 'comments',
+      table: COMMENT_ROWS_TABLE_NAME,
       columns: COMMENT_TABLE_COLUMNS.map(({ name, type }) => ({ name, type })),
       partitionColumns: [...COMMENT_TABLE_PARTITION_COLUMNS],
     },

@@ -28,7 +28,7 @@ export const PARQUET_FILE_CONTENT_TYPE = 'application/vnd.apache.parquet';
 export interface ZipEntryTarget {
   key: string;
   fileNumber: number;
-  /** Where the CSV's rows go as the `comments` table's Parquet file, when `parquet` is set. */
+  /** Where the CSV's rows go as a Parquet file of the `comment_rows` table, when `parquet` is set. */
   parquetKey?: string;
 }
 

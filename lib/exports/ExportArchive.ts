@@ -24,7 +24,7 @@ export interface ArchivedFile {
   rows: number;
   /** 1-based position of the upstream link the file came from. */
   sourceLink: number;
-  /** The same rows as the `comments` table's Parquet file; absent in archives made before it existed. */
+  /** The same rows as a Parquet file of the `comment_rows` table; absent in archives made before it existed. */
   parquet?: ArchivedParquetFile;
 }
 

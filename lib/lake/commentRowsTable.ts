@@ -13,7 +13,7 @@ export const LAKE_DATABASE_NAME_PATTERN = SETTINGS.archiveCatalogDatabaseName.ki
 /** The table of every archived row: one row per CSV record of every archived export. */
 export const COMMENT_ROWS_TABLE_NAME = 'comment_rows';
 
-/** Where the table's Parquet files are kept in the archive bucket. */
+/** Where the table's Parquet files are kept in the archive bucket (under the archive's `tables/`). */
 export const COMMENT_ROWS_KEY_PREFIX = 'tables/comments/';
 
 /** The column types of the table, as Glue (Hive) names them. */
@@ -34,7 +34,10 @@ export interface LakeColumn {
 
 const { STRING, BIGINT, TIMESTAMP } = LakeColumnType;
 
-/** The columns of every Parquet file, in file order (the partition columns are not in the files). */
+/**
+ * The columns of every Parquet file, in file order (the partition columns are not in the files):
+ * the archive's Parquet writer takes its schema from this list (lib/archive/parquet/commentTableSchema.ts).
+ */
 export const COMMENT_ROW_COLUMNS: readonly LakeColumn[] = [
   { name: 'id', type: STRING, description: 'The comment id' },
   { name: 'user_id', type: STRING, description: 'The author' },

@@ -107,7 +107,7 @@ function instantMs(value: string | undefined): number | null {
 }
 
 /**
- * Writes one CSV file's records as the `comments` table's Parquet file, a row group every
+ * Writes one CSV file's records as a Parquet file of the `comment_rows` table, a row group every
  * `rowGroupRows` rows (or `rowGroupMaxBytes` of values, whichever comes first): memory holds one
  * row group, whatever the file's size. The first record is the header; it decides how columns
  * map (CommentRowMapping). Row groups split at the same rows however the input was chunked, so

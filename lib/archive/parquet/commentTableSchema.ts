@@ -1,3 +1,9 @@
+import {
+  COMMENT_ROW_COLUMNS,
+  COMMENT_ROWS_PARTITION_KEYS,
+  LakeColumnType,
+} from '../../lake/commentRowsTable';
+
 /** The columns OpenWeb's comments CSV is known to have, in the order the table keeps them. */
 export const KNOWN_CSV_COLUMNS = [
   'id',
@@ -28,37 +34,25 @@ export interface CommentTableColumn {
   type: CommentTableColumnType;
 }
 
-/**
- * The `comments` table's columns, in file order: the known CSV columns, what did not fit them,
- * and where each row came from. The partition columns `spot` and `date` are in the object keys,
- * not in the files.
- */
-export const COMMENT_TABLE_COLUMNS = [
-  { name: 'id', type: 'STRING' },
-  { name: 'user_id', type: 'STRING' },
-  { name: 'user_name', type: 'STRING' },
-  { name: 'spot_id', type: 'STRING' },
-  { name: 'post_id', type: 'STRING' },
-  { name: 'message_status', type: 'STRING' },
-  { name: 'content', type: 'STRING' },
-  { name: 'rank', type: 'INT64' },
-  { name: 'written_at', type: 'TIMESTAMP' },
-  /** JSON object of every CSV column not known above: name → the value as it was; null when none. */
-  { name: 'extra_columns', type: 'STRING' },
-  /** JSON object of every typed column whose value did not parse: name → the value as it was; null when none. */
-  { name: 'unparsed_values', type: 'STRING' },
-  /** Lineage: the export the row came from. */
-  { name: 'export_id', type: 'STRING' },
-  /** The export's window (null for a conversation export). */
-  { name: 'window_from', type: 'TIMESTAMP' },
-  { name: 'window_until', type: 'TIMESTAMP' },
-  /** When the upstream finished the export (the export's `completedAt`). */
-  { name: 'exported_at', type: 'TIMESTAMP' },
-  /** The CSV's name in the upstream's zip. */
-  { name: 'source_file', type: 'STRING' },
-] as const satisfies readonly CommentTableColumn[];
+/** The Parquet type that holds each of the catalog's column types. */
+const PARQUET_TYPES: Record<LakeColumnType, CommentTableColumnType> = {
+  [LakeColumnType.STRING]: 'STRING',
+  [LakeColumnType.BIGINT]: 'INT64',
+  [LakeColumnType.TIMESTAMP]: 'TIMESTAMP',
+};
 
-export type CommentTableColumnName = (typeof COMMENT_TABLE_COLUMNS)[number]['name'];
+/**
+ * The columns of every Parquet file, in file order: the catalog's columns of `comment_rows`
+ * (lib/lake/commentRowsTable.ts: the known CSV columns, what did not fit them, and where each
+ * row came from), so the files and the table that reads them cannot differ. The partition
+ * columns `spot` and `date` are in the object keys, not in the files.
+ */
+export const COMMENT_TABLE_COLUMNS: readonly CommentTableColumn[] = COMMENT_ROW_COLUMNS.map((column) => ({
+  name: column.name,
+  type: PARQUET_TYPES[column.type],
+}));
 
 /** The partition columns, from the object keys (`spot=…/date=…/`), in this order. */
-export const COMMENT_TABLE_PARTITION_COLUMNS = ['spot', 'date'] as const;
+export const COMMENT_TABLE_PARTITION_COLUMNS: readonly string[] = COMMENT_ROWS_PARTITION_KEYS.map(
+  (column) => column.name,
+);

@@ -154,7 +154,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     const manifestKey = manifestKeys[0] as string;
     expect(JSON.parse((objects.get(manifestKey) as Buffer).toString('utf8'))).toEqual({
       files,
-      parquetSchema: expect.objectContaining({ table: 'comments' }),
+      parquetSchema: expect.objectContaining({ table: 'comment_rows' }),
     });
     const stored = files.flatMap((file) => [file, ...(file.parquet === undefined ? [] : [file.parquet])]);
     expect([...objects.keys()].filter((key) => key !== manifestKey).sort()).toEqual(

@@ -391,7 +391,7 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
       Array(3).fill(['bytes', 'key', 'rows', 'sha256']),
     );
     expect(manifest.parquetSchema).toEqual({
-      table: 'comments',
+      table: 'comment_rows',
       columns: COMMENT_TABLE_COLUMNS.map(({ name, type }) => ({ name, type })),
       partitionColumns: ['spot', 'date'],
     });
