@@ -12,6 +12,7 @@ import {
   dynamoDbExportStoreFactory,
 } from '../lib/runtime/adapterFactories/dynamoDbFactories';
 import { eventBridgeArchiveEventsFactory } from '../lib/runtime/adapterFactories/eventBridgeFactories';
+import { glueTablePartitionsFactory } from '../lib/runtime/adapterFactories/glueTablePartitionsFactory';
 import { s3ArchiveWriterFactory } from '../lib/runtime/adapterFactories/s3ArchiveWriterFactory';
 import { createHandler } from '../lib/runtime/createHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
@@ -56,12 +57,14 @@ export function makeArchiveHandler(runtime: HandlerRuntime<ArchiveDependencies |
   });
 }
 
-// The table and the bucket, written; the bus, for `Export Archived`. No upstream: the links are the record's.
+// The table and the bucket, written; the catalog, for the table's partitions; the bus, for
+// `Export Archived`. No upstream: the links are the record's.
 export const handler = makeArchiveHandler(
   defaultHandlerRuntime({
     store: dynamoDbExportStoreFactory,
     archives: dynamoDbArchiveRecordsFactory,
     archiveWriter: s3ArchiveWriterFactory,
+    partitions: glueTablePartitionsFactory,
     archiveEvents: eventBridgeArchiveEventsFactory,
   }),
 );

@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { functionEnvironment } from '../infra/functionEnvironment';
+import { PATH_TABLE_PARTITIONS } from '../lib/archive/pathTablePartitions';
 import type { Config } from '../lib/config';
 import type { ExportSettings } from '../lib/exports/ExportSettings';
 import type { ExportDependencies, ExportMetrics, PollingWorkflows } from '../lib/exports/ports';
@@ -42,7 +43,8 @@ export interface LocalDependencyParts {
  * The handlers' dependencies on this machine, wired by the deployed composition root
  * (`buildDependencies`) with the deployed adapter factories: the table on dynalite, the OpenWeb
  * client (to the simulator or OpenWeb), the archive on the S3 stand-in; and in place of Step
- * Functions, EventBridge and Secrets Manager the local workflows, announcements and credentials file.
+ * Functions, EventBridge, Secrets Manager and the Glue catalog the local workflows,
+ * announcements, credentials file and partitions read from the keys.
  */
 export function localDependencies(parts: LocalDependencyParts): {
   deps: ExportDependencies;
@@ -78,6 +80,8 @@ export function localDependencies(parts: LocalDependencyParts): {
       archives: dynamoDbArchiveRecordsFactory,
       archiveWriter: s3ArchiveWriterFactory,
       archiveReader: s3ArchiveReaderFactory,
+      // DuckDB (`openweb-exports query`) reads the partitions from the keys: nothing to register.
+      partitions: () => PATH_TABLE_PARTITIONS,
       archiveEvents: () => events,
     },
     options,

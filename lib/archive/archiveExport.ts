@@ -24,13 +24,16 @@ import { archiveManifest } from './archiveManifest';
 import { archiveZipFile, type ZipEntryParquetOptions } from './archiveZipFile';
 import { downloadToFile } from './downloadToFile';
 import { ArchiveClaimRefusedError, ArchiveRejectedError, ArchiveRetryableError } from './errors';
-import type { ArchiveEvents, ArchiveRecords, ArchiveSettings, ArchiveWriter } from './ports';
+import type { ArchiveEvents, ArchiveRecords, ArchiveSettings, ArchiveWriter, TablePartitions } from './ports';
+import { registerArchivedPartition } from './registerArchivedPartition';
 
-/** What an archive run touches: the record, its archive state, the bucket, the bus. */
+/** What an archive run touches: the record, its archive state, the bucket, the table's catalog, the bus. */
 export interface ArchiveDependencies {
   store: Pick<ExportStore, 'getExport'>;
   archives: ArchiveRecords;
   archiveWriter: ArchiveWriter;
+  /** The comment rows table's partitions: the export's is registered once its Parquet files are stored. */
+  partitions: TablePartitions;
   archiveEvents: ArchiveEvents;
   archiveSettings: ArchiveSettings;
   now: () => number;
@@ -63,8 +66,9 @@ const DEFAULT_CSV_DELIMITER = ',';
  * Keeps a COMPLETED export's data: every link is checked against the download policy,
  * downloaded to a scratch file, and every CSV inside stored gzip-compressed under its
  * Hive-style key with its size, SHA-256 and row count, its rows also as a Parquet file of the
- * `comment_rows` table under `tables/comments/`, and the list of them all in a manifest beside them,
- * written last (the record keeps the totals and only the first files). The run claims the archive first and
+ * `comment_rows` table under `tables/comments/`; then the table's partition of the export is
+ * registered in the catalog, and the list of every file written in a manifest beside them, last
+ * (the record keeps the totals and only the first files). The run claims the archive first and
  * records the result only while it still holds the claim; the keys and bytes are the same
  * on every run, so a re-run after a crash converges on the same objects.
  * @throws ArchiveRetryableError for passing trouble (the workflow retries the task);
@@ -99,7 +103,13 @@ export async function archiveExport(
 
   let summary: ExportArchive;
   try {
-    summary = await storeManifest(deps, claimed, await storeEveryFile(deps, claimed));
+    const files = await storeEveryFile(deps, claimed);
+    // Before the manifest and the record: once either says ARCHIVED, a query sees the rows.
+    // A re-run registers again, which is harmless.
+    if (files.some((file) => file.parquet !== undefined)) {
+      await registerArchivedPartition(deps.partitions, claimed);
+    }
+    summary = await storeManifest(deps, claimed, files);
   } catch (error) {
     if (error instanceof ArchiveRejectedError) {
       const record = await recordFailure(deps, claimed, runId, error.message);

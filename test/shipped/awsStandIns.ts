@@ -25,7 +25,7 @@ const LOOPBACK = '127.0.0.1';
 
 /**
  * Small local stand-ins for the AWS services the functions call, each recording every
- * (signer, action, resource) it receives: Step Functions, EventBridge and Secrets Manager
+ * (signer, action, resource) it receives: Step Functions, EventBridge, Secrets Manager and Glue
  * speak the AWS JSON protocol on one server (told apart by `X-Amz-Target`), DynamoDB is a
  * recording proxy in front of dynalite, and S3 is a minimal object store (path-style) for the
  * object calls the archive makes and the presigned GETs it hands out.
@@ -37,6 +37,8 @@ export class AwsStandIns {
   readonly objects = new Map<string, { body: Buffer; contentType: string | undefined }>();
   readonly executions = new Map<string, { status: string; input: string }>();
   readonly events: { EventBusName?: string; Source?: string; DetailType?: string; Detail?: string }[] = [];
+  /** The catalog partitions created: `<database>.<table> <value> …`. */
+  readonly partitions: string[] = [];
   readonly #secrets = new Map<string, { arn: string; value: string }>();
   readonly #servers: Server[] = [];
   jsonEndpoint = '';
@@ -175,6 +177,21 @@ export class AwsStandIns {
           return fail('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
         const [name, { arn, value }] = secret;
         return ok({ ARN: arn, Name: name, SecretString: value, VersionId: 'v1', CreatedDate: nowSeconds });
+      }
+      case 'AWSGlue.CreatePartition': {
+        // IAM authorizes a partition's creation on the catalog, its database and its table.
+        const database = String(input.DatabaseName);
+        const table = String(input.TableName);
+        for (const resource of [
+          `${this.#arn('glue')}:catalog`,
+          `${this.#arn('glue')}:database/${database}`,
+          `${this.#arn('glue')}:table/${database}/${table}`,
+        ]) {
+          this.#record(req.headers, url, 'glue:CreatePartition', resource);
+        }
+        const values = (input.PartitionInput as { Values?: string[] } | undefined)?.Values ?? [];
+        this.partitions.push(`${database}.${table} ${values.join(' ')}`);
+        return ok({});
       }
       default:
         this.unsupported.push(`JSON protocol ${target}`);

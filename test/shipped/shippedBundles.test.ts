@@ -65,8 +65,6 @@ const UNUSED_GRANTS: Record<string, string> = {
   'start dynamodb:UpdateItem *:table/*': 'names the workflow of a replayed start whose record has none',
   'abort dynamodb:Query *:table/*': 'an abort of an export whose create answer was lost looks for it',
   'archive s3:AbortMultipartUpload *': 'a failed multipart upload (a file over the 5 MiB part size)',
-  'archive glue:CreatePartition *':
-    "registers the catalog table's partition of the Parquet files an archive stores; this run stores none",
   'abort dynamodb:PutItem *:table/*':
     'writes the link pages of an export its check finds completed with links too many for its item',
   'reconcile dynamodb:PutItem *:table/*':
@@ -211,6 +209,7 @@ function startFunction(runner: string, handler: HandlerName, clockOffsetMs = 0):
       AWS_ENDPOINT_URL_SFN: standIns.jsonEndpoint,
       AWS_ENDPOINT_URL_EVENTBRIDGE: standIns.jsonEndpoint,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: standIns.jsonEndpoint,
+      AWS_ENDPOINT_URL_GLUE: standIns.jsonEndpoint,
       AWS_ENDPOINT_URL_S3: standIns.s3Endpoint,
     },
   });
@@ -304,6 +303,12 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
       });
       const archive = { action: 'archive', spotId: SPOTS.completed, exportId: completed };
       expect(await succeed(HandlerNames.ARCHIVE, archive)).toMatchObject({ archiveStatus: 'ARCHIVED' });
+      // The export's partition of the query table, registered in the deployment's catalog.
+      expect(standIns.partitions).toEqual([
+        expect.stringMatching(
+          new RegExp(`^openweb_exports\\.comment_rows ${SPOTS.completed} \\d{4}-\\d{2}-\\d{2}$`),
+        ),
+      ]);
       const files = await api(HandlerNames.FILES, requests.files(SPOTS.completed, completed));
       expect(files.statusCode).toBe(200);
       const urls = (files.body.items as { url: string }[]).map((file) => file.url);

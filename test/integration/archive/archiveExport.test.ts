@@ -15,6 +15,7 @@ import {
   workflowRunId,
 } from '../../../lib/archive/archiveExport';
 import { ArchiveRetryableError } from '../../../lib/archive/errors';
+import { PATH_TABLE_PARTITIONS } from '../../../lib/archive/pathTablePartitions';
 import type { ArchiveRecords, ArchiveWriter } from '../../../lib/archive/ports';
 import { type ArchivedFile, ArchiveStatus } from '../../../lib/exports/ExportArchive';
 import type { ExportRecord, ExportRequest } from '../../../lib/exports/ExportRecord';
@@ -91,6 +92,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
       store: h.store,
       archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
       archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
+      partitions: PATH_TABLE_PARTITIONS,
       archiveEvents: { publishArchived: async (record) => void archived.push(record) },
       archiveSettings: {
         claimLeaseSeconds: 1200,

@@ -9,6 +9,7 @@ import { type ArchiveDependencies, archiveExport } from '../../../lib/archive/ar
 import type { ArchiveManifest } from '../../../lib/archive/archiveManifest';
 import { CommentParquetWriter } from '../../../lib/archive/parquet/CommentParquetWriter';
 import { COMMENT_TABLE_COLUMNS } from '../../../lib/archive/parquet/commentTableSchema';
+import { PATH_TABLE_PARTITIONS } from '../../../lib/archive/pathTablePartitions';
 import type { ArchiveWriter } from '../../../lib/archive/ports';
 import { ArchiveStatus } from '../../../lib/exports/ExportArchive';
 import type { ExportRecord, ExportRequest } from '../../../lib/exports/ExportRecord';
@@ -83,6 +84,7 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
       store: h.store,
       archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
       archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
+      partitions: PATH_TABLE_PARTITIONS,
       archiveEvents: { publishArchived: async () => {} },
       archiveSettings: {
         claimLeaseSeconds: 1200,

@@ -4,6 +4,7 @@ import {
   stateMachineDefinitionFromTemplate,
 } from '../../../infra/extractStateMachine';
 import { synthesizeStackTemplate } from '../../../infra/synthesizeStackTemplate';
+import { PATH_TABLE_PARTITIONS } from '../../../lib/archive/pathTablePartitions';
 import { abortExport } from '../../../lib/exports/abortExport';
 import { ArchiveStatus } from '../../../lib/exports/ExportArchive';
 import type { ExportRequest } from '../../../lib/exports/ExportRecord';
@@ -71,6 +72,7 @@ describe('the synthesized polling workflow run locally against the real handlers
           tableName: h.table.tableName,
         }),
         archiveWriter: new S3ArchiveWriter(bucket),
+        partitions: PATH_TABLE_PARTITIONS,
         archiveEvents: { publishArchived: async () => {} },
         archiveSettings,
         now: Date.now,

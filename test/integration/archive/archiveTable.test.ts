@@ -1,0 +1,272 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../cli/ExitCode';
+import { runCli } from '../../../cli/runCli';
+import { type ArchiveDependencies, archiveExport } from '../../../lib/archive/archiveExport';
+import type { ArchiveManifest } from '../../../lib/archive/archiveManifest';
+import { ArchiveRetryableError } from '../../../lib/archive/errors';
+import type { ArchiveWriter, TablePartitions } from '../../../lib/archive/ports';
+import { loadConfig } from '../../../lib/config';
+import { ArchiveStatus } from '../../../lib/exports/ExportArchive';
+import type { ExportRecord, ExportRequest } from '../../../lib/exports/ExportRecord';
+import { ExportStatus } from '../../../lib/exports/ExportStatus';
+import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
+import { CatalogPartitionError } from '../../../lib/glue/errors';
+import { createLogger } from '../../../lib/observability/createLogger';
+import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
+import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
+import { FileCredentialsProvider } from '../../../lib/secrets/FileCredentialsProvider';
+import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
+import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';
+import { LocalExportEvents } from '../../../local/LocalExportEvents';
+import { LOCAL_S3_DATA_FOLDER } from '../../../local/localDataLayout';
+import { localDependencies } from '../../../local/localDependencies';
+import { type LocalS3, startLocalS3 } from '../../../local/localS3';
+import { LOCAL_PROJECT_ROOT } from '../../../local/projectRoot';
+import { captureError } from '../../support/captureError';
+import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
+import { readCommentsArchive } from '../../support/readCommentsArchive';
+import { startAndCreate } from '../../support/startAndCreate';
+import { createTestIo } from '../../unit/cli/support/testIo';
+
+const SPOT = 'sp_demo';
+const DAY: ExportRequest = {
+  kind: 'dateRange',
+  from: '2026-10-30T00:00:00Z',
+  until: '2026-10-31T00:00:00Z',
+  maxRecordsInFile: 100,
+};
+const PARTITION_DATE = '2026-10-30';
+const HOUR_MS = 60 * 60 * 1000;
+const RECORDS = 250;
+
+async function bytesOf(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** `openweb-exports query <sql> --data-dir <dataDir> --format json`, as JSON rows. */
+async function query(dataDir: string, sql: string): Promise<Record<string, unknown>[]> {
+  const io = createTestIo();
+  const code = await runCli(['query', sql, '--data-dir', dataDir, '--format', 'json'], io);
+  expect(code, io.stderrText()).toBe(ExitCode.SUCCESS);
+  return JSON.parse(io.stdoutText()) as Record<string, unknown>[];
+}
+
+/** The table's partitions, recording each registration in `log`. */
+function recordingPartitions(log: string[]): TablePartitions {
+  return {
+    register: async (spotId, date) => {
+      log.push(`register ${spotId} ${date}`);
+    },
+  };
+}
+
+/** `writer`, recording when each upload starts and ends in `log`. */
+function recordingWriter(writer: ArchiveWriter, log: string[]): ArchiveWriter {
+  return {
+    put: async (key, body, info) => {
+      log.push(`start ${key}`);
+      await writer.put(key, body, info);
+      log.push(`end ${key}`);
+    },
+  };
+}
+
+describe("an archived export in the comment_rows table, the S3 stand-in's files and the CLI's DuckDB", () => {
+  let h: ExportHarness;
+  let s3: LocalS3;
+  let dataDir: string;
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'archive-table-'));
+    h = await startExportHarness({ simulator: { recordsPerExport: RECORDS } });
+    // The local runtime's layout: the stand-in's objects under <data dir>/s3, where `query` reads them.
+    s3 = await startLocalS3({ directory: join(dataDir, LOCAL_S3_DATA_FOLDER) });
+  });
+
+  afterEach(async () => {
+    await s3.close();
+    await h.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** A COMPLETED export of the simulator: 250 records in files of 100. */
+  async function completedExport(): Promise<ExportRecord> {
+    const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    h.clock.advance(2 * HOUR_MS);
+    const output = await pollExportForWorkflow(h.deps, {
+      action: 'poll',
+      spotId: SPOT,
+      exportId: record.exportId,
+      deadline: '2099-01-01T00:00:00Z',
+    });
+    expect(output.status).toBe(ExportStatus.COMPLETED);
+    return (await h.store.getExport(SPOT, record.exportId)) as ExportRecord;
+  }
+
+  /** The archive's dependencies as `npm start` wires them (localDependencies), on this test's table and stand-in. */
+  function localArchiveDependencies(): ArchiveDependencies {
+    const config = loadConfig({
+      TABLE_NAME: h.table.tableName,
+      OPENWEB_AUTH_BASE_URL: h.simulator.authBaseUrl,
+      OPENWEB_EXPORT_BASE_URL: h.simulator.exportBaseUrl,
+      LOCAL_SECRETS_FILE: join(LOCAL_PROJECT_ROOT, 'local/demo-spots.json'),
+    });
+    const { archiving } = localDependencies({
+      config,
+      timeScale: 1,
+      documentClient: h.table.documentClient,
+      credentials: new FileCredentialsProvider(join(LOCAL_PROJECT_ROOT, 'local/demo-spots.json')),
+      workflows: h.workflows,
+      events: new LocalExportEvents(),
+      metrics: new InMemoryExportMetrics(),
+      logger: createLogger({ logLevel: 'SILENT' }),
+      archiveStorage: s3,
+    });
+    if (archiving === undefined) throw new Error('the local runtime archives when given the S3 stand-in');
+    return archiving.archive;
+  }
+
+  /** The archive's dependencies on this test's table and stand-in, with the given partitions and writer. */
+  function archiveDeps(overrides: Partial<ArchiveDependencies>): ArchiveDependencies {
+    return {
+      store: h.store,
+      archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
+      archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
+      partitions: recordingPartitions([]),
+      archiveEvents: { publishArchived: async () => {} },
+      archiveSettings: {
+        claimLeaseSeconds: 1200,
+        downloadTimeoutMs: 10_000,
+        downloadPolicy: downloadLinkPolicy(h.simulator.exportBaseUrl, []),
+        urlExpirySeconds: 900,
+      },
+      now: h.clock.now,
+      ...overrides,
+    };
+  }
+
+  async function storedKeys(): Promise<string[]> {
+    const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucketName }));
+    return (listed.Contents ?? []).map(({ Key }) => Key as string);
+  }
+
+  async function storedJson<T>(key: string): Promise<T> {
+    const object = await s3.client.send(new GetObjectCommand({ Bucket: s3.bucketName, Key: key }));
+    return JSON.parse((await bytesOf(object.Body as Readable)).toString('utf8')) as T;
+  }
+
+  it("answers `select count(*) from comments` with the CSVs' row count once npm start's archive has run", async () => {
+    // Prepare: the rows the upstream's CSVs hold, read from the links themselves.
+    const record = await completedExport();
+    const served = await Promise.all(
+      record.links.map(async (link) =>
+        readCommentsArchive(new Uint8Array(await (await fetch(link)).arrayBuffer())),
+      ),
+    );
+    const csvRows = served.flatMap((file) => file.rows);
+    const header = served[0]?.header ?? [];
+    const column = (name: string) => header.indexOf(name);
+
+    // Act
+    const result = await archiveExport(localArchiveDependencies(), {
+      spotId: SPOT,
+      exportId: record.exportId,
+    });
+    const comments = await query(dataDir, 'select count(*) as n from comments');
+    const rows = await query(
+      dataDir,
+      `select count(*) as n from comment_rows where spot = '${SPOT}' and "date" = '${PARTITION_DATE}' and export_id = '${record.exportId}' and unparsed_values is null`,
+    );
+    const typed = await query(dataDir, 'select id, rank, written_at from comment_rows order by id');
+
+    // Assess
+    expect(result.outcome).toBe('archived');
+    expect(csvRows).toHaveLength(RECORDS);
+    expect(comments).toEqual([{ n: csvRows.length }]);
+    expect(rows).toEqual([{ n: csvRows.length }]);
+    const expected = csvRows
+      .map((row) => ({
+        id: row[column('id')],
+        rank: Number(row[column('rank')]),
+        writtenAtMs: Date.parse(row[column('written_at')] as string),
+      }))
+      .sort((a, b) => ((a.id as string) < (b.id as string) ? -1 : 1));
+    expect(
+      typed.map((row) => ({
+        id: row.id,
+        rank: row.rank,
+        writtenAtMs: Date.parse(`${(row.written_at as string).replace(' ', 'T')}Z`),
+      })),
+    ).toEqual(expected);
+  });
+
+  it("registers the export's partition once its Parquet files are stored, before the manifest is written", async () => {
+    // Prepare
+    const record = await completedExport();
+    const log: string[] = [];
+    const deps = archiveDeps({
+      archiveWriter: recordingWriter(
+        new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
+        log,
+      ),
+      partitions: recordingPartitions(log),
+    });
+
+    // Act
+    const result = await archiveExport(deps, { spotId: SPOT, exportId: record.exportId });
+
+    // Assess
+    const manifestKey = result.record?.archive?.manifestKey as string;
+    const registered = log.indexOf(`register ${SPOT} ${PARTITION_DATE}`);
+    const parquetEnds = log.filter((entry) => entry.startsWith('end ') && entry.endsWith('.parquet'));
+    expect(result.outcome).toBe('archived');
+    expect(log.filter((entry) => entry.startsWith('register'))).toEqual([
+      `register ${SPOT} ${PARTITION_DATE}`,
+    ]);
+    expect(parquetEnds).toHaveLength(3);
+    for (const end of parquetEnds) expect(log.indexOf(end)).toBeLessThan(registered);
+    expect(log.indexOf(`start ${manifestKey}`)).toBeGreaterThan(registered);
+  });
+
+  it('retries the archive while the catalog cannot register the partition, with no manifest written', async () => {
+    // Prepare: Glue throttles the first registration.
+    const record = await completedExport();
+    const throttled: TablePartitions = {
+      register: async (spotId, date) => {
+        throw new CatalogPartitionError(
+          { databaseName: 'openweb_exports', tableName: 'comment_rows', values: [spotId, date] },
+          { cause: Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }) },
+        );
+      },
+    };
+    const log: string[] = [];
+
+    // Act
+    const error = await captureError(
+      archiveExport(archiveDeps({ partitions: throttled }), { spotId: SPOT, exportId: record.exportId }),
+    );
+    const pending = await h.store.getExport(SPOT, record.exportId);
+    const keysAfterFailure = await storedKeys();
+    const retried = await archiveExport(archiveDeps({ partitions: recordingPartitions(log) }), {
+      spotId: SPOT,
+      exportId: record.exportId,
+    });
+
+    // Assess
+    expect(error).toBeInstanceOf(ArchiveRetryableError);
+    expect(pending?.archive?.status).toBe(ArchiveStatus.PENDING);
+    expect(keysAfterFailure.filter((key) => key.endsWith('_manifest.json'))).toEqual([]);
+    expect(keysAfterFailure.filter((key) => key.endsWith('.parquet'))).toHaveLength(3);
+    expect(retried.outcome).toBe('archived');
+    expect(log).toEqual([`register ${SPOT} ${PARTITION_DATE}`]);
+    const manifest = await storedJson<ArchiveManifest>(retried.record?.archive?.manifestKey as string);
+    expect(manifest.files.every((file) => file.parquet !== undefined)).toBe(true);
+  });
+});
