@@ -51,6 +51,8 @@ export interface ArchiveConfig {
   downloadTimeoutSeconds: number;
   /** The catalog database of the query tables, where the archive registers each partition it writes. */
   lakeDatabaseName: string;
+  /** Whether the archive also writes each CSV as a Parquet file of the `comment_rows` table. */
+  writeTable: boolean;
 }
 
 export interface Config {
@@ -97,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       urlExpirySeconds: e.ARCHIVE_URL_EXPIRY_SECONDS,
       downloadTimeoutSeconds: e.ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS,
       lakeDatabaseName: e.LAKE_DATABASE_NAME,
+      writeTable: e.ARCHIVE_WRITE_TABLE,
     },
     credentials:
       e.LOCAL_SECRETS_FILE !== undefined

@@ -66,10 +66,10 @@ const DEFAULT_CSV_DELIMITER = ',';
  * Keeps a COMPLETED export's data: every link is checked against the download policy,
  * downloaded to a scratch file, and every CSV inside stored gzip-compressed under its
  * Hive-style key with its size, SHA-256 and row count, its rows also as a Parquet file of the
- * `comment_rows` table under `tables/comments/`; then the table's partition of the export is
- * registered in the catalog, and the list of every file written in a manifest beside them, last
- * (the record keeps the totals and only the first files). The run claims the archive first and
- * records the result only while it still holds the claim; the keys and bytes are the same
+ * `comment_rows` table under `tables/comments/` and the table's partition of the export
+ * registered in the catalog (both skipped when `archiveSettings.writeTable` is off); then the
+ * list of every file written goes in a manifest beside them, last (the record keeps the totals
+ * and only the first files). The run claims the archive first and records the result only while it still holds the claim; the keys and bytes are the same
  * on every run, so a re-run after a crash converges on the same objects.
  * @throws ArchiveRetryableError for passing trouble (the workflow retries the task);
  *   a refused link or a corrupt zip is recorded as a FAILED archive instead
@@ -105,7 +105,8 @@ export async function archiveExport(
   try {
     const files = await storeEveryFile(deps, claimed);
     // Before the manifest and the record: once either says ARCHIVED, a query sees the rows.
-    // A re-run registers again, which is harmless.
+    // A re-run registers again, which is harmless. Nothing is registered when no Parquet file
+    // was written (`writeTable` off): the partition would point at no files.
     if (files.some((file) => file.parquet !== undefined)) {
       await registerArchivedPartition(deps.partitions, claimed);
     }
@@ -187,6 +188,7 @@ async function recordFailure(
 
 async function storeEveryFile(deps: ArchiveDependencies, record: ExportRecord): Promise<ArchivedFile[]> {
   const partitionDate = archivePartitionDate(record.request, record.requestedAt);
+  const { writeTable } = deps.archiveSettings;
   // Checked before anything is fetched: no request goes to a host the policy refuses.
   record.links.forEach((link, index) => {
     const rejection = checkDownloadLink(link, deps.archiveSettings.downloadPolicy);
@@ -213,10 +215,12 @@ async function storeEveryFile(deps: ArchiveDependencies, record: ExportRecord): 
             return {
               fileNumber,
               key: archiveObjectKey(record.spotId, record.exportId, partitionDate, fileNumber),
-              parquetKey: commentTableObjectKey(record.spotId, record.exportId, partitionDate, fileNumber),
+              ...(writeTable && {
+                parquetKey: commentTableObjectKey(record.spotId, record.exportId, partitionDate, fileNumber),
+              }),
             };
           },
-          parquet: parquetOptions(record),
+          ...(writeTable && { parquet: parquetOptions(record) }),
         })),
       );
       await rm(zipPath, { force: true });
@@ -251,7 +255,8 @@ async function storeManifest(
 ): Promise<ExportArchive> {
   const partitionDate = archivePartitionDate(record.request, record.requestedAt);
   const manifestKey = archiveManifestKey(record.spotId, record.exportId, partitionDate);
-  const manifest = Buffer.from(JSON.stringify(archiveManifest(files)), 'utf8');
+  const { writeTable } = deps.archiveSettings;
+  const manifest = Buffer.from(JSON.stringify(archiveManifest(files, { writeTable })), 'utf8');
   await deps.archiveWriter.put(manifestKey, Readable.from([manifest]), { contentType: 'application/json' });
   return {
     status: ArchiveStatus.ARCHIVED,

@@ -23,11 +23,16 @@ export interface ArchiveParquetSchema {
  */
 export interface ArchiveManifest {
   files: ArchivedFile[];
-  parquetSchema: ArchiveParquetSchema;
+  /** Absent when the archive writes no Parquet files (`archive.writeTable` off). */
+  parquetSchema?: ArchiveParquetSchema;
 }
 
-/** The manifest of `files`: the same files give the same JSON, so a re-run rewrites the same bytes. */
-export function archiveManifest(files: ArchivedFile[]): ArchiveManifest {
+/**
+ * The manifest of `files`, with the Parquet files' schema when `writeTable` is on: the same files
+ * give the same JSON, so a re-run rewrites the same bytes.
+ */
+export function archiveManifest(files: ArchivedFile[], options: { writeTable: boolean }): ArchiveManifest {
+  if (!options.writeTable) return { files };
   return {
     files,
     parquetSchema: {

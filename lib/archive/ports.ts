@@ -62,6 +62,11 @@ export interface ArchiveSettings {
   downloadPolicy: DownloadLinkPolicy;
   /** How long a `/files` download URL works. */
   urlExpirySeconds: number;
+  /**
+   * Whether each CSV is also written as a Parquet file of the `comment_rows` table, and the
+   * table's partition registered; off, only the raw files and the manifest are written.
+   */
+  writeTable: boolean;
 }
 
 /**

@@ -314,6 +314,16 @@ export const SETTINGS = {
     description:
       "The Glue database of the archive's query tables (`comment_rows`, the view `comments`); the archive registers each new partition in it.",
   },
+  archiveWriteTable: {
+    path: 'archive.writeTable',
+    env: 'ARCHIVE_WRITE_TABLE',
+    scope: 'deployment',
+    readBy: 'archive',
+    kind: { type: 'boolean' },
+    default: true,
+    description:
+      'Whether the archive also writes each CSV as a Parquet file of the `comment_rows` table and registers its partition in the catalog; `false` writes only the raw `.csv.gz` files and the manifest, so nothing new reaches the query tables.',
+  },
   archiveMaxScannedGigabytesPerQuery: {
     path: 'archive.maxScannedGigabytesPerQuery',
     scope: 'deployment',

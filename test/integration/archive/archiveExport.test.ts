@@ -99,6 +99,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
         downloadTimeoutMs: 10_000,
         downloadPolicy: downloadLinkPolicy(exportBaseUrl, []),
         urlExpirySeconds: 900,
+        writeTable: true,
       },
       now: h.clock.now,
       ...overrides,

@@ -91,6 +91,7 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
         downloadTimeoutMs: 10_000,
         downloadPolicy: downloadLinkPolicy(exportBaseUrl, []),
         urlExpirySeconds: 900,
+        writeTable: true,
       },
       now: h.clock.now,
       ...overrides,

@@ -111,12 +111,13 @@ describe("an archived export in the comment_rows table, the S3 stand-in's files 
   }
 
   /** The archive's dependencies as `npm start` wires them (localDependencies), on this test's table and stand-in. */
-  function localArchiveDependencies(): ArchiveDependencies {
+  function localArchiveDependencies(env: Record<string, string> = {}): ArchiveDependencies {
     const config = loadConfig({
       TABLE_NAME: h.table.tableName,
       OPENWEB_AUTH_BASE_URL: h.simulator.authBaseUrl,
       OPENWEB_EXPORT_BASE_URL: h.simulator.exportBaseUrl,
       LOCAL_SECRETS_FILE: join(LOCAL_PROJECT_ROOT, 'local/demo-spots.json'),
+      ...env,
     });
     const { archiving } = localDependencies({
       config,
@@ -146,6 +147,7 @@ describe("an archived export in the comment_rows table, the S3 stand-in's files 
         downloadTimeoutMs: 10_000,
         downloadPolicy: downloadLinkPolicy(h.simulator.exportBaseUrl, []),
         urlExpirySeconds: 900,
+        writeTable: true,
       },
       now: h.clock.now,
       ...overrides,
@@ -268,5 +270,39 @@ describe("an archived export in the comment_rows table, the S3 stand-in's files 
     expect(log).toEqual([`register ${SPOT} ${PARTITION_DATE}`]);
     const manifest = await storedJson<ArchiveManifest>(retried.record?.archive?.manifestKey as string);
     expect(manifest.files.every((file) => file.parquet !== undefined)).toBe(true);
+  });
+
+  it('with ARCHIVE_WRITE_TABLE=false stores only the .csv.gz files and the manifest, and registers no partition', async () => {
+    // Prepare: npm start's wiring, read from the variable, with the catalog recording registrations.
+    const record = await completedExport();
+    const log: string[] = [];
+    const deps: ArchiveDependencies = {
+      ...localArchiveDependencies({ ARCHIVE_WRITE_TABLE: 'false' }),
+      partitions: recordingPartitions(log),
+    };
+
+    // Act
+    const result = await archiveExport(deps, { spotId: SPOT, exportId: record.exportId });
+    const keys = await storedKeys();
+    const comments = await query(dataDir, 'select count(*) as n from comments');
+
+    // Assess
+    const manifestKey = result.record?.archive?.manifestKey as string;
+    const prefix = `exports/spot=${SPOT}/date=${PARTITION_DATE}/${record.exportId}/`;
+    expect(result.outcome).toBe('archived');
+    expect(result.record?.archive).toMatchObject({ fileCount: 3, rows: RECORDS });
+    expect(keys.sort()).toEqual(
+      [`${prefix}1.csv.gz`, `${prefix}2.csv.gz`, `${prefix}3.csv.gz`, manifestKey].sort(),
+    );
+    expect(manifestKey).toBe(`${prefix}_manifest.json`);
+    expect(log).toEqual([]);
+    const manifest = await storedJson<ArchiveManifest>(manifestKey);
+    expect(Object.keys(manifest)).toEqual(['files']);
+    expect(manifest.files.map((file) => [file.key, file.rows, file.parquet])).toEqual([
+      [`${prefix}1.csv.gz`, 100, undefined],
+      [`${prefix}2.csv.gz`, 100, undefined],
+      [`${prefix}3.csv.gz`, 50, undefined],
+    ]);
+    expect(comments).toEqual([{ n: 0 }]);
   });
 });

@@ -63,6 +63,7 @@ describe('the synthesized polling workflow run locally against the real handlers
       downloadTimeoutMs: 10_000,
       downloadPolicy: downloadLinkPolicy(h.simulator.exportBaseUrl, []),
       urlExpirySeconds: 900,
+      writeTable: true,
     };
     return {
       archive: {

@@ -44,6 +44,7 @@ describe('functionEnvironment', () => {
       OPENWEB_EXPORT_BASE_URL: 'https://api-exporter.openweb.com',
       ARCHIVE_URL_EXPIRY_SECONDS: '900',
       LAKE_DATABASE_NAME: 'openweb_exports',
+      ARCHIVE_WRITE_TABLE: 'true',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       POWERTOOLS_SERVICE_NAME: 'openweb-exports',
       POWERTOOLS_METRICS_NAMESPACE: 'OpenWebExports',
@@ -71,6 +72,20 @@ describe('functionEnvironment', () => {
         AUTH_SPOT_CLAIM: 'custom:spots',
       });
     }
+  });
+
+  it('writes archive.writeTable off for the archive functions only, read back as off', () => {
+    // Prepare
+    const config = parseStackConfig({ archive: { writeTable: false } });
+
+    // Act
+    const archive = functionEnvironment('archive', config, RESOURCES);
+    const lifecycle = functionEnvironment('lifecycle', config, RESOURCES);
+
+    // Assess
+    expect(archive.ARCHIVE_WRITE_TABLE).toBe('false');
+    expect(lifecycle).not.toHaveProperty('ARCHIVE_WRITE_TABLE');
+    expect(loadConfig({ ...RESOURCES, ...archive }).archive.writeTable).toBe(false);
   });
 
   it('gives one process running every function the variables of both groups', () => {

@@ -17,7 +17,7 @@ describe('handlerEnvironment', () => {
     // Prepare
     const settings = settingsWith({
       polling: { exportDeadlineSeconds: 3600 },
-      archive: { downloadUrlExpirySeconds: 120 },
+      archive: { downloadUrlExpirySeconds: 120, writeTable: false },
     });
 
     // Act
@@ -33,6 +33,7 @@ describe('handlerEnvironment', () => {
     });
     expect(loadConfig(environment).exports.exportDeadlineSeconds).toBe(3600);
     expect(loadConfig(environment).archive.urlExpirySeconds).toBe(120);
+    expect(loadConfig(environment).archive.writeTable).toBe(false);
   });
 
   it('lets a variable of npm start’s environment win over the stack configuration', () => {
