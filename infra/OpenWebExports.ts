@@ -128,7 +128,7 @@ export interface OpenWebExportsConfigProps {
 export interface OpenWebExportsProps extends OpenWebExportsConfigProps {
   /**
    * Prefix of the names the deployment gives AWS resources (the state machine, the event bus,
-   * the dashboard): unique per account and region. Default `<stack name>-<construct id>`.
+   * the dashboard, which adds the region): unique per account and region. Default `<stack name>-<construct id>`.
    */
   namePrefix?: string;
 }
@@ -206,7 +206,8 @@ export class OpenWebExports extends Construct {
       reconcileRate: config.polling.reconcileRate,
     });
     this.monitoring = new ExportsMonitoring(this, 'Monitoring', {
-      dashboardName: this.namePrefix,
+      // Dashboards are global per account: the region keeps a second region's deployment from colliding.
+      dashboardName: `${this.namePrefix}-${Stack.of(this).region}`,
       stateMachine: this.workflow.stateMachine,
       functions: this.functions.all(),
       deadLetterQueues: this.schedules.allDeadLetterQueues(),

@@ -58,6 +58,6 @@ export class OpenWebExportsStack extends Stack {
       description: 'Where finished exports are archived (kept when the stack is deleted)',
     });
     new CfnOutput(this, 'EventBusName', { value: this.eventBus.eventBusName });
-    new CfnOutput(this, 'DashboardName', { value: this.exports.namePrefix });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
   }
 }

@@ -101,7 +101,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       expect(names).toEqual({
         stateMachine: `${prefix}-ExportPolling`,
         bus: `${prefix}-exports`,
-        dashboard: prefix,
+        dashboard: { 'Fn::Join': ['', [`${prefix}-`, { Ref: 'AWS::Region' }]] },
       });
     });
 
@@ -620,7 +620,9 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
 
       // Assess
       expect(dashboards).toHaveLength(1);
-      expect(dashboards[0]?.[1].Properties.DashboardName).toBe(plain.namePrefix);
+      expect(dashboards[0]?.[1].Properties.DashboardName).toEqual({
+        'Fn::Join': ['', [`${plain.namePrefix}-`, { Ref: 'AWS::Region' }]],
+      });
     });
 
     it('notifies the configured addresses through an encrypted topic', () => {
