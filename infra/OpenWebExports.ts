@@ -198,6 +198,7 @@ export class OpenWebExports extends Construct {
       throttlingRateLimit: config.api.throttlingRateLimit,
       throttlingBurstLimit: config.api.throttlingBurstLimit,
       logRetention,
+      namePrefix: this.namePrefix,
     });
     this.schedules = new ExportSchedules(this, 'Schedules', {
       spots: config.spots,

@@ -1,4 +1,4 @@
-import { Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Fn, Validations } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -11,6 +11,7 @@ import {
 } from '../lib/exports/workflowContract';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { PollingConfig } from './stackConfig';
+import { stackInstanceId } from './stackInstanceId';
 import {
   ARCHIVE_RETRY,
   ARCHIVE_RETRY_ERRORS,
@@ -191,10 +192,7 @@ export class PollingWorkflow extends Construct {
       // The vended-logs prefix keeps CloudWatch Logs' resource policy from growing per state machine.
       // The stack id's UUID makes the name new for every stack instance: the group is retained
       // with its logs, and a fixed name would make creating the stack again fail ("already exists").
-      logGroupName: Fn.join('', [
-        `/aws/vendedlogs/states/${props.stateMachineName}-`,
-        Fn.select(2, Fn.split('/', Stack.of(this).stackId)),
-      ]),
+      logGroupName: Fn.join('', [`/aws/vendedlogs/states/${props.stateMachineName}-`, stackInstanceId(this)]),
       retention: props.logRetention,
     });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
