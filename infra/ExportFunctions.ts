@@ -1,4 +1,4 @@
-import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Stack, Validations } from 'aws-cdk-lib';
 import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -9,6 +9,7 @@ import { ExportTableIndex } from '../lib/store/tableDefinition';
 import type { ExportArchiveBucket } from './ExportArchiveBucket';
 import { ExportFunction } from './ExportFunction';
 import type { ExportTable } from './ExportTable';
+import { requireKeyInStackRegion } from './kmsKeyRegion';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { StackConfig } from './stackConfig';
 import { ARCHIVE_FUNCTION_TIMEOUT_SECONDS, WORKFLOW_TASK_FUNCTION_TIMEOUT_SECONDS } from './workflowRetries';
@@ -171,10 +172,23 @@ export class ExportFunctions extends Construct {
       resourceName: `${config.secretNamePrefix}*`,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
-    const readSpotSecrets = new iam.PolicyStatement({
-      actions: ['secretsmanager:GetSecretValue'],
-      resources: [secretsArn],
-    });
+    const readSpotSecrets = [
+      new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretsArn] }),
+    ];
+    if (config.secretsKmsKeyArn !== undefined) {
+      requireKeyInStackRegion(this, 'SecretsKeyInStackRegion', config.secretsKmsKeyArn, 'secretsKmsKeyArn');
+      // Secrets Manager decrypts a secret with the caller's permission on its key: only through
+      // Secrets Manager, never a direct Decrypt.
+      readSpotSecrets.push(
+        new iam.PolicyStatement({
+          actions: ['kms:Decrypt'],
+          resources: [config.secretsKmsKeyArn],
+          conditions: {
+            StringEquals: { 'kms:ViaService': `secretsmanager.${Stack.of(this).region}.${Aws.URL_SUFFIX}` },
+          },
+        }),
+      );
+    }
     const publishExportEvents = new iam.PolicyStatement({
       actions: ['events:PutEvents'],
       resources: [eventBus.eventBusArn],
@@ -198,14 +212,14 @@ export class ExportFunctions extends Construct {
     this.start.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
       readRecords(),
-      readSpotSecrets,
+      ...readSpotSecrets,
       startWorkflow,
     );
     // A status read polls a stale export and records its end: the spot freed, the end announced.
     this.getExport.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
       readRecords(),
-      readSpotSecrets,
+      ...readSpotSecrets,
       publishExportEvents,
     );
     // The workflow's tasks: the create learns the first wait from the spot's completed exports
@@ -213,7 +227,7 @@ export class ExportFunctions extends Construct {
     this.workflowTask.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
       readRecords(statusIndexArn),
-      readSpotSecrets,
+      ...readSpotSecrets,
       stopWorkflows,
       publishExportEvents,
     );
@@ -222,7 +236,7 @@ export class ExportFunctions extends Construct {
     this.reconcile.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
       readRecords(activeIndexArn),
-      readSpotSecrets,
+      ...readSpotSecrets,
       startWorkflow,
       new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [props.executionsArn] }),
       stopWorkflows,
@@ -231,7 +245,7 @@ export class ExportFunctions extends Construct {
     this.abort.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
       readRecords(),
-      readSpotSecrets,
+      ...readSpotSecrets,
       stopWorkflows,
       publishExportEvents,
     );

@@ -83,7 +83,7 @@ export interface OpenWebExportsArchiveProps {
   expireAfterDays?: number;
   /** Days a version replaced by a re-archive is kept. Default 30. */
   noncurrentVersionExpireAfterDays?: number;
-  /** A customer-managed KMS key ARN for the bucket. Default: S3-managed keys (SSE-S3). */
+  /** A customer-managed KMS key ARN for the bucket, in the stack's region. Default: S3-managed keys (SSE-S3). */
   kmsKeyArn?: string;
   /** How long a `/files` download URL works, in seconds (60 to 43200). Default 900. */
   downloadUrlExpirySeconds?: number;
@@ -98,6 +98,12 @@ export interface OpenWebExportsConfigProps {
   spots?: OpenWebExportsSpotProps[];
   /** Secrets Manager name prefix of the spots' credentials; the functions may read only these. Default `openweb-exports/spots/`. */
   secretNamePrefix?: string;
+  /**
+   * The customer-managed KMS key ARN the spots' secrets are encrypted with (same region as the
+   * stack); the functions that read secrets may decrypt with it through Secrets Manager only.
+   * Default: the secrets use the AWS-managed key `aws/secretsmanager`, which needs no grant.
+   */
+  secretsKmsKeyArn?: string;
   /** Default `{ mode: 'iam' }`. */
   auth?: OpenWebExportsAuthProps;
   /** OpenWeb's auth API. Default the production URL. */

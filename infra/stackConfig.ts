@@ -236,6 +236,12 @@ const stackConfigSchema = z
       .string({ error: 'must be a string' })
       .min(1, 'must not be empty')
       .default(DEFAULT_SECRET_NAME_PREFIX),
+    // A customer-managed key the spots' secrets are encrypted with; the functions that read them
+    // may decrypt with it, through Secrets Manager only. Unset: the AWS-managed key, no grant.
+    secretsKmsKeyArn: z
+      .string({ error: 'must be a string' })
+      .regex(KMS_KEY_ARN, 'must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)')
+      .optional(),
     auth: authSchema.default({ mode: 'iam' }),
     openWebAuthBaseUrl: z
       .string({ error: 'must be a string' })
