@@ -94,6 +94,12 @@ export interface OpenWebExportsArchiveProps {
  * the `openwebExports` context of `cdk.json` (see the README's configuration table).
  */
 export interface OpenWebExportsConfigProps {
+  /**
+   * The name of a table an earlier deployment of this stack left behind (the table is retained
+   * when the stack is deleted): the deployment uses it, records and all, instead of creating one.
+   * It must be a table this project created. Default: a new table.
+   */
+  existingTableName?: string;
   /** The spots to export on a schedule. Default: none. */
   spots?: OpenWebExportsSpotProps[];
   /** Secrets Manager name prefix of the spots' credentials; the functions may read only these. Default `openweb-exports/spots/`. */
@@ -175,7 +181,7 @@ export class OpenWebExports extends Construct {
     // Config accepts only the values CloudWatch Logs accepts, which are RetentionDays' values.
     const logRetention = config.logRetentionDays as logs.RetentionDays;
 
-    this.table = new ExportTable(this, 'ExportTable');
+    this.table = new ExportTable(this, 'ExportTable', { existingTableName: config.existingTableName });
     // A bus of its own: consumers subscribe to export events without sharing the account's default bus,
     // and the functions' PutEvents grant names this bus only.
     this.eventBus = new events.EventBus(this, 'ExportEvents', { eventBusName: `${this.namePrefix}-exports` });
@@ -193,6 +199,7 @@ export class OpenWebExports extends Construct {
     });
     this.workflow = new PollingWorkflow(this, 'PollingWorkflow', {
       stateMachineName: workflowIdentity.name,
+      logGroupName: workflowIdentity.logGroupName,
       workflowTaskFunction: this.functions.workflowTask.function,
       archiveFunction: this.functions.archive.function,
       polling: config.polling,

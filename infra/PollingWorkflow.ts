@@ -1,4 +1,4 @@
-import { Duration, Fn, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -11,7 +11,6 @@ import {
 } from '../lib/exports/workflowContract';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { PollingConfig } from './stackConfig';
-import { stackInstanceId } from './stackInstanceId';
 import {
   ARCHIVE_RETRY,
   ARCHIVE_RETRY_ERRORS,
@@ -38,6 +37,8 @@ export const PollingWorkflowOutcomes = {
 
 export interface PollingWorkflowProps {
   stateMachineName: string;
+  /** Under `/aws/vendedlogs/`, new for every stack instance (the group is retained). */
+  logGroupName: string;
   /** Runs the create, poll and timeout-abort tasks (functions/workflow-task.ts). */
   workflowTaskFunction: lambda.IFunction;
   /** Runs the archive tasks (functions/archive.ts). */
@@ -190,9 +191,7 @@ export class PollingWorkflow extends Construct {
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       // The vended-logs prefix keeps CloudWatch Logs' resource policy from growing per state machine.
-      // The stack id's UUID makes the name new for every stack instance: the group is retained
-      // with its logs, and a fixed name would make creating the stack again fail ("already exists").
-      logGroupName: Fn.join('', [`/aws/vendedlogs/states/${props.stateMachineName}-`, stackInstanceId(this)]),
+      logGroupName: props.logGroupName,
       retention: props.logRetention,
     });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {

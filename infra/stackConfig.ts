@@ -231,6 +231,11 @@ const archiveSchema = z
 const stackConfigSchema = z
   .strictObject({
     spots: z.array(spotSchema).default([]),
+    // A table left behind by a deleted deployment (tables are retained), used instead of a new one.
+    existingTableName: z
+      .string({ error: 'must be a string' })
+      .regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name (3-255 of letters, digits, _ . -)')
+      .optional(),
     // An empty prefix would widen the functions' secrets grant to every secret in the account.
     secretNamePrefix: z
       .string({ error: 'must be a string' })

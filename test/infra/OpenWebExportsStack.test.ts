@@ -99,7 +99,8 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         shape === 'deployed' ? 'OpenWebExports' : `${EMBEDDED.stackName}-${EMBEDDED.constructId}`;
       expect(plain.namePrefix).toBe(prefix);
       expect(names).toEqual({
-        stateMachine: `${prefix}-ExportPolling`,
+        // The stack instance's part: a deploy after a destroy must not meet the old one still DELETING.
+        stateMachine: { 'Fn::Join': ['', [`${prefix}-ExportPolling-`, expect.anything()]] },
         bus: `${prefix}-exports`,
         dashboard: { 'Fn::Join': ['', [`${prefix}-`, { Ref: 'AWS::Region' }]] },
       });
@@ -415,7 +416,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       expect(machines).toHaveLength(1);
       const [, machine] = machines[0] as [string, TemplateResource];
       expect(machine.Properties).toMatchObject({
-        StateMachineName: `${plain.namePrefix}-ExportPolling`,
+        StateMachineName: { 'Fn::Join': ['', [`${plain.namePrefix}-ExportPolling-`, expect.anything()]] },
         StateMachineType: 'STANDARD',
         TracingConfiguration: { Enabled: true },
         LoggingConfiguration: { Level: 'ALL' },

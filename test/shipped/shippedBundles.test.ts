@@ -37,6 +37,7 @@ const ACCOUNT: AwsAccount = { partition: 'aws', region: 'eu-west-1', accountId: 
 const PHYSICAL_NAMES = {
   tableName: 'OpenWebExports-ExportTable-SHIPPED',
   bucketName: 'openweb-exports-archive-shipped',
+  stackUuid: '5c8e1f0a-3b2d-4e6f-9a1b-0c2d3e4f5a6b',
 };
 const SETUP_TIMEOUT_MS = 180_000;
 const SCENARIO_TIMEOUT_MS = 120_000;
