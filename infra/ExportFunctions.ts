@@ -129,6 +129,10 @@ export class ExportFunctions extends Construct {
       TABLE_NAME: table.table.tableName,
       ARCHIVE_BUCKET_NAME: props.archive.bucket.bucketName,
       ARCHIVE_URL_EXPIRY_SECONDS: String(config.archive.downloadUrlExpirySeconds),
+      // /files says EXPIRED, and mints no URL, once the lifecycle rule may have deleted the files.
+      ...(config.archive.expireAfterDays !== undefined && {
+        ARCHIVE_EXPIRE_AFTER_DAYS: String(config.archive.expireAfterDays),
+      }),
       EVENT_BUS_NAME: eventBus.eventBusName,
       OPENWEB_EXPORT_BASE_URL: config.openWebExportBaseUrl,
       POWERTOOLS_SERVICE_NAME,
@@ -272,6 +276,9 @@ export class ExportFunctions extends Construct {
     this.files.addToPolicy(
       new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [tableArn] }),
       new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [archiveObjects] }),
+      // Never sent: with it S3 answers a read (and a URL it signed) of a missing object 404 NoSuchKey
+      // instead of 403, so an archive whose files are gone is told from a refused read.
+      new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.archive.bucket.bucketArn] }),
     );
     const key = props.archive.encryptionKey;
     if (key !== undefined) {

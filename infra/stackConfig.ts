@@ -2,6 +2,7 @@ import type { Construct } from 'constructs';
 import { z } from 'zod';
 import {
   ConfigError,
+  DEFAULT_ARCHIVE_URL_EXPIRY_SECONDS,
   DEFAULT_OPENWEB_AUTH_BASE_URL,
   DEFAULT_OPENWEB_EXPORT_BASE_URL,
   DEFAULT_SECRET_NAME_PREFIX,
@@ -195,6 +196,12 @@ const MIN_INFREQUENT_ACCESS_DAYS = 30;
 const MAX_LIFECYCLE_DAYS = 36_500;
 export const DEFAULT_ARCHIVE_INFREQUENT_ACCESS_DAYS = 90;
 export const DEFAULT_ARCHIVE_NONCURRENT_VERSION_DAYS = 30;
+/**
+ * A presigned URL stops working when the credentials that signed it expire, whatever its own
+ * expiry: the files function signs with its role's temporary credentials, whose lifetime Lambda
+ * neither documents nor lets anyone set. An hour is what AWS gives a role session by default.
+ */
+export const MAX_DOWNLOAD_URL_EXPIRY_SECONDS = SECONDS_PER_HOUR;
 const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]{1,128}$/;
 
 const archiveSchema = z
@@ -215,7 +222,15 @@ const archiveSchema = z
       .regex(KMS_KEY_ARN, 'must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)')
       .optional(),
     /** How long a `/files` download URL works. */
-    downloadUrlExpirySeconds: integer(60, 12 * SECONDS_PER_HOUR).default(15 * 60),
+    downloadUrlExpirySeconds: z
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(60, 'must be at least 60')
+      .max(
+        MAX_DOWNLOAD_URL_EXPIRY_SECONDS,
+        `must be at most ${MAX_DOWNLOAD_URL_EXPIRY_SECONDS} (a URL never outlives the session of the role that signed it, and Lambda does not say how long the functions' sessions last)`,
+      )
+      .default(DEFAULT_ARCHIVE_URL_EXPIRY_SECONDS),
   })
   .superRefine((archive, context) => {
     const ia = archive.infrequentAccessAfterDays;

@@ -142,6 +142,16 @@ const environmentSchema = z.object({
   ),
   ARCHIVE_URL_EXPIRY_SECONDS: integerInRange(DEFAULT_ARCHIVE_URL_EXPIRY_SECONDS, 60, 12 * SECONDS_PER_HOUR),
   ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS: integerInRange(DEFAULT_ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS, 10, 15 * 60),
+  // Days after which the bucket's lifecycle rule deletes archived files; unset: kept.
+  ARCHIVE_EXPIRE_AFTER_DAYS: z.optional(
+    z.coerce
+      .number({ error: 'must be a number' })
+      .check(
+        z.int('must be an integer'),
+        z.gte(1, 'must be at least 1'),
+        z.lte(36_500, 'must be at most 36500'),
+      ),
+  ),
   IDEMPOTENCY_TTL_SECONDS: integerInRange(
     DEFAULT_EXPORT_SETTINGS.idempotencyTtlSeconds,
     60,
@@ -190,6 +200,8 @@ export interface ArchiveConfig {
   urlExpirySeconds: number;
   /** Bound of one link's download. */
   downloadTimeoutSeconds: number;
+  /** Days after which the bucket's lifecycle rule deletes archived files; undefined: kept. */
+  expireAfterDays: number | undefined;
 }
 
 export interface Config {
@@ -238,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bucketName: e.ARCHIVE_BUCKET_NAME,
       urlExpirySeconds: e.ARCHIVE_URL_EXPIRY_SECONDS,
       downloadTimeoutSeconds: e.ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS,
+      expireAfterDays: e.ARCHIVE_EXPIRE_AFTER_DAYS,
     },
     credentials: e.LOCAL_SECRETS_FILE
       ? { source: 'file', path: e.LOCAL_SECRETS_FILE }

@@ -19,7 +19,7 @@ export interface ArchiveWriter {
 
 /** What `/files` reads from the archive. */
 export interface ArchiveReader {
-  /** The whole object's bytes (the manifest; never a data file). */
+  /** The whole object's bytes (the manifest; never a data file). @throws ArchivedObjectMissingError */
   read(key: string): Promise<Uint8Array>;
   /** A URL that fetches the object with no credentials until `expiresInSeconds` have passed. */
   downloadUrl(key: string, expiresInSeconds: number): Promise<string>;
@@ -62,4 +62,6 @@ export interface ArchiveSettings {
   downloadPolicy: DownloadLinkPolicy;
   /** How long a `/files` download URL works. */
   urlExpirySeconds: number;
+  /** Days after which the bucket's lifecycle rule deletes archived files; undefined: they are kept. */
+  expireAfterDays?: number | undefined;
 }

@@ -84,6 +84,7 @@ export function archiveSettingsOf(config: Config): ArchiveSettings {
     claimLeaseSeconds: ARCHIVE_CLAIM_LEASE_SECONDS,
     downloadTimeoutMs: config.archive.downloadTimeoutSeconds * MS_PER_SECOND,
     urlExpirySeconds: config.archive.urlExpirySeconds,
+    expireAfterDays: config.archive.expireAfterDays,
     downloadPolicy: downloadLinkPolicy(config.openWeb.exportBaseUrl, config.openWeb.downloadHosts),
   };
 }

@@ -95,7 +95,7 @@ describe('the archive bucket', () => {
     ).toBe('3600');
   });
 
-  it('lets the archive function only write under the archive prefix, and the files function only read', () => {
+  it('lets the archive function only write under the archive prefix, and the files function only read (and list)', () => {
     // Act
     const archiveActions = actionsOf(statementsOfFunction(defaults.template, HandlerNames.ARCHIVE));
     const filesActions = actionsOf(statementsOfFunction(defaults.template, HandlerNames.FILES));
@@ -121,7 +121,7 @@ describe('the archive bucket', () => {
       ].sort(),
     );
     expect(filesActions).toEqual(
-      [...FUNCTION_BASICS, 'dynamodb:GetItem', 'dynamodb:Query', 's3:GetObject'].sort(),
+      [...FUNCTION_BASICS, 'dynamodb:GetItem', 'dynamodb:Query', 's3:GetObject', 's3:ListBucket'].sort(),
     );
     expect(written).toEqual([expect.stringMatching(/"\/exports\/\*"\]\]\}$/)]);
     expect(read).toEqual(written);
