@@ -79,6 +79,10 @@ export class ExportFunctions extends Construct {
       }),
       ...(config.auth.mode === 'jwt' &&
         config.auth.spotClaim !== undefined && { AUTH_SPOT_CLAIM: config.auth.spotClaim }),
+      ...(config.auth.mode === 'iam' &&
+        config.auth.spotsByPrincipal !== undefined && {
+          AUTH_SPOTS_BY_PRINCIPAL: JSON.stringify(config.auth.spotsByPrincipal),
+        }),
     };
     const common = { logRetention: props.logRetention, sourceMapStackTraces: config.sourceMapStackTraces };
 
@@ -143,6 +147,10 @@ export class ExportFunctions extends Construct {
       }),
       ...(config.auth.mode === 'jwt' &&
         config.auth.spotClaim !== undefined && { AUTH_SPOT_CLAIM: config.auth.spotClaim }),
+      ...(config.auth.mode === 'iam' &&
+        config.auth.spotsByPrincipal !== undefined && {
+          AUTH_SPOTS_BY_PRINCIPAL: JSON.stringify(config.auth.spotsByPrincipal),
+        }),
     };
     this.files = new ExportFunction(this, 'Files', {
       ...common,

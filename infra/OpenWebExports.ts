@@ -34,8 +34,17 @@ export interface OpenWebExportsSpotProps {
 
 /** Who may call the HTTP API. */
 export type OpenWebExportsAuthProps =
-  /** IAM (SigV4): callers need `execute-api:Invoke` on the API. */
-  | { mode: 'iam' }
+  | {
+      /** IAM (SigV4): callers need `execute-api:Invoke` on the API. */
+      mode: 'iam';
+      /**
+       * The spots each IAM role (through any of its sessions) or user may use, by ARN
+       * (`arn:aws:iam::<account>:role/<name>`, path optional): requests for any other `x-spot-id`,
+       * or from a signer not listed, get 403. At most 2,048 characters as JSON. Default: any
+       * signer allowed to invoke the API may use any spot.
+       */
+      spotsByPrincipal?: Record<string, string[]>;
+    }
   | {
       /** API Gateway's JWT authorizer. */
       mode: 'jwt';

@@ -13,6 +13,7 @@ import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
 import { DEFAULT_EXPORT_SETTINGS } from '../lib/exports/ExportSettings';
 import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestSchema';
 import { spotIdSchema } from '../lib/exports/spotId';
+import { isIamPrincipalArn } from '../lib/http/iamPrincipal';
 import { JWT_CLAIM_NAME_PATTERN } from '../lib/http/jwtClaimValues';
 import { isDownloadHostEntry } from '../lib/openweb/downloadLinkPolicy';
 import { STEP_FUNCTIONS_MAX_HISTORY_EVENTS, workflowHistoryBudget } from './workflowRetries';
@@ -113,10 +114,41 @@ const spotSchema = z.strictObject({
   schedules: z.array(scheduleSchema).default([]),
 });
 
+/**
+ * Lambda allows 4 KB of environment per function, all variables together: the map travels in one
+ * (`AUTH_SPOTS_BY_PRINCIPAL`) beside a dozen others.
+ */
+export const MAX_SPOTS_BY_PRINCIPAL_JSON_CHARS = 2048;
+
+const spotsByPrincipalSchema = z
+  .record(
+    z.string().refine(isIamPrincipalArn, {
+      error: 'keys must be IAM role or user ARNs (arn:aws:iam::<account>:role/<name>), no wildcard',
+      abort: true,
+    }),
+    z.array(spotIdSchema, { error: 'must be a list of spot ids' }).min(1, 'must list at least one spot'),
+    { error: 'must be an object of IAM role or user ARNs to lists of spot ids' },
+  )
+  .superRefine((map, context) => {
+    const chars = JSON.stringify(map).length;
+    if (chars > MAX_SPOTS_BY_PRINCIPAL_JSON_CHARS) {
+      context.addIssue({
+        code: 'custom',
+        message:
+          `is ${chars} characters as JSON, more than ${MAX_SPOTS_BY_PRINCIPAL_JSON_CHARS} (it travels in the ` +
+          "functions' environment, 4 KB in all): map fewer roles, or give callers with the same spots one role",
+      });
+    }
+  });
+
 const authSchema = z.discriminatedUnion(
   'mode',
   [
-    z.strictObject({ mode: z.literal('iam') }),
+    z.strictObject({
+      mode: z.literal('iam'),
+      // The spots each role (through any of its sessions) or user may use; unset: any signer, any spot.
+      spotsByPrincipal: spotsByPrincipalSchema.optional(),
+    }),
     z.strictObject({
       mode: z.literal('jwt'),
       issuer: z.url({ protocol: /^https$/, error: 'must be an https URL' }),

@@ -1,6 +1,9 @@
 import * as z from 'zod/mini';
 import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from './exports/ExportSettings';
+import { SPOT_ID_PATTERN } from './exports/spotId';
+import { isIamPrincipalArn } from './http/iamPrincipal';
 import { JWT_CLAIM_NAME_PATTERN } from './http/jwtClaimValues';
+import type { SpotsByPrincipal } from './http/spotAuthorization';
 import { DEFAULT_DOWNLOAD_HOSTS, isDownloadHostEntry } from './openweb/downloadLinkPolicy';
 import { DEFAULT_MAX_CONCURRENT_REQUESTS } from './openweb/UpstreamGovernor';
 
@@ -58,6 +61,35 @@ const downloadHostList = z.pipe(
     ),
 );
 
+const SPOTS_BY_PRINCIPAL_MESSAGE =
+  'must be a JSON object of IAM role or user ARNs, each to a list of spot ids (sp_…)';
+
+/** `{"arn:aws:iam::…:role/name": ["sp_a"]}` → the map; undefined when malformed. */
+function spotsByPrincipalOf(text: string): SpotsByPrincipal | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const entries = Object.entries(parsed);
+  const valid = entries.every(
+    ([arn, spots]) =>
+      isIamPrincipalArn(arn) &&
+      Array.isArray(spots) &&
+      spots.every((spot) => typeof spot === 'string' && SPOT_ID_PATTERN.test(spot)),
+  );
+  return valid ? (parsed as SpotsByPrincipal) : undefined;
+}
+
+const spotsByPrincipalSchema = z.pipe(
+  z.string({ error: SPOTS_BY_PRINCIPAL_MESSAGE }),
+  z
+    .transform((text: string) => spotsByPrincipalOf(text))
+    .check(z.refine((map) => map !== undefined, SPOTS_BY_PRINCIPAL_MESSAGE)),
+);
+
 function integerInRange(defaultValue: number, min: number, max: number) {
   return z._default(
     z.coerce
@@ -93,6 +125,7 @@ const environmentSchema = z.object({
   AUTH_SPOT_CLAIM: z.optional(
     matching(JWT_CLAIM_NAME_PATTERN, 'must be a JWT claim name (printable ASCII, no spaces)'),
   ),
+  AUTH_SPOTS_BY_PRINCIPAL: z.optional(spotsByPrincipalSchema),
   SECRET_NAME_PREFIX: z._default(
     matching(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'may hold only letters, digits and /_+=.@-'),
     DEFAULT_SECRET_NAME_PREFIX,
@@ -179,6 +212,8 @@ export interface OpenWebConfig {
 export interface AuthorizationConfig {
   /** JWT mode: the claim listing the spots a caller may use; undefined: any authorized caller may use any spot. */
   spotClaim: string | undefined;
+  /** IAM mode: the spots each role or user may use; undefined: any authorized caller may use any spot. */
+  spotsByPrincipal: SpotsByPrincipal | undefined;
 }
 
 export type CredentialsConfig =
@@ -272,7 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reconcileStaleAfterSeconds: e.RECONCILE_STALE_AFTER_SECONDS,
       idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_SECONDS,
     },
-    authorization: { spotClaim: e.AUTH_SPOT_CLAIM },
+    authorization: { spotClaim: e.AUTH_SPOT_CLAIM, spotsByPrincipal: e.AUTH_SPOTS_BY_PRINCIPAL },
   };
 }
 

@@ -66,7 +66,8 @@ const UNUSED_GRANTS: Record<string, string> = {
   'start dynamodb:UpdateItem *:table/*': 'names the workflow of a replayed start whose record has none',
   'abort dynamodb:Query *:table/*': 'an abort of an export whose create answer was lost looks for it',
   'archive s3:AbortMultipartUpload *': 'a failed multipart upload (a file over the 8 MiB part size)',
-  'files s3:ListBucket *': 'never sent: S3 then answers 404 rather than 403 for an archived file that is gone',
+  'files s3:ListBucket *':
+    'never sent: S3 then answers 404 rather than 403 for an archived file that is gone',
   'abort dynamodb:PutItem *:table/*':
     'writes the link pages of an export its check finds completed with links too many for its item',
   'reconcile dynamodb:PutItem *:table/*':

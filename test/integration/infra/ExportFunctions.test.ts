@@ -56,3 +56,30 @@ describe('the files function and the archive’s lifecycle', () => {
     }
   });
 });
+
+describe('per-spot authorization in IAM mode', () => {
+  const SPOTS_BY_PRINCIPAL = { 'arn:aws:iam::123456789012:role/exports-marketing': ['sp_marketing'] };
+
+  it('gives every API function the map of roles to spots, and no function one when none is configured', () => {
+    // Prepare
+    const scoped = synthesizeTestStack({ auth: { mode: 'iam', spotsByPrincipal: SPOTS_BY_PRINCIPAL } });
+    const plain = synthesizeTestStack({});
+    const apiHandlers = [
+      HandlerNames.START,
+      HandlerNames.GET_EXPORT,
+      HandlerNames.ABORT,
+      HandlerNames.LIST,
+      HandlerNames.FILES,
+    ];
+
+    // Act
+    const maps = apiHandlers.map((handler) => environmentOf(scoped, handler).AUTH_SPOTS_BY_PRINCIPAL);
+    const none = Object.values(HandlerNames).map(
+      (handler) => environmentOf(plain, handler).AUTH_SPOTS_BY_PRINCIPAL,
+    );
+
+    // Assess
+    expect(maps.map((map) => JSON.parse(String(map)))).toEqual(apiHandlers.map(() => SPOTS_BY_PRINCIPAL));
+    expect(none.every((map) => map === undefined)).toBe(true);
+  });
+});
