@@ -6,7 +6,7 @@ import { ExportArchiveBucket } from './ExportArchiveBucket';
 import { ExportFunctions } from './ExportFunctions';
 import { ExportSchedules } from './ExportSchedules';
 import { ExportsHttpApi } from './ExportsHttpApi';
-import { ExportsMonitoring } from './ExportsMonitoring';
+import { ExportsMonitoring, UNEXPECTED_ERRORS_NAMESPACE } from './ExportsMonitoring';
 import { ExportTable } from './ExportTable';
 import { PollingWorkflow } from './PollingWorkflow';
 import { pollingStateMachineIdentity } from './pollingStateMachineIdentity';
@@ -137,6 +137,11 @@ export interface OpenWebExportsConfigProps {
   /** The functions' log level. Default `INFO`. */
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /**
+   * What the workflow logs: `ERROR` (failures, the Fail states the alarms count) or `ALL` (every
+   * event, about three per poll). Default `ERROR`.
+   */
+  workflowLogLevel?: 'ERROR' | 'ALL';
+  /**
    * Stack traces in the logs point at the TypeScript source, through the source map shipped
    * beside each bundle (`NODE_OPTIONS=--enable-source-maps`); this costs every cold start.
    * Default false: traces point into the minified bundle, whose map is in the function's code.
@@ -213,6 +218,7 @@ export class OpenWebExports extends Construct {
       archiveFunction: this.functions.archive.function,
       polling: config.polling,
       logRetention,
+      logLevel: config.workflowLogLevel,
     });
     this.httpApi = new ExportsHttpApi(this, 'HttpApi', {
       functionFor: (handler) => this.functions.byHandler(handler),
@@ -231,7 +237,11 @@ export class OpenWebExports extends Construct {
     this.monitoring = new ExportsMonitoring(this, 'Monitoring', {
       // Dashboards are global per account: the region keeps a second region's deployment from colliding.
       dashboardName: `${this.namePrefix}-${Stack.of(this).region}`,
+      // Metric names are per account and region: a namespace of its own keeps two deployments' alarms apart.
+      metricNamespace: `${UNEXPECTED_ERRORS_NAMESPACE}/${this.namePrefix}`,
       stateMachine: this.workflow.stateMachine,
+      workflowLogGroup: this.workflow.logGroup,
+      workflowStarters: [this.functions.start, this.functions.reconcile],
       functions: this.functions.all(),
       deadLetterQueues: this.schedules.allDeadLetterQueues(),
       httpApi: this.httpApi.api,

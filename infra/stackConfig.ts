@@ -37,6 +37,7 @@ const LOG_RETENTION_DAYS_VALUES = [
 ] as const;
 
 const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+const WORKFLOW_LOG_LEVELS = ['ERROR', 'ALL'] as const;
 
 const CRON_FIELD_COUNT = 6;
 const RATE_EXPRESSION = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/;
@@ -327,6 +328,10 @@ const stackConfigSchema = z
       )
       .default(DEFAULT_LOG_RETENTION_DAYS),
     logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('INFO'),
+    // The workflow's log: errors only, or every event (about three per poll, billed as vended logs).
+    workflowLogLevel: z
+      .enum(WORKFLOW_LOG_LEVELS, { error: `must be one of ${WORKFLOW_LOG_LEVELS.join(', ')}` })
+      .default('ERROR'),
     // Off by default: Node then parses each bundle's source map at every cold start.
     sourceMapStackTraces: z.boolean({ error: 'must be true or false' }).default(false),
     alarmEmail: z
@@ -358,6 +363,7 @@ export type AuthConfig = StackConfig['auth'];
 export type PollingConfig = StackConfig['polling'];
 export type ArchiveStackConfig = StackConfig['archive'];
 export type LogLevel = StackConfig['logLevel'];
+export type WorkflowLogLevel = StackConfig['workflowLogLevel'];
 
 /** Which stack config value (by path) feeds which function environment variable. */
 const ENVIRONMENT_SOURCES: Record<

@@ -408,7 +408,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
   });
 
   describe('polling state machine', () => {
-    it('is a named Standard state machine with full logging to a retained log group and tracing', () => {
+    it('is a named Standard state machine logging errors to a retained log group, with tracing', () => {
       // Act
       const machines = resourcesOfType(plain.template, 'AWS::StepFunctions::StateMachine');
 
@@ -419,7 +419,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         StateMachineName: { 'Fn::Join': ['', [`${plain.namePrefix}-ExportPolling-`, expect.anything()]] },
         StateMachineType: 'STANDARD',
         TracingConfiguration: { Enabled: true },
-        LoggingConfiguration: { Level: 'ALL' },
+        LoggingConfiguration: { Level: 'ERROR' },
       });
       const destination = (
         machine.Properties.LoggingConfiguration as {
@@ -564,18 +564,19 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
   });
 
   describe('monitoring', () => {
-    it('alarms on workflow failures, timeouts and aborts, on every DLQ and on every function', () => {
+    it('alarms on crashed and timed-out workflows, failed workflow starts, every DLQ and every function', () => {
       // Act
       const alarms = resourcesOfType(scheduled.template, 'AWS::CloudWatch::Alarm').map(
         ([, alarm]) => alarm.Properties,
       );
 
-      // Assess
-      const metricNames = alarms.map((alarm) => alarm.MetricName).sort();
+      // Assess: the crash alarm is metric math (failed executions less business outcomes).
+      const metricNames = alarms.map((alarm) => alarm.MetricName ?? 'expression').sort();
       expect(metricNames).toEqual(
         [
-          'ExecutionsFailed',
+          'expression',
           'ExecutionsTimedOut',
+          'WorkflowStartsFailed',
           'ApproximateNumberOfMessagesVisible',
           'ApproximateNumberOfMessagesVisible',
           ...ALL_HANDLERS.map((handler) => `${handler}-UnexpectedErrors`),
@@ -600,8 +601,15 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       );
 
       // Assess
-      expect(filters).toHaveLength(2 * ALL_HANDLERS.length);
-      const patterns = new Set(filters.map((filter) => filter.FilterPattern));
+      // Two per function, two per workflow starter (start, reconcile), one per Fail state of the workflow.
+      expect(filters).toHaveLength(2 * ALL_HANDLERS.length + 2 * 2 + 4);
+      const unexpected = filters.filter((filter) =>
+        (filter.MetricTransformations as { MetricName: string }[])[0]?.MetricName.endsWith(
+          '-UnexpectedErrors',
+        ),
+      );
+      expect(unexpected).toHaveLength(2 * ALL_HANDLERS.length);
+      const patterns = new Set(unexpected.map((filter) => filter.FilterPattern));
       expect(patterns).toEqual(
         new Set([
           '{ $.level = "ERROR" }',
@@ -610,7 +618,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       );
       for (const filter of filters) {
         expect(filter.MetricTransformations).toEqual([
-          expect.objectContaining({ MetricNamespace: 'OpenWebExports', MetricValue: '1' }),
+          expect.objectContaining({ MetricNamespace: `OpenWebExports/${scheduled.namePrefix}` }),
         ]);
       }
     });
