@@ -151,6 +151,7 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
   [new archiveErrors.CorruptArchiveError('bad zip'), false, 'ambiguous', undefined],
   [new archiveErrors.ArchiveRetryableError('later'), false, 'ambiguous', undefined],
   [new archiveErrors.ArchiveClaimRefusedError(SPOT, 'ex_x', undefined), false, 'ambiguous', undefined],
+  [new archiveErrors.ArchivedObjectMissingError('exports/x/_manifest.json'), false, 'ambiguous', undefined],
   // The API's own answers (lib/http)
   [
     new httpErrors.ProblemError({ status: 418, type: 'teapot', title: 'Teapot' }),
