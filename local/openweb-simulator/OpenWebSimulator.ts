@@ -24,7 +24,12 @@ import { SlidingWindowRateLimiter } from './SlidingWindowRateLimiter';
 import { deriveSeed } from './seededRandom';
 import { checkSimulatorOptions } from './simulatorOptionsSchema';
 import { CONTROL_PATH_PREFIX, matchRoute, type RouteMatch } from './simulatorRoutes';
-import { type CreateResponseStyle, UpstreamEndpoints, type UpstreamExchange } from './UpstreamEndpoints';
+import {
+  type CreateResponseStyle,
+  type ListEntryStyle,
+  UpstreamEndpoints,
+  type UpstreamExchange,
+} from './UpstreamEndpoints';
 
 export interface OpenWebSimulatorOptions {
   /** Default '127.0.0.1'. */
@@ -61,6 +66,8 @@ export interface OpenWebSimulatorOptions {
   downloadLinkChars?: number;
   /** Default 'statusLinkOnly' (absolute status_link, no id field). */
   createResponseStyle?: CreateResponseStyle;
+  /** Default 'withCreatedAt' (each list entry says when the export was created, as `created_at`). */
+  listEntryStyle?: ListEntryStyle;
   /** PRNG seed for faults and generated data, default 1. */
   seed?: number;
   /**
@@ -114,6 +121,7 @@ const defaults = {
   timeScale: 1,
   recordsPerExport: 250,
   createResponseStyle: 'statusLinkOnly',
+  listEntryStyle: 'withCreatedAt',
   seed: 1,
 } as const;
 
@@ -211,6 +219,7 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
       exports: this.#exports,
       links,
       createResponseStyle: options.createResponseStyle ?? defaults.createResponseStyle,
+      listEntryStyle: options.listEntryStyle ?? defaults.listEntryStyle,
       recordsPerExport,
       seed,
     });
