@@ -3,6 +3,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ARCHIVE_KEY_PREFIX, TABLES_KEY_PREFIX } from '../lib/archive/archiveKeys';
+import { requireKeyInStackRegion } from './kmsKeyRegion';
 import type { ArchiveStackConfig } from './stackConfig';
 
 /** Incomplete multipart uploads (an archive task that died mid-file) are cleaned up after this. */
@@ -24,6 +25,9 @@ export class ExportArchiveBucket extends Construct {
   constructor(scope: Construct, id: string, props: ExportArchiveBucketProps) {
     super(scope, id);
     const { config } = props;
+    if (config.kmsKeyArn !== undefined) {
+      requireKeyInStackRegion(this, 'KeyInStackRegion', config.kmsKeyArn, 'archive.kmsKeyArn');
+    }
     this.encryptionKey =
       config.kmsKeyArn === undefined ? undefined : kms.Key.fromKeyArn(this, 'Key', config.kmsKeyArn);
     this.bucket = new s3.Bucket(this, 'Bucket', {

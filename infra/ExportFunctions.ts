@@ -1,4 +1,4 @@
-import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Stack, Validations } from 'aws-cdk-lib';
 import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -10,6 +10,7 @@ import type { ExportArchiveBucket } from './ExportArchiveBucket';
 import { ExportFunction } from './ExportFunction';
 import type { ExportTable } from './ExportTable';
 import { functionEnvironment } from './functionEnvironment';
+import { requireKeyInStackRegion } from './kmsKeyRegion';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { StackConfig } from './stackConfig';
 import { ARCHIVE_FUNCTION_TIMEOUT_SECONDS, WORKFLOW_TASK_FUNCTION_TIMEOUT_SECONDS } from './workflowRetries';
@@ -59,6 +60,10 @@ export class ExportFunctions extends Construct {
       STATE_MACHINE_ARN: props.stateMachineArn,
       EVENT_BUS_NAME: eventBus.eventBusName,
     });
+    // IAM mode: the spots each role or user may use, for every function behind the API.
+    if (config.auth.mode === 'iam' && config.auth.spotsByPrincipal !== undefined) {
+      environment.AUTH_SPOTS_BY_PRINCIPAL = JSON.stringify(config.auth.spotsByPrincipal);
+    }
     const common = { logRetention: props.logRetention, sourceMapStackTraces: config.sourceMapStackTraces };
 
     this.start = new ExportFunction(this, 'Start', {
@@ -109,6 +114,13 @@ export class ExportFunctions extends Construct {
       EVENT_BUS_NAME: eventBus.eventBusName,
       ARCHIVE_BUCKET_NAME: props.archive.bucket.bucketName,
     });
+    // /files says EXPIRED, and mints no URL, once the lifecycle rule may have deleted the files.
+    if (config.archive.expireAfterDays !== undefined) {
+      archiveEnvironment.ARCHIVE_EXPIRE_AFTER_DAYS = String(config.archive.expireAfterDays);
+    }
+    if (config.auth.mode === 'iam' && config.auth.spotsByPrincipal !== undefined) {
+      archiveEnvironment.AUTH_SPOTS_BY_PRINCIPAL = JSON.stringify(config.auth.spotsByPrincipal);
+    }
     this.files = new ExportFunction(this, 'Files', {
       ...common,
       handler: HandlerNames.FILES,
@@ -141,10 +153,23 @@ export class ExportFunctions extends Construct {
       resourceName: `${config.secretNamePrefix}*`,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
-    const readSpotSecrets = new iam.PolicyStatement({
-      actions: ['secretsmanager:GetSecretValue'],
-      resources: [secretsArn],
-    });
+    const readSpotSecrets = [
+      new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretsArn] }),
+    ];
+    if (config.secretsKmsKeyArn !== undefined) {
+      requireKeyInStackRegion(this, 'SecretsKeyInStackRegion', config.secretsKmsKeyArn, 'secretsKmsKeyArn');
+      // Secrets Manager decrypts a secret with the caller's permission on its key: only through
+      // Secrets Manager, never a direct Decrypt.
+      readSpotSecrets.push(
+        new iam.PolicyStatement({
+          actions: ['kms:Decrypt'],
+          resources: [config.secretsKmsKeyArn],
+          conditions: {
+            StringEquals: { 'kms:ViaService': `secretsmanager.${Stack.of(this).region}.${Aws.URL_SUFFIX}` },
+          },
+        }),
+      );
+    }
     const publishExportEvents = new iam.PolicyStatement({
       actions: ['events:PutEvents'],
       resources: [eventBus.eventBusArn],
@@ -168,14 +193,14 @@ export class ExportFunctions extends Construct {
     this.start.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
       readRecords(),
-      readSpotSecrets,
+      ...readSpotSecrets,
       startWorkflow,
     );
     // A status read polls a stale export and records its end: the spot freed, the end announced.
     this.getExport.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
       readRecords(),
-      readSpotSecrets,
+      ...readSpotSecrets,
       publishExportEvents,
     );
     // The workflow's tasks: the create learns the first wait from the spot's completed exports
@@ -183,7 +208,7 @@ export class ExportFunctions extends Construct {
     this.workflowTask.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
       readRecords(statusIndexArn),
-      readSpotSecrets,
+      ...readSpotSecrets,
       stopWorkflows,
       publishExportEvents,
     );
@@ -192,7 +217,7 @@ export class ExportFunctions extends Construct {
     this.reconcile.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
       readRecords(activeIndexArn),
-      readSpotSecrets,
+      ...readSpotSecrets,
       startWorkflow,
       new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [props.executionsArn] }),
       stopWorkflows,
@@ -201,7 +226,7 @@ export class ExportFunctions extends Construct {
     this.abort.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
       readRecords(),
-      readSpotSecrets,
+      ...readSpotSecrets,
       stopWorkflows,
       publishExportEvents,
     );
@@ -230,6 +255,9 @@ export class ExportFunctions extends Construct {
     this.files.addToPolicy(
       new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [tableArn] }),
       new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [archiveObjects] }),
+      // Never sent: with it S3 answers a read (and a URL it signed) of a missing object 404 NoSuchKey
+      // instead of 403, so an archive whose files are gone is told from a refused read.
+      new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.archive.bucket.bucketArn] }),
     );
     const key = props.archive.encryptionKey;
     if (key !== undefined) {

@@ -17,8 +17,18 @@ function attribute(key: KeyAttribute): dynamodb.Attribute {
   return { name: key.name, type: ATTRIBUTE_TYPES[key.type] };
 }
 
+export interface ExportTableProps {
+  /**
+   * A table an earlier deployment left behind (tables are retained when the stack is deleted),
+   * used instead of creating one: its records, locks and keys carry on. Unset: a new table.
+   */
+  existingTableName?: string | undefined;
+}
+
 /**
- * The single table, built from the shared definition the local runtime also uses.
+ * The single table, built from the shared definition the local runtime also uses, or the table
+ * of an earlier deployment when `existingTableName` names it (then the stack neither creates nor
+ * deletes it; it keeps the settings it was created with).
  *
  * `Table` (AWS::DynamoDB::Table) rather than `TableV2` (a one-replica global table): the
  * system runs in one region, and it is the resource type cdk-nag's PITR rule inspects.
@@ -27,12 +37,16 @@ function attribute(key: KeyAttribute): dynamodb.Attribute {
  * disabling or scheduling the deletion of a customer key; the functions need no KMS grants.
  */
 export class ExportTable extends Construct {
-  readonly table: dynamodb.Table;
+  readonly table: dynamodb.ITable;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: ExportTableProps = {}) {
     super(scope, id);
+    if (props.existingTableName !== undefined) {
+      this.table = dynamodb.Table.fromTableName(this, 'Table', props.existingTableName);
+      return;
+    }
     const definition = exportTableDefinition;
-    this.table = new dynamodb.Table(this, 'Table', {
+    const table = new dynamodb.Table(this, 'Table', {
       partitionKey: attribute(definition.partitionKey),
       sortKey: attribute(definition.sortKey),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
@@ -44,7 +58,7 @@ export class ExportTable extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     for (const index of definition.globalSecondaryIndexes) {
-      this.table.addGlobalSecondaryIndex({
+      table.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: attribute(index.partitionKey),
         sortKey: attribute(index.sortKey),
@@ -52,6 +66,7 @@ export class ExportTable extends Construct {
           index.projectionType === 'ALL' ? dynamodb.ProjectionType.ALL : dynamodb.ProjectionType.KEYS_ONLY,
       });
     }
+    this.table = table;
   }
 
   /** ARN of one of the table's indexes, for grants narrower than `index/*`. */

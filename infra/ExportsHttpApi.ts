@@ -1,3 +1,4 @@
+import { Fn } from 'aws-cdk-lib';
 import { AccessLogField, AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer, HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
@@ -7,6 +8,7 @@ import { Construct } from 'constructs';
 import { type HandlerName, ROUTES } from '../lib/http/routeTable';
 import type { ExportFunction } from './ExportFunction';
 import type { StackConfig } from './stackConfig';
+import { stackInstanceId } from './stackInstanceId';
 
 /** `$default` serves the API at its root URL, with no stage segment in the path. */
 const DEFAULT_STAGE_NAME = '$default';
@@ -37,6 +39,8 @@ export interface ExportsHttpApiProps {
   throttlingRateLimit: number;
   throttlingBurstLimit: number;
   logRetention: logs.RetentionDays;
+  /** Starts the access log group's name. */
+  namePrefix: string;
 }
 
 /**
@@ -62,7 +66,16 @@ export class ExportsHttpApi extends Construct {
       ...(auth.mode === 'jwt' && auth.scopes?.length ? { defaultAuthorizationScopes: auth.scopes } : {}),
     });
 
-    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: props.logRetention });
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      // The vended-logs prefix keeps CloudWatch Logs' account-wide resource policy from growing per
+      // API. The group is retained with its logs: the stack instance's UUID lets the stack be created
+      // again beside the group a deleted instance left ("already exists" otherwise).
+      logGroupName: Fn.join('', [
+        `/aws/vendedlogs/apigateway/${props.namePrefix}-access-`,
+        stackInstanceId(this),
+      ]),
+      retention: props.logRetention,
+    });
     this.stage = new apigwv2.HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: DEFAULT_STAGE_NAME,

@@ -11,10 +11,17 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { ExportFunction } from './ExportFunction';
+import { type PollingWorkflowFailState, PollingWorkflowFailStates } from './PollingWorkflow';
+
+/** A metric math id: lower-case first letter, letters and digits. */
+function metricId(name: string): string {
+  return `${name.charAt(0).toLowerCase()}${name.slice(1)}`;
+}
 
 /** Alarms look at five-minute windows: quick enough for an export that takes minutes to hours. */
 export const ALARM_PERIOD_MINUTES = 5;
 const DASHBOARD_WIDGET_WIDTH = 12;
+/** Each deployment's metrics counted from logs go to `<this>/<namePrefix>`. */
 export const UNEXPECTED_ERRORS_NAMESPACE = 'OpenWebExports';
 export const UNEXPECTED_ERRORS_METRIC = 'UnexpectedErrors';
 /** What the Lambda runtime writes when a handler dies: timed out, crashed, or failed to load. */
@@ -26,7 +33,13 @@ export const LAMBDA_RUNTIME_FAILURE_TERMS = [
 
 export interface ExportsMonitoringProps {
   dashboardName: string;
+  /** Where the metrics counted from logs go: one namespace per deployment keeps deployments' alarms apart. */
+  metricNamespace: string;
   stateMachine: sfn.StateMachine;
+  /** The state machine's log group (at ERROR it still holds every Fail state entered). */
+  workflowLogGroup: logs.ILogGroup;
+  /** The functions that start workflows and count `WorkflowStartsFailed` when they cannot. */
+  workflowStarters: readonly ExportFunction[];
   functions: readonly ExportFunction[];
   deadLetterQueues: readonly sqs.Queue[];
   httpApi: apigwv2.HttpApi;
@@ -34,9 +47,13 @@ export interface ExportsMonitoringProps {
   alarmEmails: readonly string[];
 }
 
+/** The metric the handlers count (Powertools, lib/exports/startWorkflow.ts) when a workflow could not be started. */
+export const WORKFLOW_STARTS_FAILED_METRIC = 'WorkflowStartsFailed';
+
 /**
- * Alarms on what needs a person (failed, timed-out or aborted workflows, anything in a
- * DLQ, function errors and throttles) and one dashboard with those metrics and the API's.
+ * Alarms on what needs a person (crashed or timed-out workflows, workflows that could not be
+ * started, anything in a DLQ, function errors and throttles) and one dashboard with those
+ * metrics, the workflows' business outcomes and the API's.
  */
 export class ExportsMonitoring extends Construct {
   readonly alarms: cloudwatch.Alarm[] = [];
@@ -48,23 +65,85 @@ export class ExportsMonitoring extends Construct {
     const period = Duration.minutes(ALARM_PERIOD_MINUTES);
     const { stateMachine } = props;
 
-    const workflowMetrics = {
-      ExecutionsFailed: stateMachine.metricFailed({ period, statistic: 'Sum' }),
-      ExecutionsTimedOut: stateMachine.metricTimedOut({ period, statistic: 'Sum' }),
-    };
+    // A Fail state entered, counted from the workflow's log: which way each failed execution ended.
+    const failStates = Object.fromEntries(
+      Object.keys(PollingWorkflowFailStates).map((state) => [
+        state,
+        new logs.MetricFilter(this, `${state}Executions`, {
+          logGroup: props.workflowLogGroup,
+          filterPattern: logs.FilterPattern.all(
+            logs.FilterPattern.stringValue('$.type', '=', 'FailStateEntered'),
+            logs.FilterPattern.stringValue('$.details.name', '=', state),
+          ),
+          metricNamespace: props.metricNamespace,
+          metricName: state,
+          metricValue: '1',
+        }).metric({ period, statistic: 'Sum', label: state }),
+      ]),
+    ) as Record<PollingWorkflowFailState, cloudwatch.Metric>;
+    const executionsFailed = stateMachine.metricFailed({ period, statistic: 'Sum' });
+    // A crash is every failed execution that did not end in a business outcome, so a failure outside
+    // any Fail state (a runtime error of the definition) pages too, and if the log ever stops
+    // naming the Fail states, every failure pages, as it did before the split.
+    const outcomeIds = Object.entries(PollingWorkflowFailStates)
+      .filter(([, kind]) => kind === 'outcome')
+      .map(([state]) => state as PollingWorkflowFailState);
+    const crashes = new cloudwatch.MathExpression({
+      expression: ['FILL(failed, 0)', ...outcomeIds.map((state) => `FILL(${metricId(state)}, 0)`)].join(
+        ' - ',
+      ),
+      usingMetrics: {
+        failed: executionsFailed,
+        ...Object.fromEntries(outcomeIds.map((state) => [metricId(state), failStates[state]])),
+      },
+      period,
+      label: 'Crashed executions',
+    });
+    this.alarmWhenAny(
+      'WorkflowCrashes',
+      crashes,
+      'Polling workflow crashed: it failed other than by an upstream rejection or a deadline abort (PollingFailed, ArchiveFailed, a runtime error)',
+    );
+    this.alarmWhenAny(
+      'WorkflowExecutionsTimedOut',
+      stateMachine.metricTimedOut({ period, statistic: 'Sum' }),
+      'Polling workflow ran past its state machine timeout',
+    );
     // On the dashboard only: aborting an export through the API stops its workflow, so an alarm would cry wolf.
     const executionsAborted = stateMachine.metricAborted({ period, statistic: 'Sum' });
-    const workflowAlarmDescriptions: Record<keyof typeof workflowMetrics, string> = {
-      ExecutionsFailed: 'Polling workflow failed: an export timed out (aborted upstream) or polling broke',
-      ExecutionsTimedOut: 'Polling workflow ran past its state machine timeout',
+
+    // The export is recorded and the reconciler starts its workflow later; failing again and again
+    // (throttling, an outage, a wrong ARN) is worth a person's look.
+    const startsFailed = {
+      metricNamespace: props.metricNamespace,
+      metricName: WORKFLOW_STARTS_FAILED_METRIC,
     };
-    for (const [name, metric] of Object.entries(workflowMetrics)) {
-      this.alarmWhenAny(
-        `Workflow${name}`,
-        metric,
-        workflowAlarmDescriptions[name as keyof typeof workflowMetrics],
-      );
+    for (const fn of props.workflowStarters) {
+      // Powertools writes a count as a number, or as a list when one invocation counted it twice.
+      new logs.MetricFilter(this, `${fn.node.id}WorkflowStartsFailed`, {
+        logGroup: fn.logGroup,
+        filterPattern: logs.FilterPattern.numberValue(`$.${WORKFLOW_STARTS_FAILED_METRIC}`, '>', 0),
+        metricValue: `$.${WORKFLOW_STARTS_FAILED_METRIC}`,
+        ...startsFailed,
+      });
+      new logs.MetricFilter(this, `${fn.node.id}WorkflowStartsFailedList`, {
+        logGroup: fn.logGroup,
+        filterPattern: logs.FilterPattern.numberValue(`$.${WORKFLOW_STARTS_FAILED_METRIC}[0]`, '>', 0),
+        metricValue: '1',
+        ...startsFailed,
+      });
     }
+    const workflowStartsFailed = new cloudwatch.Metric({
+      namespace: props.metricNamespace,
+      metricName: WORKFLOW_STARTS_FAILED_METRIC,
+      period,
+      statistic: 'Sum',
+    });
+    this.alarmWhenAny(
+      'WorkflowStartsFailed',
+      workflowStartsFailed,
+      'A polling workflow could not be started (the reconciler retries it): throttling, an outage, or a wrong ARN or grant',
+    );
     for (const queue of props.deadLetterQueues) {
       this.alarmWhenAny(
         `${queue.node.id}Messages`,
@@ -78,7 +157,7 @@ export class ExportsMonitoring extends Construct {
       // handlers log at ERROR, and what the Lambda runtime reports when a handler dies.
       this.alarmWhenAny(
         `${fn.node.id}UnexpectedErrors`,
-        this.unexpectedErrors(fn).metric({ period, statistic: 'Sum' }),
+        this.unexpectedErrors(fn, props.metricNamespace).metric({ period, statistic: 'Sum' }),
         `${fn.handlerName} failed unexpectedly (ERROR log lines, timeouts, crashes)`,
       );
       this.alarmWhenAny(
@@ -114,9 +193,13 @@ export class ExportsMonitoring extends Construct {
             left: [
               stateMachine.metricStarted({ period, statistic: 'Sum' }),
               stateMachine.metricSucceeded({ period, statistic: 'Sum' }),
-              ...Object.values(workflowMetrics),
+              executionsFailed,
+              stateMachine.metricTimedOut({ period, statistic: 'Sum' }),
               executionsAborted,
+              workflowStartsFailed,
             ],
+            // How failed executions ended: business outcomes and crashes.
+            right: Object.values(failStates),
           }),
           new cloudwatch.GraphWidget({
             title: 'Dead-letter queues (messages visible)',
@@ -170,9 +253,9 @@ export class ExportsMonitoring extends Construct {
   }
 
   /** One metric per function counting its unexpected failures, from its log group. */
-  private unexpectedErrors(fn: ExportFunction): logs.MetricFilter {
+  private unexpectedErrors(fn: ExportFunction, metricNamespace: string): logs.MetricFilter {
     const metric = {
-      metricNamespace: UNEXPECTED_ERRORS_NAMESPACE,
+      metricNamespace,
       metricName: `${fn.handlerName}-${UNEXPECTED_ERRORS_METRIC}`,
       metricValue: '1',
     };

@@ -7,7 +7,7 @@ import { ExportFunctions } from './ExportFunctions';
 import { ExportSchedules } from './ExportSchedules';
 import { ExportsHttpApi } from './ExportsHttpApi';
 import { ExportsLake } from './ExportsLake';
-import { ExportsMonitoring } from './ExportsMonitoring';
+import { ExportsMonitoring, UNEXPECTED_ERRORS_NAMESPACE } from './ExportsMonitoring';
 import { ExportTable } from './ExportTable';
 import { PollingWorkflow } from './PollingWorkflow';
 import { pollingStateMachineIdentity } from './pollingStateMachineIdentity';
@@ -23,7 +23,7 @@ export type OpenWebExportsConfigProps = StackConfigInput;
 export interface OpenWebExportsProps extends OpenWebExportsConfigProps {
   /**
    * Prefix of the names the deployment gives AWS resources (the state machine, the event bus,
-   * the dashboard): unique per account and region. Default `<stack name>-<construct id>`.
+   * the dashboard, which adds the region): unique per account and region. Default `<stack name>-<construct id>`.
    */
   namePrefix?: string;
 }
@@ -59,7 +59,7 @@ export class OpenWebExports extends Construct {
     // Config accepts only the values CloudWatch Logs accepts, which are RetentionDays' values.
     const logRetention = config.logRetentionDays as logs.RetentionDays;
 
-    this.table = new ExportTable(this, 'ExportTable');
+    this.table = new ExportTable(this, 'ExportTable', { existingTableName: config.existingTableName });
     // A bus of its own: consumers subscribe to export events without sharing the account's default bus,
     // and the functions' PutEvents grant names this bus only.
     this.eventBus = new events.EventBus(this, 'ExportEvents', { eventBusName: `${this.namePrefix}-exports` });
@@ -87,10 +87,12 @@ export class OpenWebExports extends Construct {
     this.lake.grantPartitionRegistration(this.functions.archive.role);
     this.workflow = new PollingWorkflow(this, 'PollingWorkflow', {
       stateMachineName: workflowIdentity.name,
+      logGroupName: workflowIdentity.logGroupName,
       workflowTaskFunction: this.functions.workflowTask.function,
       archiveFunction: this.functions.archive.function,
       polling: config.polling,
       logRetention,
+      logLevel: config.workflowLogLevel,
     });
     this.httpApi = new ExportsHttpApi(this, 'HttpApi', {
       functionFor: (handler) => this.functions.byHandler(handler),
@@ -98,6 +100,7 @@ export class OpenWebExports extends Construct {
       throttlingRateLimit: config.api.throttlingRateLimit,
       throttlingBurstLimit: config.api.throttlingBurstLimit,
       logRetention,
+      namePrefix: this.namePrefix,
     });
     this.schedules = new ExportSchedules(this, 'Schedules', {
       spots: config.spots,
@@ -106,8 +109,13 @@ export class OpenWebExports extends Construct {
       reconcileRate: config.polling.reconcileRate,
     });
     this.monitoring = new ExportsMonitoring(this, 'Monitoring', {
-      dashboardName: this.namePrefix,
+      // Dashboards are global per account: the region keeps a second region's deployment from colliding.
+      dashboardName: `${this.namePrefix}-${Stack.of(this).region}`,
+      // Metric names are per account and region: a namespace of its own keeps two deployments' alarms apart.
+      metricNamespace: `${UNEXPECTED_ERRORS_NAMESPACE}/${this.namePrefix}`,
       stateMachine: this.workflow.stateMachine,
+      workflowLogGroup: this.workflow.logGroup,
+      workflowStarters: [this.functions.start, this.functions.reconcile],
       functions: this.functions.all(),
       deadLetterQueues: this.schedules.allDeadLetterQueues(),
       httpApi: this.httpApi.api,

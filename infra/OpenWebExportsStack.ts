@@ -72,6 +72,6 @@ export class OpenWebExportsStack extends Stack {
         'Attach to the roles that run queries: the workgroup, the catalog and the files, nothing more',
     });
     new CfnOutput(this, 'EventBusName', { value: this.eventBus.eventBusName });
-    new CfnOutput(this, 'DashboardName', { value: this.exports.namePrefix });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
   }
 }

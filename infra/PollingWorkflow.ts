@@ -1,4 +1,4 @@
-import { Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -10,7 +10,7 @@ import {
   type WorkflowTaskAction,
 } from '../lib/exports/workflowContract';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
-import type { PollingConfig } from './stackConfig';
+import type { PollingConfig, WorkflowLogLevel } from './stackConfig';
 import {
   ARCHIVE_RETRY,
   ARCHIVE_RETRY_ERRORS,
@@ -35,14 +35,32 @@ export const PollingWorkflowOutcomes = {
   ARCHIVE_FAILED: 'ExportArchiveFailed',
 } as const;
 
+/**
+ * The workflow's Fail states by what they mean. An `outcome` ends an export the way the business
+ * expects some to end (the upstream refused it, its deadline passed): the record says FAILED or
+ * ABORTED and why; nobody need be woken. A `crash` means something broke and needs a person.
+ */
+export const PollingWorkflowFailStates = {
+  ExportTimedOut: 'outcome',
+  ExportRejected: 'outcome',
+  PollingFailed: 'crash',
+  ArchiveFailed: 'crash',
+} as const satisfies Record<string, 'outcome' | 'crash'>;
+
+export type PollingWorkflowFailState = keyof typeof PollingWorkflowFailStates;
+
 export interface PollingWorkflowProps {
   stateMachineName: string;
+  /** Under `/aws/vendedlogs/`, new for every stack instance (the group is retained). */
+  logGroupName: string;
   /** Runs the create, poll and timeout-abort tasks (functions/workflow-task.ts). */
   workflowTaskFunction: lambda.IFunction;
   /** Runs the archive tasks (functions/archive.ts). */
   archiveFunction: lambda.IFunction;
   polling: PollingConfig;
   logRetention: logs.RetentionDays;
+  /** ERROR: failures only (what the alarms read); ALL: every event, about three per poll. */
+  logLevel: WorkflowLogLevel;
 }
 
 /**
@@ -124,15 +142,15 @@ export class PollingWorkflow extends Construct {
     abortOnTimeout.addRetry(retry(OTHER_TASK_RETRY_ERRORS, OTHER_TASK_RETRY));
 
     const exportFinished = new sfn.Succeed(this, 'ExportFinished');
-    const exportTimedOut = new sfn.Fail(this, 'ExportTimedOut', {
+    const exportTimedOut = new sfn.Fail(this, failState('ExportTimedOut'), {
       error: PollingWorkflowOutcomes.TIMED_OUT,
       cause: 'The export did not finish before its deadline and was aborted upstream.',
     });
-    const exportRejected = new sfn.Fail(this, 'ExportRejected', {
+    const exportRejected = new sfn.Fail(this, failState('ExportRejected'), {
       error: PollingWorkflowOutcomes.REJECTED,
       cause: 'The upstream refused the create; the export is FAILED with its reason.',
     });
-    const pollingFailed = new sfn.Fail(this, 'PollingFailed', {
+    const pollingFailed = new sfn.Fail(this, failState('PollingFailed'), {
       error: PollingWorkflowOutcomes.FAILED,
       cause: 'Polling stopped on an unexpected error; the reconciler repairs the export record.',
     });
@@ -166,7 +184,7 @@ export class PollingWorkflow extends Construct {
     );
     recordArchiveFailure.addRetry(retry(OTHER_TASK_RETRY_ERRORS, OTHER_TASK_RETRY));
     archiveFiles.addCatch(recordArchiveFailure, { errors: [sfn.Errors.ALL], resultPath: '$.archiveError' });
-    const archiveFailed = new sfn.Fail(this, 'ArchiveFailed', {
+    const archiveFailed = new sfn.Fail(this, failState('ArchiveFailed'), {
       error: PollingWorkflowOutcomes.ARCHIVE_FAILED,
       cause:
         'The export COMPLETED but its files could not be archived; the archive is FAILED with its reason.',
@@ -189,12 +207,7 @@ export class PollingWorkflow extends Construct {
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       // The vended-logs prefix keeps CloudWatch Logs' resource policy from growing per state machine.
-      // The stack id's UUID makes the name new for every stack instance: the group is retained
-      // with its logs, and a fixed name would make creating the stack again fail ("already exists").
-      logGroupName: Fn.join('', [
-        `/aws/vendedlogs/states/${props.stateMachineName}-`,
-        Fn.select(2, Fn.split('/', Stack.of(this).stackId)),
-      ]),
+      logGroupName: props.logGroupName,
       retention: props.logRetention,
     });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
@@ -204,9 +217,20 @@ export class PollingWorkflow extends Construct {
       timeout: Duration.seconds(executionTimeout(polling).timeoutSeconds),
       tracingEnabled: true,
       // Task inputs and outputs name exports (never their links); log events, not data, all the same.
-      logs: { destination: this.logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
+      logs: {
+        destination: this.logGroup,
+        level: props.logLevel === 'ALL' ? sfn.LogLevel.ALL : sfn.LogLevel.ERROR,
+        includeExecutionData: false,
+      },
     });
 
+    if (props.logLevel !== 'ALL') {
+      Validations.of(this.stateMachine).acknowledge({
+        id: 'AwsSolutions-SF1',
+        reason:
+          'ERROR logs every failure and every Fail state entered (what the alarms count); ALL adds about three events per poll, billed as vended logs. workflowLogLevel ALL turns it on.',
+      });
+    }
     const role = this.stateMachine.role;
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -221,6 +245,11 @@ export class PollingWorkflow extends Construct {
       });
     }
   }
+}
+
+/** A Fail state's id, checked against the classification the alarms use. */
+function failState(name: PollingWorkflowFailState): string {
+  return name;
 }
 
 /** A task's payload: its action and the contract's fields, read from the state's input. */

@@ -102,8 +102,19 @@ const archiveSummarySchema = z
   })
   .meta({ id: 'ArchiveSummary', description: 'The archive of the export; `/files` lists the files.' });
 
+const archiveFilesStatus = z.enum(['PENDING', 'ARCHIVED', 'FAILED', 'EXPIRED', 'NONE']).meta({
+  description:
+    "As the export view says, or EXPIRED (no files) once the bucket's lifecycle rule may have deleted " +
+    'the files (from `expiredAt`), or when they are no longer in the bucket.',
+});
+
 const archiveStateSchema = z
-  .strictObject({ status: archiveStatus, archivedAt: instant.optional(), reason: z.string().optional() })
+  .strictObject({
+    status: archiveFilesStatus,
+    archivedAt: instant.optional(),
+    expiredAt: instant.optional().meta({ description: 'EXPIRED by the lifecycle rule: from when.' }),
+    reason: z.string().optional(),
+  })
   .meta({ id: 'Archive' });
 
 const archivedFileSchema = z

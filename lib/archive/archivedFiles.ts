@@ -7,6 +7,7 @@ import {
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 import type { ExportStore } from '../exports/ExportStore';
+import { ArchivedObjectMissingError } from './errors';
 import type { ArchiveReader, ArchiveSettings } from './ports';
 
 /** An export's archive as the API shows it. */
@@ -16,6 +17,21 @@ export interface ArchiveView {
   archivedAt?: string;
   reason?: string;
 }
+
+/**
+ * The archive as `/files` shows it: also EXPIRED for an archive whose files the bucket's lifecycle
+ * rule may have deleted (from `expiredAt`), or whose files are no longer in the bucket.
+ */
+export interface ArchiveFilesState {
+  status: ArchiveView['status'] | typeof ARCHIVE_EXPIRED;
+  archivedAt?: string;
+  /** When the lifecycle rule started deleting the files, at the earliest. */
+  expiredAt?: string;
+  reason?: string;
+}
+
+/** What `/files` says of an archive whose files are gone. */
+export const ARCHIVE_EXPIRED = 'EXPIRED';
 
 export interface ArchivedFileView {
   name: string;
@@ -29,7 +45,7 @@ export interface ArchivedFileView {
 }
 
 export interface ArchivedFilesView {
-  archive: ArchiveView;
+  archive: ArchiveFilesState;
   items: ArchivedFileView[];
   /** Present when more files follow: pass it back as `?nextToken=` for the next page. */
   nextToken?: string;
@@ -50,17 +66,20 @@ export interface ArchivedFilesDependencies {
   store: Pick<ExportStore, 'getExport'>;
   /** Undefined where nothing is archived (the local runtime's LOCAL_ARCHIVE=off): every export then shows no files. */
   archiveReader: ArchiveReader | undefined;
-  archiveSettings: Pick<ArchiveSettings, 'urlExpirySeconds'>;
+  archiveSettings: Pick<ArchiveSettings, 'urlExpirySeconds' | 'expireAfterDays'>;
   now: () => number;
 }
 
 const MS_PER_SECOND = 1000;
+const MS_PER_DAY = 24 * 60 * 60 * MS_PER_SECOND;
 
 /**
  * The archived files of one export with a download URL each, FILES_PAGE_SIZE at a time from
  * `nextToken`. Only an ARCHIVED export lists files: a partial archive is never shown. The files
- * come from the record when it holds them all, from the manifest otherwise. Undefined for an
- * unknown export (or another spot's). @throws InvalidFilesTokenError
+ * come from the record when it holds them all, from the manifest otherwise. An archive the
+ * lifecycle rule may have deleted, or whose manifest is gone, is EXPIRED with no files: no URL
+ * is minted for an object that is not there. Undefined for an unknown export (or another spot's).
+ * @throws InvalidFilesTokenError
  */
 export async function archivedFiles(
   deps: ArchivedFilesDependencies,
@@ -80,8 +99,20 @@ export async function archivedFiles(
     if (nextToken !== undefined) throw new InvalidFilesTokenError('the archive has no files to page through');
     return { archive, items: [] };
   }
+  const expired = expiredArchive(record.archive, deps.archiveSettings.expireAfterDays, deps.now());
+  if (expired !== undefined) {
+    if (nextToken !== undefined) throw new InvalidFilesTokenError('the archive has no files to page through');
+    return { archive: expired, items: [] };
+  }
   const storage = deps.archiveReader;
-  const all = await everyFile(storage, record.archive);
+  let all: ArchivedFile[];
+  try {
+    all = await everyFile(storage, record.archive);
+  } catch (error) {
+    if (!(error instanceof ArchivedObjectMissingError)) throw error;
+    if (nextToken !== undefined) throw new InvalidFilesTokenError('the archive has no files to page through');
+    return { archive: filesGone(record.archive), items: [] };
+  }
   if (nextToken !== undefined && (!FILES_NEXT_TOKEN_PATTERN.test(nextToken) || start >= all.length)) {
     throw new InvalidFilesTokenError('the token is not one of this listing');
   }
@@ -101,6 +132,36 @@ export async function archivedFiles(
     })),
   );
   return { archive, items, ...(end < all.length && { nextToken: String(end) }) };
+}
+
+/**
+ * EXPIRED once the lifecycle rule may have deleted the files. S3 expires an object at the first
+ * midnight (UTC) after it is `expireAfterDays` old; the files were written during the archive run,
+ * at most a day before `archivedAt`, so midnight of `archivedAt`'s day plus the days is the earliest.
+ */
+function expiredArchive(
+  archive: ExportArchive,
+  expireAfterDays: number | undefined,
+  nowMs: number,
+): ArchiveFilesState | undefined {
+  if (expireAfterDays === undefined || archive.archivedAt === undefined) return undefined;
+  const archivedAtMs = Date.parse(archive.archivedAt);
+  const expiredAtMs = archivedAtMs - (archivedAtMs % MS_PER_DAY) + expireAfterDays * MS_PER_DAY;
+  if (nowMs < expiredAtMs) return undefined;
+  return {
+    status: ARCHIVE_EXPIRED,
+    archivedAt: archive.archivedAt,
+    expiredAt: new Date(expiredAtMs).toISOString(),
+    reason: `the bucket's lifecycle rule deletes archived files after ${expireAfterDays} days`,
+  };
+}
+
+function filesGone(archive: ExportArchive): ArchiveFilesState {
+  return {
+    status: ARCHIVE_EXPIRED,
+    ...(archive.archivedAt !== undefined && { archivedAt: archive.archivedAt }),
+    reason: 'the archived files are no longer in the bucket',
+  };
 }
 
 async function everyFile(storage: ArchiveReader, archive: ExportArchive): Promise<ArchivedFile[]> {

@@ -61,3 +61,14 @@ export class ArchiveClaimRefusedError extends ArchiveError {
     this.current = current;
   }
 }
+
+/** An object the record names is not in the bucket (expired by the lifecycle rule, deleted, another bucket). */
+export class ArchivedObjectMissingError extends ArchiveError {
+  override name = 'ArchivedObjectMissing';
+  readonly key: string;
+
+  constructor(key: string, options?: ErrorOptions) {
+    super(`The archive holds no object ${key}`, options);
+    this.key = key;
+  }
+}

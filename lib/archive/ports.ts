@@ -19,7 +19,7 @@ export interface ArchiveWriter {
 
 /** What `/files` reads from the archive. */
 export interface ArchiveReader {
-  /** The whole object's bytes (the manifest; never a data file). */
+  /** The whole object's bytes (the manifest; never a data file). @throws ArchivedObjectMissingError */
   read(key: string): Promise<Uint8Array>;
   /** A URL that fetches the object with no credentials until `expiresInSeconds` have passed. */
   downloadUrl(key: string, expiresInSeconds: number): Promise<string>;
@@ -67,6 +67,8 @@ export interface ArchiveSettings {
    * table's partition registered; off, only the raw files and the manifest are written.
    */
   writeTable: boolean;
+  /** Days after which the bucket's lifecycle rule deletes archived files; undefined: they are kept. */
+  expireAfterDays?: number | undefined;
 }
 
 /**

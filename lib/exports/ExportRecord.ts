@@ -59,6 +59,13 @@ export interface ExportRecord {
    * learned: it is recovered, never blindly re-created.
    */
   upstreamCreateAttemptedAt?: string;
+  /**
+   * The ids the upstream's list held, just before the create was sent, of entries that carry no
+   * creation time: an id listed later that is neither among them nor owned by a record is one the
+   * create made. Absent when the list could not be read (or held too many such entries): such an
+   * entry then cannot be told apart, and the create is never sent again.
+   */
+  upstreamIdsBeforeCreate?: string[];
   /** Create attempts the workflow made (sent or put off); absent before the first. */
   createAttempts?: number;
   /** Why the last create attempt was put off, while the export waits for the upstream. */
@@ -88,6 +95,7 @@ export type ExportChanges = Partial<
     | 'workflowExecutionName'
     | 'failureReason'
     | 'upstreamCreateAttemptedAt'
+    | 'upstreamIdsBeforeCreate'
     | 'createAttempts'
     | 'lastUpstreamWait'
     | 'nextCreateAttemptAt'
@@ -105,6 +113,7 @@ export const EXPORT_CHANGE_FIELDS = [
   'workflowExecutionName',
   'failureReason',
   'upstreamCreateAttemptedAt',
+  'upstreamIdsBeforeCreate',
   'createAttempts',
   'lastUpstreamWait',
   'nextCreateAttemptAt',

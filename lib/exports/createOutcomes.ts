@@ -124,10 +124,14 @@ export async function markProcessing(
   record: ExportRecord,
   upstreamExportId: string,
 ): Promise<ExportRecord> {
-  const { record: processing } = await transitionOrCurrent(deps, record, ExportStatus.PROCESSING, {
-    upstreamExportId,
-    startedAt: isoAt(deps.now()),
-  });
+  const { record: processing } = await transitionOrCurrent(
+    deps,
+    record,
+    ExportStatus.PROCESSING,
+    { upstreamExportId, startedAt: isoAt(deps.now()) },
+    // The id is known: the upstream's list from before the create is not needed to find it.
+    { remove: ['upstreamIdsBeforeCreate'] },
+  );
   if (processing.status === ExportStatus.ABORTING && processing.upstreamExportId === undefined) {
     // An abort arrived while the create was in flight: record the id, then send the abort it asked for.
     await transitionOrCurrent(deps, processing, ExportStatus.ABORTING, { upstreamExportId });

@@ -19,7 +19,7 @@ import { firstPollDelaySecondsFor } from './expectedExportDuration';
 import { isoAt } from './isoAt';
 import { isTransientFailure } from './isTransientFailure';
 import type { ExportDependencies } from './ports';
-import { adoptListedExport } from './recoverUpstreamExport';
+import { searchUpstreamList, upstreamIdsBeforeCreate } from './recoverUpstreamExport';
 import { takeSpotLock } from './spotLockLease';
 import { transitionOrCurrent } from './transitionExport';
 import { AmbiguousCreateError, ExportConflictError } from './upstreamErrors';
@@ -90,10 +90,20 @@ async function claimAndSend(deps: ExportDependencies, record: ExportRecord): Pro
     if (kind === 'deferred') return deferBeforeClaim(deps, record, error);
     throw error;
   }
-  const claim = await transitionOrCurrent(deps, record, ExportStatus.REQUESTED, {
-    upstreamCreateAttemptedAt: isoAt(deps.now()),
-    createAttempts: (record.createAttempts ?? 0) + 1,
-  });
+  // Read before the claim: an id listed later that is not among these is one our create made.
+  const idsBefore = await upstreamIdsBeforeCreate(deps, record.spotId);
+  const claim = await transitionOrCurrent(
+    deps,
+    record,
+    ExportStatus.REQUESTED,
+    {
+      upstreamCreateAttemptedAt: isoAt(deps.now()),
+      createAttempts: (record.createAttempts ?? 0) + 1,
+      ...(idsBefore !== undefined && { upstreamIdsBeforeCreate: idsBefore }),
+    },
+    // An earlier attempt's list says nothing about this one.
+    idsBefore === undefined ? { remove: ['upstreamIdsBeforeCreate'] } : {},
+  );
   // Lost the claim: another attempt (a second workflow) or an abort wrote first. Decide from what it wrote.
   if (!claim.won) return afterLostClaim(claim.record);
   const claimed = claim.record;
@@ -123,8 +133,10 @@ async function afterLostClaim(current: ExportRecord): Promise<ExportRecord> {
  * A claim exists but its outcome is unknown: an attempt that crashed, another workflow's
  * attempt, or a create that may have reached the upstream. A young claim belongs to an
  * attempt still under way: wait for it. Otherwise look for the export in the upstream's
- * list, then probe with the same create: the upstream runs one export per spot, so a 409
- * proves ours runs (its id shows once listed), and a success is the create itself.
+ * list. Only when the list proves ours has not finished, probe with the same create: the
+ * upstream runs one export per spot, so a 409 proves ours runs (its id shows once listed),
+ * and a success is the create itself. When the list cannot prove it (an entry that may be
+ * ours), the create is never sent again: polls go on looking for the id.
  */
 async function resolveEarlierClaim(
   deps: ExportDependencies,
@@ -136,8 +148,9 @@ async function resolveEarlierClaim(
   if (!justSent && deps.now() < claimedAtMs + claimTimeoutMs) {
     throw new ExportCreateDeferredError(`Export ${record.exportId}: an earlier create attempt is under way`);
   }
-  const adopted = await adoptListedExport(deps, record);
-  if (adopted !== undefined) return adopted;
+  const search = await searchUpstreamList(deps, record);
+  if (search.adopted !== undefined) return search.adopted;
+  if (!search.provedUnfinished) return record;
   try {
     const created = await deps.upstream.createExport(record.spotId, toUpstreamRequest(record.request));
     return await markProcessing(deps, record, created.exportId);

@@ -1,44 +1,70 @@
 import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ProblemType } from '../errors/problems';
 import { isApiGatewayEvent } from './apiGatewayEvent';
+import { iamPrincipalOf, principalKey } from './iamPrincipal';
 import { claimValues, jwtClaimsOf } from './jwtClaimValues';
 import { ProblemError } from './ProblemError';
 import { readSpotId } from './readSpotId';
 
+/** IAM mode: the spots each role or user may use, keyed by its ARN (`arn:…:iam::<account>:role/<name>`). */
+export type SpotsByPrincipal = Readonly<Record<string, readonly string[]>>;
+
 export interface SpotAuthorizationOptions {
   /**
-   * The JWT claim listing the spots a caller may act for; undefined turns the check off
-   * (IAM mode, local mode). Asked per request, so a bad configuration is reported inside
-   * an invocation like any other.
+   * The JWT claim listing the spots a caller may act for (JWT mode); undefined: no claim
+   * check. Asked per request, so a bad configuration is reported inside an invocation like
+   * any other.
    */
   spotClaim: () => string | undefined;
+  /**
+   * The spots each IAM role or user may act for (IAM mode); undefined: no principal check.
+   * Without either, any authorized caller may use any spot (and locally there is no caller).
+   */
+  spotsByPrincipal?: () => SpotsByPrincipal | undefined;
 }
 
 /**
- * Per-spot authorization of API requests in JWT mode: with a spot claim configured, a
- * request whose verified JWT claims do not list its `x-spot-id` is refused with 403
- * before anything is read or called. No claims at all (no JWT authorizer) is refused too.
+ * Per-spot authorization of API requests, before anything is read or called: in JWT mode with
+ * a spot claim, a request whose verified claims do not list its `x-spot-id` is refused with
+ * 403; in IAM mode with a principal map, a request whose verified signer (a role, through any
+ * of its sessions, or a user) is not mapped to its `x-spot-id` is. Both fail closed: a request
+ * without claims, or without an IAM signer the map names, is refused too.
  */
 export function spotAuthorization(options: SpotAuthorizationOptions): MiddlewareObj {
   function authorizeSpot(request: Request): void {
     const { event } = request;
     if (!isApiGatewayEvent(event)) return;
     const spotClaim = options.spotClaim();
-    if (spotClaim === undefined) return;
+    const spotsByPrincipal = options.spotsByPrincipal?.();
+    if (spotClaim === undefined && spotsByPrincipal === undefined) return;
     const spotId = readSpotId(event);
-    const allowedSpots = claimValues(jwtClaimsOf(event)?.[spotClaim]);
-    if (!allowedSpots.includes(spotId)) throw spotNotAllowed();
+    if (spotClaim !== undefined && !claimValues(jwtClaimsOf(event)?.[spotClaim]).includes(spotId)) {
+      throw spotNotAllowed();
+    }
+    if (spotsByPrincipal !== undefined && !spotsOfSigner(event, spotsByPrincipal).includes(spotId)) {
+      throw spotNotAllowed();
+    }
   }
 
   return { before: authorizeSpot };
 }
 
-/** Says neither which spots the token lists nor whether the spot exists. */
+/** The spots the map gives the request's IAM signer (a role through any of its sessions, or a user). */
+function spotsOfSigner(event: APIGatewayProxyEventV2, spotsByPrincipal: SpotsByPrincipal): readonly string[] {
+  const signer = iamPrincipalOf(event);
+  if (signer === undefined) return [];
+  return Object.entries(spotsByPrincipal)
+    .filter(([arn]) => principalKey(arn) === signer)
+    .flatMap(([, spots]) => spots);
+}
+
+/** Says neither which spots the caller may use nor whether the spot exists. */
 function spotNotAllowed(): ProblemError {
   return new ProblemError({
     status: 403,
     type: ProblemType.SPOT_NOT_ALLOWED,
     title: 'Spot not allowed',
-    detail: "The caller's token does not grant access to the spot named in x-spot-id.",
+    detail: "The caller's credentials do not grant access to the spot named in x-spot-id.",
   });
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { ExportDependencies } from '../exports/ports';
+import type { SpotsByPrincipal } from '../http/spotAuthorization';
 import { createLogger } from '../observability/createLogger';
 import type { PublishableExportMetrics } from '../observability/PublishableExportMetrics';
 
@@ -15,11 +16,14 @@ export interface HandlerRuntime<D = ExportDependencies> {
   dependencies: () => D;
   /** The JWT claim listing the spots a caller may use (`AUTH_SPOT_CLAIM`); unset: no per-spot check. */
   spotClaim?: () => string | undefined;
+  /** IAM mode: the spots each role or user may use (`AUTH_SPOTS_BY_PRINCIPAL`); unset: no per-spot check. */
+  spotsByPrincipal?: () => SpotsByPrincipal | undefined;
 }
 
 export interface HandlerRuntimeOptions {
   logger?: Logger;
   spotClaim?: string;
+  spotsByPrincipal?: SpotsByPrincipal;
 }
 
 /** A runtime around ready-made dependencies (tests, the local runtime). */
@@ -37,8 +41,12 @@ export function handlerRuntimeFor<D extends Pick<ExportDependencies, 'metrics'>>
           { count: (name, value) => metrics.count(name, value), publish: () => {} },
     dependencies: () => dependencies,
     spotClaim: () => options.spotClaim,
+    spotsByPrincipal: () => options.spotsByPrincipal,
   };
 }
 
-/** What every handler runs with besides its dependencies: logs, metrics, the spot claim. */
-export type HandlerRuntimeServices = Pick<HandlerRuntime<unknown>, 'logger' | 'metrics' | 'spotClaim'>;
+/** What every handler runs with besides its dependencies: logs, metrics, who may use which spot. */
+export type HandlerRuntimeServices = Pick<
+  HandlerRuntime<unknown>,
+  'logger' | 'metrics' | 'spotClaim' | 'spotsByPrincipal'
+>;

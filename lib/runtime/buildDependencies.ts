@@ -88,6 +88,7 @@ export function archiveSettingsOf(config: Config): ArchiveSettings {
     downloadTimeoutMs: config.archive.downloadTimeoutSeconds * MS_PER_SECOND,
     urlExpirySeconds: config.archive.urlExpirySeconds,
     writeTable: config.archive.writeTable,
+    expireAfterDays: config.archive.expireAfterDays,
     downloadPolicy: downloadLinkPolicy(config.openWeb.exportBaseUrl, config.openWeb.downloadHosts),
   };
 }

@@ -30,6 +30,11 @@ export function createHandler<D>(runtime: HandlerRuntime<D>, route: EventRouter<
     .use(logCorrelationKeys(logger))
     .use(publishMetrics(runtime.metrics))
     .use(apiRequestLimits())
-    .use(spotAuthorization({ spotClaim: () => runtime.spotClaim?.() }))
+    .use(
+      spotAuthorization({
+        spotClaim: () => runtime.spotClaim?.(),
+        spotsByPrincipal: () => runtime.spotsByPrincipal?.(),
+      }),
+    )
     .use(problemResponses({ logger }));
 }

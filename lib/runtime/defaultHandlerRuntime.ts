@@ -34,5 +34,6 @@ export function defaultHandlerRuntime<K extends AdapterName>(
     metrics,
     dependencies: () => build().dependencies,
     spotClaim: () => build().config.authorization.spotClaim,
+    spotsByPrincipal: () => build().config.authorization.spotsByPrincipal,
   };
 }

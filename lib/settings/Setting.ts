@@ -23,7 +23,8 @@ export type SettingUnit =
 
 /** A setting's values and how they are written. */
 export type SettingKind =
-  | { type: 'integer'; min: number; max: number }
+  /** `maxReason`: why the bound is where it is, told with the refusal of a value above it. */
+  | { type: 'integer'; min: number; max: number; maxReason?: string }
   /** `minExclusive`: greater than `min`, not equal to it. */
   | { type: 'number'; min: number; max: number; minExclusive?: true }
   /** In the environment: `words` ([true, false]), `true`/`false` by default. */

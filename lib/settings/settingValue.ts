@@ -89,7 +89,10 @@ function checkNumber(
     return invalid(`must be greater than ${kind.min}`);
   }
   if (value < kind.min) return invalid(`must be at least ${kind.min}`);
-  if (value > kind.max) return invalid(`must be at most ${kind.max}`);
+  if (value > kind.max) {
+    const reason = kind.type === 'integer' && kind.maxReason !== undefined ? ` (${kind.maxReason})` : '';
+    return invalid(`must be at most ${kind.max}${reason}`);
+  }
   return valid(value);
 }
 

@@ -294,11 +294,21 @@ export const SETTINGS = {
     env: 'ARCHIVE_URL_EXPIRY_SECONDS',
     scope: 'deployment',
     readBy: 'archive',
-    kind: { type: 'integer', min: SECONDS_PER_MINUTE, max: 12 * SECONDS_PER_HOUR },
+    // A presigned URL stops working when the credentials that signed it expire, whatever its own
+    // expiry: the files function signs with its role's temporary credentials, whose lifetime Lambda
+    // neither documents nor lets anyone set. An hour is what AWS gives a role session by default.
+    kind: {
+      type: 'integer',
+      min: SECONDS_PER_MINUTE,
+      max: SECONDS_PER_HOUR,
+      maxReason:
+        "a URL never outlives the session of the role that signed it, and Lambda does not say how long the functions' sessions last",
+    },
     // Long enough to start a download, short enough to be harmless when leaked.
     default: 15 * SECONDS_PER_MINUTE,
     unit: 'seconds',
-    description: 'How long a `/files` download URL works.',
+    description:
+      'How long a `/files` download URL works; at most an hour, as a URL never outlives the session of the role that signed it.',
   },
   archiveCatalogDatabaseName: {
     path: 'archive.catalogDatabaseName',

@@ -32,6 +32,7 @@ export function exportRecordToItem(record: ExportRecord): StoredItem {
     workflowExecutionName: record.workflowExecutionName,
     failureReason: record.failureReason,
     upstreamCreateAttemptedAt: record.upstreamCreateAttemptedAt,
+    upstreamIdsBeforeCreate: record.upstreamIdsBeforeCreate,
     createAttempts: record.createAttempts,
     lastUpstreamWait: record.lastUpstreamWait,
     nextCreateAttemptAt: record.nextCreateAttemptAt,
@@ -60,6 +61,9 @@ export function itemToExportRecord(item: StoredItem): ExportRecord {
     workflowExecutionName: item.workflowExecutionName,
     failureReason: item.failureReason,
     upstreamCreateAttemptedAt: item.upstreamCreateAttemptedAt,
+    upstreamIdsBeforeCreate: Array.isArray(item.upstreamIdsBeforeCreate)
+      ? item.upstreamIdsBeforeCreate
+      : undefined,
     createAttempts: typeof item.createAttempts === 'number' ? item.createAttempts : undefined,
     lastUpstreamWait: item.lastUpstreamWait,
     nextCreateAttemptAt: item.nextCreateAttemptAt,

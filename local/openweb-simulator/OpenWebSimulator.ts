@@ -25,7 +25,12 @@ import { SlidingWindowRateLimiter } from './SlidingWindowRateLimiter';
 import { deriveSeed } from './seededRandom';
 import { checkSimulatorOptions } from './simulatorOptionsSchema';
 import { CONTROL_PATH_PREFIX, matchRoute, type RouteMatch } from './simulatorRoutes';
-import { type CreateResponseStyle, UpstreamEndpoints, type UpstreamExchange } from './UpstreamEndpoints';
+import {
+  type CreateResponseStyle,
+  type ListEntryStyle,
+  UpstreamEndpoints,
+  type UpstreamExchange,
+} from './UpstreamEndpoints';
 
 export interface OpenWebSimulatorOptions {
   /** Default '127.0.0.1'. */
@@ -62,6 +67,8 @@ export interface OpenWebSimulatorOptions {
   downloadLinkChars?: number;
   /** Default 'statusLinkOnly' (absolute status_link, no id field). */
   createResponseStyle?: CreateResponseStyle;
+  /** Default 'withCreatedAt' (each list entry says when the export was created, as `created_at`). */
+  listEntryStyle?: ListEntryStyle;
   /** PRNG seed for faults and generated data, default 1. */
   seed?: number;
   /**
@@ -115,6 +122,7 @@ const defaults = {
   timeScale: 1,
   recordsPerExport: SETTINGS.simulatorRecordsPerExport.default,
   createResponseStyle: 'statusLinkOnly',
+  listEntryStyle: 'withCreatedAt',
   seed: 1,
 } as const;
 
@@ -212,6 +220,7 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
       exports: this.#exports,
       links,
       createResponseStyle: options.createResponseStyle ?? defaults.createResponseStyle,
+      listEntryStyle: options.listEntryStyle ?? defaults.listEntryStyle,
       recordsPerExport,
       seed,
     });

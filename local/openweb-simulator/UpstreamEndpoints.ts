@@ -18,6 +18,13 @@ import { DOWNLOAD_FILE_NAME } from './simulatorRoutes';
 /** How `POST /v4/export` answers: the upstream's exact shape is not documented. */
 export type CreateResponseStyle = 'statusLinkOnly' | 'statusLinkPath' | 'withId';
 
+/**
+ * What each entry of `GET /v4/export/list` carries besides id, status and links: the upstream's
+ * list shape is not documented, and whether it says when an export was created decides how an
+ * export whose create answer was lost is recognised in it.
+ */
+export type ListEntryStyle = 'withCreatedAt' | 'withoutCreatedAt';
+
 /** The upstream's spelling of each state in status and list answers. */
 export const UpstreamExportStatuses = {
   processing: 'Processing',
@@ -59,6 +66,7 @@ export interface UpstreamEndpointsDependencies {
   exports: SimulatedExports;
   links: DownloadLinkSigner;
   createResponseStyle: CreateResponseStyle;
+  listEntryStyle: ListEntryStyle;
   recordsPerExport: number;
   seed: number;
 }
@@ -195,7 +203,9 @@ export class UpstreamEndpoints {
       id: candidate.id,
       status: UpstreamExportStatuses[candidate.state],
       links: candidate.links,
-      created_at: new Date(candidate.createdAt).toISOString(),
+      ...(this.deps.listEntryStyle === 'withCreatedAt' && {
+        created_at: new Date(candidate.createdAt).toISOString(),
+      }),
     }));
     return jsonResponse(200, { exports });
   }

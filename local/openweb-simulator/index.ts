@@ -42,4 +42,4 @@ export {
 } from './SimulatorFaults';
 export { RATE_LIMIT_WINDOW_MS } from './SlidingWindowRateLimiter';
 export { COMMENT_FIELDS, type SimulatedComment } from './simulatedComments';
-export { type CreateResponseStyle, UpstreamExportStatuses } from './UpstreamEndpoints';
+export { type CreateResponseStyle, type ListEntryStyle, UpstreamExportStatuses } from './UpstreamEndpoints';

@@ -48,6 +48,7 @@ function stackEnvironments(stackConfig: object): Record<HandlerName, Record<stri
   const deployment = templateDeployment(json, ACCOUNT, {
     tableName: 'openweb-exports-table',
     bucketName: 'openweb-exports-archive',
+    stackUuid: '5c8e1f0a-3b2d-4e6f-9a1b-0c2d3e4f5a6b',
   });
   const environmentOf = (handler: HandlerName): Record<string, string> => {
     const [logicalId, fn] = functionOf(template, handler);

@@ -99,9 +99,10 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         shape === 'deployed' ? 'OpenWebExports' : `${EMBEDDED.stackName}-${EMBEDDED.constructId}`;
       expect(plain.namePrefix).toBe(prefix);
       expect(names).toEqual({
-        stateMachine: `${prefix}-ExportPolling`,
+        // The stack instance's part: a deploy after a destroy must not meet the old one still DELETING.
+        stateMachine: { 'Fn::Join': ['', [`${prefix}-ExportPolling-`, expect.anything()]] },
         bus: `${prefix}-exports`,
-        dashboard: prefix,
+        dashboard: { 'Fn::Join': ['', [`${prefix}-`, { Ref: 'AWS::Region' }]] },
       });
     });
 
@@ -410,7 +411,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
   });
 
   describe('polling state machine', () => {
-    it('is a named Standard state machine with full logging to a retained log group and tracing', () => {
+    it('is a named Standard state machine logging errors to a retained log group, with tracing', () => {
       // Act
       const machines = resourcesOfType(plain.template, 'AWS::StepFunctions::StateMachine');
 
@@ -418,10 +419,10 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       expect(machines).toHaveLength(1);
       const [, machine] = machines[0] as [string, TemplateResource];
       expect(machine.Properties).toMatchObject({
-        StateMachineName: `${plain.namePrefix}-ExportPolling`,
+        StateMachineName: { 'Fn::Join': ['', [`${plain.namePrefix}-ExportPolling-`, expect.anything()]] },
         StateMachineType: 'STANDARD',
         TracingConfiguration: { Enabled: true },
-        LoggingConfiguration: { Level: 'ALL' },
+        LoggingConfiguration: { Level: 'ERROR' },
       });
       const destination = (
         machine.Properties.LoggingConfiguration as {
@@ -566,18 +567,19 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
   });
 
   describe('monitoring', () => {
-    it('alarms on workflow failures, timeouts and aborts, on every DLQ and on every function', () => {
+    it('alarms on crashed and timed-out workflows, failed workflow starts, every DLQ and every function', () => {
       // Act
       const alarms = resourcesOfType(scheduled.template, 'AWS::CloudWatch::Alarm').map(
         ([, alarm]) => alarm.Properties,
       );
 
-      // Assess
-      const metricNames = alarms.map((alarm) => alarm.MetricName).sort();
+      // Assess: the crash alarm is metric math (failed executions less business outcomes).
+      const metricNames = alarms.map((alarm) => alarm.MetricName ?? 'expression').sort();
       expect(metricNames).toEqual(
         [
-          'ExecutionsFailed',
+          'expression',
           'ExecutionsTimedOut',
+          'WorkflowStartsFailed',
           'ApproximateNumberOfMessagesVisible',
           'ApproximateNumberOfMessagesVisible',
           ...ALL_HANDLERS.map((handler) => `${handler}-UnexpectedErrors`),
@@ -602,8 +604,15 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       );
 
       // Assess
-      expect(filters).toHaveLength(2 * ALL_HANDLERS.length);
-      const patterns = new Set(filters.map((filter) => filter.FilterPattern));
+      // Two per function, two per workflow starter (start, reconcile), one per Fail state of the workflow.
+      expect(filters).toHaveLength(2 * ALL_HANDLERS.length + 2 * 2 + 4);
+      const unexpected = filters.filter((filter) =>
+        (filter.MetricTransformations as { MetricName: string }[])[0]?.MetricName.endsWith(
+          '-UnexpectedErrors',
+        ),
+      );
+      expect(unexpected).toHaveLength(2 * ALL_HANDLERS.length);
+      const patterns = new Set(unexpected.map((filter) => filter.FilterPattern));
       expect(patterns).toEqual(
         new Set([
           '{ $.level = "ERROR" }',
@@ -612,7 +621,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       );
       for (const filter of filters) {
         expect(filter.MetricTransformations).toEqual([
-          expect.objectContaining({ MetricNamespace: 'OpenWebExports', MetricValue: '1' }),
+          expect.objectContaining({ MetricNamespace: `OpenWebExports/${scheduled.namePrefix}` }),
         ]);
       }
     });
@@ -623,7 +632,9 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
 
       // Assess
       expect(dashboards).toHaveLength(1);
-      expect(dashboards[0]?.[1].Properties.DashboardName).toBe(plain.namePrefix);
+      expect(dashboards[0]?.[1].Properties.DashboardName).toEqual({
+        'Fn::Join': ['', [`${plain.namePrefix}-`, { Ref: 'AWS::Region' }]],
+      });
     });
 
     it('notifies the configured addresses through an encrypted topic', () => {

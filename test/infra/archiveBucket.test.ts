@@ -114,7 +114,7 @@ describe('the archive bucket', () => {
     ).toBe('3600');
   });
 
-  it('lets the archive function only write under the archive and tables prefixes, and the files function only read the archive', () => {
+  it('lets the archive function only write under the archive and tables prefixes, and the files function only read (and list) the archive', () => {
     // Act
     const archiveActions = actionsOf(statementsOfFunction(defaults.template, HandlerNames.ARCHIVE));
     const filesActions = actionsOf(statementsOfFunction(defaults.template, HandlerNames.FILES));
@@ -142,7 +142,7 @@ describe('the archive bucket', () => {
       ].sort(),
     );
     expect(filesActions).toEqual(
-      [...FUNCTION_BASICS, 'dynamodb:GetItem', 'dynamodb:Query', 's3:GetObject'].sort(),
+      [...FUNCTION_BASICS, 'dynamodb:GetItem', 'dynamodb:Query', 's3:GetObject', 's3:ListBucket'].sort(),
     );
     expect(written).toEqual([
       expect.stringMatching(/"\/exports\/\*"\]\]\}$/),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HandlerNames } from '../../lib/http/routeTable';
 import { ExportTableIndex } from '../../lib/store/tableDefinition';
+import { type Deployment, resolveValue } from '../shipped/iamPolicy';
 import {
   removeTestAssemblies,
   SCHEDULED_SPOT_CONFIG,
@@ -23,6 +24,17 @@ const FUNCTION_BASICS = [
   'xray:PutTelemetryRecords',
   'xray:PutTraceSegments',
 ];
+
+/** One instance of the stack, to read its grants' ARNs as IAM sees them. */
+const ONE_DEPLOYMENT: Deployment = {
+  partition: 'aws',
+  region: 'eu-west-1',
+  accountId: '123456789012',
+  stackId:
+    'arn:aws:cloudformation:eu-west-1:123456789012:stack/OpenWebExports/6f0b9a2e-1111-4c3d-9e8f-0123456789ab',
+  ref: (logicalId) => logicalId,
+  getAtt: (logicalId) => logicalId,
+};
 
 let stack: SynthesizedTestStack;
 
@@ -180,8 +192,14 @@ describe('function grants', () => {
     const stopped = resourcesGranting(abort, 'states:StopExecution');
 
     // Assess
-    expect(started).toEqual([expect.stringMatching(/:stateMachine:OpenWebExports-ExportPolling"\]\]\}$/)]);
-    expect(described).toEqual([expect.stringMatching(/:execution:OpenWebExports-ExportPolling:\*"\]\]\}$/)]);
+    const resolved = (resources: string[]) =>
+      resources.map((resource) => resolveValue(JSON.parse(resource), ONE_DEPLOYMENT));
+    expect(resolved(started)).toEqual([
+      'arn:aws:states:eu-west-1:123456789012:stateMachine:OpenWebExports-ExportPolling-6f0b9a2e',
+    ]);
+    expect(resolved(described)).toEqual([
+      'arn:aws:states:eu-west-1:123456789012:execution:OpenWebExports-ExportPolling-6f0b9a2e:*',
+    ]);
     expect(stopped).toEqual(described);
     expect(resourcesGranting(reconcile, 'states:StopExecution')).toEqual(described);
   });

@@ -13,6 +13,8 @@ const deployment: Deployment = {
   partition: 'aws',
   region: 'eu-west-1',
   accountId: '123456789012',
+  stackId:
+    'arn:aws:cloudformation:eu-west-1:123456789012:stack/OpenWebExports/5c8e1f0a-3b2d-4e6f-9a1b-0c2d3e4f5a6b',
   ref: (logicalId) => `${logicalId}-name`,
   getAtt: (logicalId, attribute) => `${logicalId}-${attribute}`,
 };

@@ -8,6 +8,8 @@ export interface Deployment {
   partition: string;
   region: string;
   accountId: string;
+  /** `arn:<partition>:cloudformation:<region>:<account>:stack/<name>/<uuid>`: new for every instance of the stack. */
+  stackId: string;
   /** What `Ref` returns for a resource of the template (a name, an ARN or a URL, by type). */
   ref(logicalId: string): string;
   /** What `Fn::GetAtt` returns. */
@@ -79,6 +81,10 @@ function refOf(name: string, deployment: Deployment): string {
       return deployment.region;
     case 'AWS::AccountId':
       return deployment.accountId;
+    case 'AWS::StackId':
+      return deployment.stackId;
+    case 'AWS::StackName':
+      return deployment.stackId.split('/')[1] as string;
     case 'AWS::URLSuffix':
       return 'amazonaws.com';
     default:

@@ -37,6 +37,7 @@ const ACCOUNT: AwsAccount = { partition: 'aws', region: 'eu-west-1', accountId: 
 const PHYSICAL_NAMES = {
   tableName: 'OpenWebExports-ExportTable-SHIPPED',
   bucketName: 'openweb-exports-archive-shipped',
+  stackUuid: '5c8e1f0a-3b2d-4e6f-9a1b-0c2d3e4f5a6b',
 };
 const SETUP_TIMEOUT_MS = 180_000;
 const SCENARIO_TIMEOUT_MS = 120_000;
@@ -65,6 +66,8 @@ const UNUSED_GRANTS: Record<string, string> = {
   'start dynamodb:UpdateItem *:table/*': 'names the workflow of a replayed start whose record has none',
   'abort dynamodb:Query *:table/*': 'an abort of an export whose create answer was lost looks for it',
   'archive s3:AbortMultipartUpload *': 'a failed multipart upload (a file over the 5 MiB part size)',
+  'files s3:ListBucket *':
+    'never sent: S3 then answers 404 rather than 403 for an archived file that is gone',
   'abort dynamodb:PutItem *:table/*':
     'writes the link pages of an export its check finds completed with links too many for its item',
   'reconcile dynamodb:PutItem *:table/*':

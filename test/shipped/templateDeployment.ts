@@ -1,5 +1,5 @@
 import type { AwsAccount } from './awsStandIns';
-import type { Deployment } from './iamPolicy';
+import { type Deployment, resolveValue } from './iamPolicy';
 
 interface TemplateResources {
   Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }>;
@@ -9,6 +9,8 @@ interface TemplateResources {
 export interface PhysicalNames {
   tableName: string;
   bucketName: string;
+  /** The UUID CloudFormation gives this instance of the stack (the end of its stack id). */
+  stackUuid: string;
 }
 
 /**
@@ -29,9 +31,12 @@ export function templateDeployment(
     if (resource === undefined) throw new Error(`No resource ${logicalId} in the template`);
     return { type: resource.Type, properties: resource.Properties ?? {} };
   };
+  const stackId = `arn:${partition}:cloudformation:${region}:${accountId}:stack/OpenWebExports/${names.stackUuid}`;
+  // A name built from the stack's own values (its id, region) is resolved like any other value.
   const named = (properties: Record<string, unknown>, property: string, fallback: string): string => {
     const value = properties[property];
-    return typeof value === 'string' ? value : fallback;
+    if (value === undefined) return fallback;
+    return resolveValue(value, deployment);
   };
   const describe = (logicalId: string): { name: string; arn: string; ref?: string } => {
     const { type, properties } = resourceOf(logicalId);
@@ -77,10 +82,11 @@ export function templateDeployment(
         throw new Error(`The check does not know what ${type} (${logicalId}) is named when deployed`);
     }
   };
-  return {
+  const deployment: Deployment = {
     partition,
     region,
     accountId,
+    stackId,
     ref: (logicalId) => {
       const described = describe(logicalId);
       return described.ref ?? described.name;
@@ -92,4 +98,5 @@ export function templateDeployment(
       throw new Error(`The check does not resolve ${logicalId}.${attribute}`);
     },
   };
+  return deployment;
 }
