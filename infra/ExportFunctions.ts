@@ -60,10 +60,6 @@ export class ExportFunctions extends Construct {
       STATE_MACHINE_ARN: props.stateMachineArn,
       EVENT_BUS_NAME: eventBus.eventBusName,
     });
-    // IAM mode: the spots each role or user may use, for every function behind the API.
-    if (config.auth.mode === 'iam' && config.auth.spotsByPrincipal !== undefined) {
-      environment.AUTH_SPOTS_BY_PRINCIPAL = JSON.stringify(config.auth.spotsByPrincipal);
-    }
     const common = { logRetention: props.logRetention, sourceMapStackTraces: config.sourceMapStackTraces };
 
     this.start = new ExportFunction(this, 'Start', {
@@ -114,13 +110,6 @@ export class ExportFunctions extends Construct {
       EVENT_BUS_NAME: eventBus.eventBusName,
       ARCHIVE_BUCKET_NAME: props.archive.bucket.bucketName,
     });
-    // /files says EXPIRED, and mints no URL, once the lifecycle rule may have deleted the files.
-    if (config.archive.expireAfterDays !== undefined) {
-      archiveEnvironment.ARCHIVE_EXPIRE_AFTER_DAYS = String(config.archive.expireAfterDays);
-    }
-    if (config.auth.mode === 'iam' && config.auth.spotsByPrincipal !== undefined) {
-      archiveEnvironment.AUTH_SPOTS_BY_PRINCIPAL = JSON.stringify(config.auth.spotsByPrincipal);
-    }
     this.files = new ExportFunction(this, 'Files', {
       ...common,
       handler: HandlerNames.FILES,

@@ -49,7 +49,7 @@ const STRUCTURE_ROWS: readonly [key: string, defaultText: string, meaning: strin
   [
     'auth',
     '`{"mode":"iam"}`',
-    'Who may call the HTTP API: `{"mode":"iam"}` (SigV4, `execute-api:Invoke`) or `{"mode":"jwt","issuer":"https://…","audience":["…"],"scopes":["…"],"spotClaim":"…"}` for API Gateway\'s JWT authorizer (`scopes` and `spotClaim` optional).',
+    'Who may call the HTTP API: `{"mode":"iam","spotsByPrincipal":{"<role ARN>":["sp_…"]}}` (SigV4, `execute-api:Invoke`; `spotsByPrincipal` optional) or `{"mode":"jwt","issuer":"https://…","audience":["…"],"scopes":["…"],"spotClaim":"…"}` for API Gateway\'s JWT authorizer (`scopes` and `spotClaim` optional).',
   ],
   [
     'alarmEmail',
@@ -234,6 +234,8 @@ function valuesOfKind(kind: SettingKind): string {
       return 'JSON';
     case 'schedule':
       return kind.forms.map((form) => code(`${form}()`)).join(' or ');
+    case 'spotsByPrincipal':
+      return `an object of IAM role or user ARNs to lists of spot ids (its JSON in the environment), at most ${kind.maxJsonChars} characters as JSON`;
   }
 }
 

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
 import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestSchema';
 import { spotIdSchema } from '../lib/exports/spotId';
-import { isIamPrincipalArn } from '../lib/http/iamPrincipal';
 import { SETTINGS } from '../lib/settings/settingsTable';
 import { suggestName } from '../lib/text/suggestName';
 import { canonicalTimeZone, checkScheduleExpression } from './scheduleExpression';
@@ -84,37 +83,10 @@ const spotShape = {
 };
 const spotSchema = z.strictObject(spotShape);
 
-/**
- * Lambda allows 4 KB of environment per function, all variables together: the map travels in one
- * (`AUTH_SPOTS_BY_PRINCIPAL`) beside a dozen others.
- */
-export const MAX_SPOTS_BY_PRINCIPAL_JSON_CHARS = 2048;
-
-const spotsByPrincipalSchema = z
-  .record(
-    z.string().refine(isIamPrincipalArn, {
-      error: 'keys must be IAM role or user ARNs (arn:aws:iam::<account>:role/<name>), no wildcard',
-      abort: true,
-    }),
-    z.array(spotIdSchema, { error: 'must be a list of spot ids' }).min(1, 'must list at least one spot'),
-    { error: 'must be an object of IAM role or user ARNs to lists of spot ids' },
-  )
-  .superRefine((map, context) => {
-    const chars = JSON.stringify(map).length;
-    if (chars > MAX_SPOTS_BY_PRINCIPAL_JSON_CHARS) {
-      context.addIssue({
-        code: 'custom',
-        message:
-          `is ${chars} characters as JSON, more than ${MAX_SPOTS_BY_PRINCIPAL_JSON_CHARS} (it travels in the ` +
-          "functions' environment, 4 KB in all): map fewer roles, or give callers with the same spots one role",
-      });
-    }
-  });
-
 const iamAuthShape = {
   mode: z.literal('iam'),
   // The spots each role (through any of its sessions) or user may use; unset: any signer, any spot.
-  spotsByPrincipal: spotsByPrincipalSchema.optional(),
+  spotsByPrincipal: stackSettingValue(SETTINGS.authSpotsByPrincipal).optional(),
 };
 const jwtAuthShape = {
   mode: z.literal('jwt'),
@@ -179,26 +151,8 @@ const archiveSchema = z.strictObject(archiveShape).superRefine((value, context) 
   }
 });
 
-const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]{1,128}$/;
-const WORKFLOW_LOG_LEVELS = ['ERROR', 'ALL'] as const;
-
 const topShape = {
   ...stackSettingsShape(),
-  // A table left behind by a deleted deployment (tables are retained), used instead of a new one.
-  existingTableName: z
-    .string({ error: 'must be a string' })
-    .regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name (3-255 of letters, digits, _ . -)')
-    .optional(),
-  // A customer-managed key the spots' secrets are encrypted with; the functions that read them
-  // may decrypt with it, through Secrets Manager only. Unset: the AWS-managed key, no grant.
-  secretsKmsKeyArn: z
-    .string({ error: 'must be a string' })
-    .regex(KMS_KEY_ARN, 'must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)')
-    .optional(),
-  // The workflow's log: errors only, or every event (about three per poll, billed as vended logs).
-  workflowLogLevel: z
-    .enum(WORKFLOW_LOG_LEVELS, { error: `must be one of ${WORKFLOW_LOG_LEVELS.join(', ')}` })
-    .default('ERROR'),
   spots: z.array(spotSchema).default([]),
   auth: authSchema.default({ mode: 'iam' }),
   polling: pollingSchema.prefault({}),
@@ -241,9 +195,6 @@ export type AuthConfig = z.output<typeof authSchema>;
 
 /** The configuration, validated, defaults filled in. */
 export type StackConfig = StackSettings & {
-  existingTableName?: string | undefined;
-  secretsKmsKeyArn?: string | undefined;
-  workflowLogLevel: (typeof WORKFLOW_LOG_LEVELS)[number];
   spots: SpotConfig[];
   auth: AuthConfig;
   /** Addresses the alarms notify; empty for none. */
@@ -255,9 +206,6 @@ export type StackConfig = StackSettings & {
  * before defaults: every key optional. docs/configuration.md describes each key.
  */
 export type StackConfigInput = StackSettingsInput & {
-  existingTableName?: string;
-  secretsKmsKeyArn?: string;
-  workflowLogLevel?: (typeof WORKFLOW_LOG_LEVELS)[number];
   spots?: z.input<typeof spotSchema>[];
   auth?: z.input<typeof authSchema>;
   alarmEmail?: string | string[];

@@ -1,6 +1,4 @@
 import type { ExportSettings } from './exports/ExportSettings';
-import { SPOT_ID_PATTERN } from './exports/spotId';
-import { isIamPrincipalArn } from './http/iamPrincipal';
 import type { SpotsByPrincipal } from './http/spotAuthorization';
 import { DEFAULT_EXPORT_SETTINGS } from './settings/defaultExportSettings';
 import { readFunctionSettings } from './settings/functionSettings';
@@ -88,8 +86,6 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { values: e, problems } = readFunctionSettings(env);
-  const spotsByPrincipal = readSpotsByPrincipal(env.AUTH_SPOTS_BY_PRINCIPAL, problems);
-  const expireAfterDays = readExpireAfterDays(env.ARCHIVE_EXPIRE_AFTER_DAYS, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     openWeb: {
@@ -109,7 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       downloadTimeoutSeconds: e.ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS,
       lakeDatabaseName: e.LAKE_DATABASE_NAME,
       writeTable: e.ARCHIVE_WRITE_TABLE,
-      expireAfterDays,
+      expireAfterDays: e.ARCHIVE_EXPIRE_AFTER_DAYS,
     },
     credentials:
       e.LOCAL_SECRETS_FILE !== undefined
@@ -132,7 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reconcileStaleAfterSeconds: e.RECONCILE_STALE_AFTER_SECONDS,
       idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_SECONDS,
     },
-    authorization: { spotClaim: e.AUTH_SPOT_CLAIM, spotsByPrincipal },
+    authorization: { spotClaim: e.AUTH_SPOT_CLAIM, spotsByPrincipal: e.AUTH_SPOTS_BY_PRINCIPAL },
   };
 }
 
@@ -151,45 +147,4 @@ export function requireArchiveResources(config: Config): {
     ]);
   }
   return { tableName, bucketName, eventBusName };
-}
-
-const SPOTS_BY_PRINCIPAL_MESSAGE =
-  'must be a JSON object of IAM role or user ARNs, each to a list of spot ids (sp_…)';
-const MAX_EXPIRE_AFTER_DAYS = 36_500;
-
-/** `{"arn:aws:iam::…:role/name": ["sp_a"]}` → the map; undefined when unset, a problem when malformed. */
-function readSpotsByPrincipal(text: string | undefined, problems: string[]): SpotsByPrincipal | undefined {
-  if (text === undefined || text === '') return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  const valid =
-    typeof parsed === 'object' &&
-    parsed !== null &&
-    !Array.isArray(parsed) &&
-    Object.entries(parsed).every(
-      ([arn, spots]) =>
-        isIamPrincipalArn(arn) &&
-        Array.isArray(spots) &&
-        spots.every((spot) => typeof spot === 'string' && SPOT_ID_PATTERN.test(spot)),
-    );
-  if (!valid) {
-    problems.push(`AUTH_SPOTS_BY_PRINCIPAL ${SPOTS_BY_PRINCIPAL_MESSAGE}`);
-    return undefined;
-  }
-  return parsed as SpotsByPrincipal;
-}
-
-/** Days after which the bucket's lifecycle rule deletes archived files; undefined when unset. */
-function readExpireAfterDays(text: string | undefined, problems: string[]): number | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  const days = Number(text);
-  if (!Number.isInteger(days) || days < 1 || days > MAX_EXPIRE_AFTER_DAYS) {
-    problems.push(`ARCHIVE_EXPIRE_AFTER_DAYS must be a whole number from 1 to ${MAX_EXPIRE_AFTER_DAYS}`);
-    return undefined;
-  }
-  return days;
 }

@@ -1,18 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { IAM_PRINCIPAL_ARN } from '../settings/iamPrincipalArn';
 
-/**
- * An IAM role or user as configured: `arn:<partition>:iam::<account>:role/<path/>name` or
- * `…:user/<path/>name`. Names only: no wildcard, no session, no root.
- */
-const IAM_PRINCIPAL_ARN =
-  /^arn:(aws[a-z-]*):iam::(\d{12}):(role|user)\/(?:[\w+=,.@-]+\/)*([\w+=,.@-]{1,128})$/;
 /** A role session as API Gateway reports the signer: `arn:<partition>:sts::<account>:assumed-role/<name>/<session>`. */
 const ASSUMED_ROLE_ARN = /^arn:(aws[a-z-]*):sts::(\d{12}):assumed-role\/([\w+=,.@-]{1,128})\/[\w+=,.@-]+$/;
-
-/** Whether `arn` names an IAM role or user (the keys of `auth.spotsByPrincipal`). */
-export function isIamPrincipalArn(arn: string): boolean {
-  return IAM_PRINCIPAL_ARN.test(arn);
-}
 
 /**
  * The role or user an ARN stands for, as `arn:<partition>:iam::<account>:<role|user>/<name>`:

@@ -43,7 +43,12 @@ export type SettingKind =
   /** JSON text, parsed by whoever reads it. */
   | { type: 'json' }
   /** An EventBridge Scheduler expression of the given forms, checked by the stack's schedule-expression validator. */
-  | { type: 'schedule'; forms: readonly ('rate' | 'cron')[] };
+  | { type: 'schedule'; forms: readonly ('rate' | 'cron')[] }
+  /**
+   * IAM role or user ARNs, each to the non-empty list of spot ids it may use: an object in the
+   * stack configuration, its JSON in the environment, at most `maxJsonChars` as JSON.
+   */
+  | { type: 'spotsByPrincipal'; maxJsonChars: number };
 
 export type SettingDefault = number | string | boolean | readonly string[];
 
@@ -84,7 +89,9 @@ type KindValue<K extends SettingKind> = K extends { type: 'integer' | 'number' |
       ? V
       : K extends { type: 'hostList' }
         ? string[]
-        : string;
+        : K extends { type: 'spotsByPrincipal' }
+          ? Record<string, string[]>
+          : string;
 
 /** The value of a setting, `null` included where the stack configuration takes it. */
 export type SettingValue<S extends Setting> =

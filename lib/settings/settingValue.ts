@@ -1,10 +1,12 @@
+import { SPOT_ID_MESSAGE, SPOT_ID_PATTERN } from '../exports/spotId';
 import { isDownloadHostEntry } from './downloadHostEntry';
+import { isIamPrincipalArn } from './iamPrincipalArn';
 import type { Setting, SettingKind } from './Setting';
 
-/** What is wrong with a value; `path` points inside it (a list's entry). */
+/** What is wrong with a value; `path` points inside it (a list's entry, an object's key). */
 export interface SettingIssue {
   message: string;
-  path?: readonly number[];
+  path?: readonly (string | number)[];
 }
 
 export type SettingCheck = { ok: true; value: unknown } | { ok: false; issues: SettingIssue[] };
@@ -12,9 +14,14 @@ export type SettingCheck = { ok: true; value: unknown } | { ok: false; issues: S
 const HOST_LIST_MESSAGE = 'must be a comma-separated list of host, host:port or *.domain.tld entries';
 const HOST_ENTRY_MESSAGE = 'must be host, host:port or *.domain.tld, in lower case';
 const URL_MESSAGE = 'must be an http(s) URL';
+const SPOTS_BY_PRINCIPAL_MESSAGE = 'must be an object of IAM role or user ARNs to lists of spot ids';
+const SPOTS_BY_PRINCIPAL_TEXT_MESSAGE =
+  'must be a JSON object of IAM role or user ARNs, each to a list of spot ids (sp_…)';
+const PRINCIPAL_KEY_MESSAGE =
+  'keys must be IAM role or user ARNs (arn:aws:iam::<account>:role/<name>), no wildcard';
 
 const valid = (value: unknown): SettingCheck => ({ ok: true, value });
-const invalid = (message: string, path?: readonly number[]): SettingCheck => ({
+const invalid = (message: string, path?: readonly (string | number)[]): SettingCheck => ({
   ok: false,
   issues: [path === undefined ? { message } : { message, path }],
 });
@@ -45,6 +52,8 @@ export function settingFromText(setting: Setting, text: string): SettingCheck {
         ? valid(entries)
         : invalid(HOST_LIST_MESSAGE);
     }
+    case 'spotsByPrincipal':
+      return spotsByPrincipalFromText(kind, text);
     default:
       return checkString(kind, text);
   }
@@ -63,6 +72,8 @@ export function settingFromJson(setting: Setting, value: unknown): SettingCheck 
       return typeof value === 'boolean' ? valid(value) : invalid('must be true or false');
     case 'hostList':
       return checkHostList(value);
+    case 'spotsByPrincipal':
+      return checkSpotsByPrincipal(kind, value);
     default:
       if (typeof value !== 'string') return invalid('must be a string');
       if (value === '') return invalid('must not be empty');
@@ -70,10 +81,11 @@ export function settingFromJson(setting: Setting, value: unknown): SettingCheck 
   }
 }
 
-/** How the function environment writes `value`; undefined and null are not written. */
+/** How the function environment writes `value` (lists comma-separated, objects as JSON); undefined and null are not written. */
 export function settingText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  return Array.isArray(value) ? value.join(',') : String(value);
+  if (Array.isArray(value)) return value.join(',');
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 function checkNumber(
@@ -123,6 +135,61 @@ function checkHostList(value: unknown): SettingCheck {
     return isDownloadHostEntry(entry) ? [] : [{ message: HOST_ENTRY_MESSAGE, path: [index] }];
   });
   return issues.length === 0 ? valid(value) : { ok: false, issues };
+}
+
+/**
+ * `{"arn:aws:iam::…:role/name": ["sp_a"]}`: every key a role or user ARN, every value a non-empty
+ * list of spot ids, the whole at most `maxJsonChars` as JSON (it travels in one variable of the
+ * functions' environment, whose variables Lambda limits to 4 KB together).
+ */
+function checkSpotsByPrincipal(
+  kind: SettingKind & { type: 'spotsByPrincipal' },
+  value: unknown,
+): SettingCheck {
+  const issues = spotsByPrincipalIssues(value);
+  return issues.length > 0 ? { ok: false, issues } : checkJsonLength(kind, value);
+}
+
+/** The map from its JSON text: a malformed map is one problem, naming the form it must have. */
+function spotsByPrincipalFromText(
+  kind: SettingKind & { type: 'spotsByPrincipal' },
+  text: string,
+): SettingCheck {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return invalid(SPOTS_BY_PRINCIPAL_TEXT_MESSAGE);
+  }
+  return spotsByPrincipalIssues(parsed).length > 0
+    ? invalid(SPOTS_BY_PRINCIPAL_TEXT_MESSAGE)
+    : checkJsonLength(kind, parsed);
+}
+
+function spotsByPrincipalIssues(value: unknown): SettingIssue[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return [{ message: SPOTS_BY_PRINCIPAL_MESSAGE }];
+  }
+  const entries = Object.entries(value);
+  if (entries.some(([arn]) => !isIamPrincipalArn(arn))) return [{ message: PRINCIPAL_KEY_MESSAGE }];
+  return entries.flatMap(([arn, spots]): SettingIssue[] => {
+    if (!Array.isArray(spots)) return [{ message: 'must be a list of spot ids', path: [arn] }];
+    if (spots.length === 0) return [{ message: 'must list at least one spot', path: [arn] }];
+    return spots.flatMap((spot: unknown, index): SettingIssue[] =>
+      typeof spot === 'string' && SPOT_ID_PATTERN.test(spot)
+        ? []
+        : [{ message: SPOT_ID_MESSAGE, path: [arn, index] }],
+    );
+  });
+}
+
+function checkJsonLength(kind: SettingKind & { type: 'spotsByPrincipal' }, value: unknown): SettingCheck {
+  const chars = JSON.stringify(value).length;
+  if (chars <= kind.maxJsonChars) return valid(value);
+  return invalid(
+    `is ${chars} characters as JSON, more than ${kind.maxJsonChars} (it travels in the functions' ` +
+      'environment, 4 KB in all): map fewer roles, or give callers with the same spots one role',
+  );
 }
 
 function isHttpUrl(text: string): boolean {

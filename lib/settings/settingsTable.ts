@@ -8,6 +8,21 @@ const MAX_UPSTREAM_REQUESTS_PER_SECOND = 10_000;
 /** Bounds the simulator's own bookkeeping; far above any real limit worth simulating. */
 const MAX_SIMULATOR_REQUESTS_PER_SECOND = 100_000;
 const MAX_LIFECYCLE_DAYS = 36_500;
+/**
+ * A customer-managed KMS key's ARN: its key id is a UUID, or `mrk-` and 32 hex digits for a
+ * multi-Region key (an alias or a key of any other shape is refused).
+ */
+const KMS_KEY_ARN =
+  /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|mrk-[0-9a-f]{32})$/;
+const KMS_KEY_ARN_MESSAGE =
+  'must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>, the id a UUID or mrk-<32 hex digits>)';
+const DYNAMODB_TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
+const DYNAMODB_TABLE_NAME_MESSAGE = 'must be a DynamoDB table name (3-255 of letters, digits, _ . -)';
+/**
+ * Lambda allows 4 KB of environment per function, all variables together: the role-to-spots map
+ * travels in one (`AUTH_SPOTS_BY_PRINCIPAL`) beside a dozen others.
+ */
+export const MAX_SPOTS_BY_PRINCIPAL_JSON_CHARS = 2048;
 
 /** `npm start` with the simulator: a simulated one-day export (30 s + 24 min) takes about 15 s. */
 export const SIMULATED_TIME_SCALE = 0.01;
@@ -67,6 +82,14 @@ export const SETTINGS = {
     default: 'openweb-exports/spots/',
     description:
       'The secret of spot `sp_abc` is `<prefix>sp_abc`; the functions may read only secrets under this prefix (so it may not be empty).',
+  },
+  secretsKmsKeyArn: {
+    path: 'secretsKmsKeyArn',
+    scope: 'deployment',
+    kind: { type: 'text', pattern: KMS_KEY_ARN, message: KMS_KEY_ARN_MESSAGE },
+    defaultText: 'the AWS-managed key `aws/secretsmanager`, which needs no grant',
+    description:
+      "The customer-managed KMS key the spots' secrets are encrypted with, in the stack's region, whose policy lets the account's IAM policies grant it (the default key policy does); the functions that read secrets may decrypt with it through Secrets Manager only (`kms:ViaService`).",
   },
   secretsCacheMaxAgeSeconds: {
     env: 'SECRETS_CACHE_MAX_AGE_SECONDS',
@@ -249,6 +272,16 @@ export const SETTINGS = {
     description:
       'JWT mode: the claim that must list the `x-spot-id` of a request, or it is refused with 403.',
   },
+  authSpotsByPrincipal: {
+    path: 'auth.spotsByPrincipal',
+    env: 'AUTH_SPOTS_BY_PRINCIPAL',
+    scope: 'deployment',
+    readBy: 'all',
+    kind: { type: 'spotsByPrincipal', maxJsonChars: MAX_SPOTS_BY_PRINCIPAL_JSON_CHARS },
+    defaultText: 'none (any signer allowed to invoke the API may use any spot)',
+    description:
+      'IAM mode: the spots each IAM role (through any of its sessions) or user may use, by ARN (`{"arn:aws:iam::<account>:role/<name>": ["sp_…"]}`, path optional); a request for any other `x-spot-id`, or from a signer not listed, is refused with 403.',
+  },
 
   // The archive.
   archiveInfrequentAccessAfterDays: {
@@ -263,11 +296,14 @@ export const SETTINGS = {
   },
   archiveExpireAfterDays: {
     path: 'archive.expireAfterDays',
+    env: 'ARCHIVE_EXPIRE_AFTER_DAYS',
     scope: 'deployment',
+    readBy: 'archive',
     kind: { type: 'integer', min: 1, max: MAX_LIFECYCLE_DAYS },
     defaultText: 'kept',
     unit: 'days',
-    description: 'Archived files are deleted after this many days (more than `infrequentAccessAfterDays`).',
+    description:
+      'Archived files are deleted after this many days (more than `infrequentAccessAfterDays`); from then on `/files` answers `EXPIRED` for the archive and mints no URL.',
   },
   archiveNoncurrentVersionExpireAfterDays: {
     path: 'archive.noncurrentVersionExpireAfterDays',
@@ -280,11 +316,7 @@ export const SETTINGS = {
   archiveKmsKeyArn: {
     path: 'archive.kmsKeyArn',
     scope: 'deployment',
-    kind: {
-      type: 'text',
-      pattern: /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]{1,128}$/,
-      message: 'must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)',
-    },
+    kind: { type: 'text', pattern: KMS_KEY_ARN, message: KMS_KEY_ARN_MESSAGE },
     defaultText: 'S3-managed keys (SSE-S3)',
     description:
       'A customer-managed KMS key for the archive bucket; the archive function may encrypt and decrypt with it, the files function decrypt.',
@@ -380,6 +412,15 @@ export const SETTINGS = {
     default: 'INFO',
     description: "The functions' log level; API keys and tokens are never logged.",
   },
+  workflowLogLevel: {
+    path: 'workflowLogLevel',
+    scope: 'deployment',
+    kind: { type: 'enum', values: ['ERROR', 'ALL'] },
+    // Every event is about three per poll, billed as vended logs; the alarms need only the errors.
+    default: 'ERROR',
+    description:
+      'What the polling workflow logs: `ERROR` (failures, and the Fail states the alarms count) or `ALL` (every event, about three per poll).',
+  },
   powertoolsServiceName: {
     env: 'POWERTOOLS_SERVICE_NAME',
     scope: 'deployment',
@@ -410,16 +451,22 @@ export const SETTINGS = {
       "Stack traces in the functions' logs point at the TypeScript source instead of the minified bundle (`NODE_OPTIONS=--enable-source-maps`), at the cost of about 15–20 ms more module init; the map ships beside every bundle either way.",
   },
 
+  // A deployment after a deleted one.
+  existingTableName: {
+    path: 'existingTableName',
+    scope: 'deployment',
+    kind: { type: 'text', pattern: DYNAMODB_TABLE_NAME, message: DYNAMODB_TABLE_NAME_MESSAGE },
+    defaultText: 'a new table',
+    description:
+      'A table this project created for an earlier deployment of this stack and left behind (the table is retained when the stack is deleted): the deployment uses it, records and all, instead of creating one.',
+  },
+
   // The resources the stack creates.
   tableName: {
     env: 'TABLE_NAME',
     scope: 'resource',
     readBy: 'all',
-    kind: {
-      type: 'text',
-      pattern: /^[A-Za-z0-9_.-]{3,255}$/,
-      message: 'must be a DynamoDB table name (3-255 of letters, digits, _ . -)',
-    },
+    kind: { type: 'text', pattern: DYNAMODB_TABLE_NAME, message: DYNAMODB_TABLE_NAME_MESSAGE },
     description: 'The DynamoDB table of exports, locks, idempotency keys and tokens.',
   },
   stateMachineArn: {

@@ -74,6 +74,28 @@ describe('functionEnvironment', () => {
     }
   });
 
+  it('writes the role-to-spots map as JSON for every function, and the archive expiry for the archive functions', () => {
+    // Prepare
+    const spotsByPrincipal = { 'arn:aws:iam::123456789012:role/exports-marketing': ['sp_marketing'] };
+    const config = parseStackConfig({
+      auth: { mode: 'iam', spotsByPrincipal },
+      archive: { infrequentAccessAfterDays: null, expireAfterDays: 365 },
+    });
+
+    // Act
+    const lifecycle = functionEnvironment('lifecycle', config, RESOURCES);
+    const archive = functionEnvironment('archive', config, RESOURCES);
+
+    // Assess
+    expect(lifecycle.AUTH_SPOTS_BY_PRINCIPAL).toBe(JSON.stringify(spotsByPrincipal));
+    expect(archive.AUTH_SPOTS_BY_PRINCIPAL).toBe(JSON.stringify(spotsByPrincipal));
+    expect(lifecycle).not.toHaveProperty('ARCHIVE_EXPIRE_AFTER_DAYS');
+    expect(archive.ARCHIVE_EXPIRE_AFTER_DAYS).toBe('365');
+    const read = loadConfig({ ...RESOURCES, ...archive });
+    expect(read.authorization.spotsByPrincipal).toEqual(spotsByPrincipal);
+    expect(read.archive.expireAfterDays).toBe(365);
+  });
+
   it('writes archive.writeTable off for the archive functions only, read back as off', () => {
     // Prepare
     const config = parseStackConfig({ archive: { writeTable: false } });

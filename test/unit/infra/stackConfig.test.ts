@@ -88,3 +88,80 @@ describe('auth.spotsByPrincipal', () => {
     ]);
   });
 });
+
+describe('the customer-managed KMS keys: secretsKmsKeyArn and archive.kmsKeyArn', () => {
+  const KEY_ID = '1234abcd-12ab-34cd-56ef-1234567890ab';
+  const MULTI_REGION_KEY_ID = 'mrk-1234abcd12ab34cd56ef1234567890ab';
+
+  it.each([KEY_ID, MULTI_REGION_KEY_ID])('take a key ARN whose id is %s', (keyId) => {
+    // Prepare
+    const keyArn = `arn:aws:kms:eu-west-1:123456789012:key/${keyId}`;
+
+    // Act
+    const config = parseStackConfig({ secretsKmsKeyArn: keyArn, archive: { kmsKeyArn: keyArn } });
+
+    // Assess
+    expect([config.secretsKmsKeyArn, config.archive.kmsKeyArn]).toEqual([keyArn, keyArn]);
+  });
+
+  it('are unset by default', () => {
+    // Act
+    const config = parseStackConfig({});
+
+    // Assess
+    expect([config.secretsKmsKeyArn, config.archive.kmsKeyArn]).toEqual([undefined, undefined]);
+  });
+
+  it.each([
+    ['an alias', 'arn:aws:kms:eu-west-1:123456789012:alias/exports'],
+    ['a key id that is neither a UUID nor mrk-', 'arn:aws:kms:eu-west-1:123456789012:key/exports-key'],
+    ['a short multi-Region key id', 'arn:aws:kms:eu-west-1:123456789012:key/mrk-1234'],
+    ['a bare key id', KEY_ID],
+  ])('refuse %s', (_case, keyArn) => {
+    // Act
+    const problems = problemsOf({ secretsKmsKeyArn: keyArn, archive: { kmsKeyArn: keyArn } });
+
+    // Assess
+    expect(problems).toEqual([
+      expect.stringMatching(/^openwebExports\.secretsKmsKeyArn: must be a KMS key ARN .*mrk-/),
+      expect.stringMatching(/^openwebExports\.archive\.kmsKeyArn: must be a KMS key ARN .*mrk-/),
+    ]);
+  });
+});
+
+describe('existingTableName', () => {
+  it('names a table left behind, unset by default', () => {
+    // Act
+    const adopted = parseStackConfig({ existingTableName: 'OpenWebExports-ExportTable-1A2B3C' });
+
+    // Assess
+    expect(adopted.existingTableName).toBe('OpenWebExports-ExportTable-1A2B3C');
+    expect(parseStackConfig({}).existingTableName).toBeUndefined();
+  });
+
+  it('refuses a name DynamoDB would refuse', () => {
+    // Act
+    const problems = problemsOf({ existingTableName: 'no spaces allowed' });
+
+    // Assess
+    expect(problems).toEqual([
+      expect.stringMatching(/^openwebExports\.existingTableName: must be a DynamoDB table name/),
+    ]);
+  });
+});
+
+describe('workflowLogLevel', () => {
+  it('is ERROR by default and takes ALL', () => {
+    // Act / Assess
+    expect(parseStackConfig({}).workflowLogLevel).toBe('ERROR');
+    expect(parseStackConfig({ workflowLogLevel: 'ALL' }).workflowLogLevel).toBe('ALL');
+  });
+
+  it('refuses a level the state machine does not log at through this setting', () => {
+    // Act
+    const problems = problemsOf({ workflowLogLevel: 'FATAL' });
+
+    // Assess
+    expect(problems).toEqual(['openwebExports.workflowLogLevel: must be one of ERROR, ALL']);
+  });
+});

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { iamPrincipalOf, isIamPrincipalArn, principalKey } from '../../../../lib/http/iamPrincipal';
+import { iamPrincipalOf, principalKey } from '../../../../lib/http/iamPrincipal';
 import { apiRequests } from '../../../support/apiGatewayEvents';
 
 function signedBy(userArn: string): APIGatewayProxyEventV2 {
@@ -49,17 +49,6 @@ describe('principalKey', () => {
   ])('names nothing for %s', (_kind, arn) => {
     // Act / Assess
     expect(principalKey(arn)).toBeUndefined();
-  });
-});
-
-describe('isIamPrincipalArn', () => {
-  it('accepts role and user ARNs, nothing else', () => {
-    // Act / Assess
-    expect(isIamPrincipalArn('arn:aws:iam::123456789012:role/teams/exports')).toBe(true);
-    expect(isIamPrincipalArn('arn:aws:iam::123456789012:user/robot')).toBe(true);
-    expect(isIamPrincipalArn('arn:aws:sts::123456789012:assumed-role/exports/s')).toBe(false);
-    expect(isIamPrincipalArn('arn:aws:iam::123456789012:role/*')).toBe(false);
-    expect(isIamPrincipalArn('arn:aws:iam::123456789012:root')).toBe(false);
   });
 });
 

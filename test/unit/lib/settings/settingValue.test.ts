@@ -10,6 +10,10 @@ const setting = (kind: Setting['kind'], extra: Partial<Setting> = {}): Setting =
 });
 const SECONDS = setting({ type: 'integer', min: 300, max: 600 });
 const RATE = setting({ type: 'number', min: 0, minExclusive: true, max: 10 });
+const EXPIRY = setting({ type: 'integer', min: 60, max: 3600, maxReason: 'sessions end' });
+const SPOTS_BY_PRINCIPAL = setting({ type: 'spotsByPrincipal', maxJsonChars: 80 });
+const ROLE = 'arn:aws:iam::123456789012:role/exports';
+const SPOTS_BY_PRINCIPAL_TEXT = /^must be a JSON object of IAM role or user ARNs/;
 
 describe('settingFromText', () => {
   it.each([
@@ -18,6 +22,7 @@ describe('settingFromText', () => {
     [SECONDS, '301.5', { ok: false, issues: [{ message: 'must be an integer' }] }],
     [SECONDS, '299', { ok: false, issues: [{ message: 'must be at least 300' }] }],
     [SECONDS, '601', { ok: false, issues: [{ message: 'must be at most 600' }] }],
+    [EXPIRY, '3601', { ok: false, issues: [{ message: 'must be at most 3600 (sessions end)' }] }],
     [RATE, '0.5', { ok: true, value: 0.5 }],
     [RATE, '0', { ok: false, issues: [{ message: 'must be greater than 0' }] }],
     [setting({ type: 'boolean' }), 'false', { ok: true, value: false }],
@@ -63,6 +68,22 @@ describe('settingFromText', () => {
       '*.com',
       { ok: false, issues: [{ message: expect.stringMatching(/comma-separated list/) }] },
     ],
+    [SPOTS_BY_PRINCIPAL, `{"${ROLE}": ["sp_a"]}`, { ok: true, value: { [ROLE]: ['sp_a'] } }],
+    [
+      SPOTS_BY_PRINCIPAL,
+      '{',
+      { ok: false, issues: [{ message: expect.stringMatching(SPOTS_BY_PRINCIPAL_TEXT) }] },
+    ],
+    [
+      SPOTS_BY_PRINCIPAL,
+      `{"${ROLE}": ["a"]}`,
+      { ok: false, issues: [{ message: expect.stringMatching(SPOTS_BY_PRINCIPAL_TEXT) }] },
+    ],
+    [
+      SPOTS_BY_PRINCIPAL,
+      `{"${ROLE}": ["sp_a", "sp_b", "sp_c", "sp_d", "sp_e", "sp_f"]}`,
+      { ok: false, issues: [{ message: expect.stringMatching(/^is 86 characters as JSON, more than 80 /) }] },
+    ],
   ])('reads %j from %j', (kind, text, expected) => {
     // Act / Assess
     expect(settingFromText(kind, text)).toEqual(expected);
@@ -98,6 +119,28 @@ describe('settingFromJson', () => {
         ],
       },
     ],
+    [SPOTS_BY_PRINCIPAL, { [ROLE]: ['sp_a'] }, { ok: true, value: { [ROLE]: ['sp_a'] } }],
+    [
+      SPOTS_BY_PRINCIPAL,
+      [ROLE],
+      { ok: false, issues: [{ message: 'must be an object of IAM role or user ARNs to lists of spot ids' }] },
+    ],
+    [
+      SPOTS_BY_PRINCIPAL,
+      { 'arn:aws:iam::123456789012:role/*': ['sp_a'] },
+      { ok: false, issues: [{ message: expect.stringMatching(/^keys must be IAM role or user ARNs/) }] },
+    ],
+    [
+      SPOTS_BY_PRINCIPAL,
+      { [ROLE]: ['sp_a', 'a'], 'arn:aws:iam::123456789012:user/robot': [] },
+      {
+        ok: false,
+        issues: [
+          { message: expect.stringMatching(/^must look like sp_/), path: [ROLE, 1] },
+          { message: 'must list at least one spot', path: ['arn:aws:iam::123456789012:user/robot'] },
+        ],
+      },
+    ],
   ])('reads %j from %j', (kind, value, expected) => {
     // Act / Assess
     expect(settingFromJson(kind, value)).toEqual(expected);
@@ -105,12 +148,17 @@ describe('settingFromJson', () => {
 });
 
 describe('settingText', () => {
-  it('writes numbers and booleans as text, lists comma-separated, and nothing for unset values', () => {
+  it('writes numbers and booleans as text, lists comma-separated, objects as JSON, and nothing for unset values', () => {
     // Act / Assess
-    expect([300, true, ['a.example.com', 'b.example.com'], 'x', undefined, null].map(settingText)).toEqual([
+    expect(
+      [300, true, ['a.example.com', 'b.example.com'], { [ROLE]: ['sp_a'] }, 'x', undefined, null].map(
+        settingText,
+      ),
+    ).toEqual([
       '300',
       'true',
       'a.example.com,b.example.com',
+      `{"${ROLE}":["sp_a"]}`,
       'x',
       undefined,
       undefined,
