@@ -35,7 +35,16 @@ export type ExportMetricName =
   | 'UpstreamPolls'
   | 'WorkflowsRestarted'
   | 'WorkflowStartsFailed'
-  | 'ScheduledRunsSkipped';
+  | 'ScheduledRunsSkipped'
+  | 'ExportsQueued'
+  | 'ExportsDequeued'
+  | 'QueueStartsDeferred'
+  | 'QueueStartsFailed'
+  | 'ArchivesRestarted'
+  | 'ArchivesExpired'
+  | 'CoverageWindowsPlanned'
+  | 'CoverageWindowsRetried'
+  | 'CoverageGaps';
 
 /** Everything a use case may touch. Handlers build it once per container. */
 export interface ExportDependencies {

@@ -1,17 +1,16 @@
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import type { ExportDependencies } from './ports';
+import { startNextQueuedLater } from './spotQueue';
 
 /**
  * After a write made the export terminal (COMPLETED, FAILED, ABORTED): free the spot, tell the
- * world, count it. Called once, by the writer that won the transition.
+ * world, count it, and start the spot's next queued export at once. Called once, by the writer
+ * that won the transition.
  */
-export async function onTerminal(
-  deps: Pick<ExportDependencies, 'spotLocks' | 'events' | 'metrics'>,
-  record: ExportRecord,
-): Promise<void> {
+export async function onTerminal(deps: ExportDependencies, record: ExportRecord): Promise<void> {
   if (!isTerminal(record.status)) return;
-  await deps.spotLocks.release(record.spotId, record.exportId);
+  const released = await deps.spotLocks.release(record.spotId, record.exportId);
   await deps.events.publishTerminal(record);
   deps.metrics.count(
     record.status === ExportStatus.COMPLETED
@@ -20,4 +19,6 @@ export async function onTerminal(
         ? 'ExportsAborted'
         : 'ExportsFailed',
   );
+  // A queued export that ends frees nothing; one that held the spot hands it on.
+  if (released) await startNextQueuedLater(deps, record.spotId);
 }

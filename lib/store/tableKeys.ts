@@ -29,7 +29,29 @@ export const EntityType = {
 } as const;
 
 export const EXPORT_SORT_KEY_PREFIX = 'EXPORT#';
-export const ACTIVE_INDEX_PARTITION = 'ACTIVE';
+
+/**
+ * The partitions of the sparse reconciler index (physically `activeByLastPolled`, its name since
+ * it held active exports only): what the reconciler must look at, each sorted by when it is due.
+ * An item is in at most one of them, and leaves the index once nothing is due.
+ */
+export const ReconcilerIndexPartition = {
+  /** Active exports (REQUESTED, PROCESSING, ABORTING), by last poll (else when they took the spot). */
+  ACTIVE: 'ACTIVE',
+  /** Queued exports, oldest first: the reconciler starts one whose spot is free. */
+  QUEUED: 'QUEUED',
+  /** COMPLETED exports whose archive is not final, by when their claim lapses (else completion). */
+  ARCHIVE_PENDING: 'ARCHIVE_PENDING',
+  /** Coverage windows whose export was planned but maybe not yet recorded, by when they were planned. */
+  WINDOW_START: 'WINDOW_START',
+  /** Coverage windows waiting to be exported again, by when their cooldown ends. */
+  WINDOW_RETRY: 'WINDOW_RETRY',
+  /** Backfills whose windows are not all recorded yet, by when they were planned. */
+  BACKFILL_OPEN: 'BACKFILL_OPEN',
+} as const;
+
+export type ReconcilerIndexPartition =
+  (typeof ReconcilerIndexPartition)[keyof typeof ReconcilerIndexPartition];
 
 export interface TableKey {
   pk: string;

@@ -1,6 +1,7 @@
 import type { ExportChangeField, ExportRecord, NewExportRecord } from '../../lib/exports/ExportRecord';
 import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from '../../lib/exports/ExportSettings';
-import { isActive } from '../../lib/exports/ExportStatus';
+import { ArchiveStatus } from '../../lib/exports/ExportArchive';
+import { ExportStatus, isActive } from '../../lib/exports/ExportStatus';
 import type {
   ConditionalTransition,
   ExportPage,
@@ -88,9 +89,47 @@ export class InMemoryExportStore implements ExportStore {
     const items = [...this.#records.values()]
       .filter((record) => record.spotId === spotId)
       .filter((record) => options.status === undefined || record.status === options.status)
-      .sort((a, b) => (a.exportId < b.exportId ? 1 : -1))
+      .sort((a, b) =>
+        options.status === ExportStatus.QUEUED
+          ? queueKey(a) < queueKey(b)
+            ? -1
+            : 1
+          : a.exportId < b.exportId
+            ? 1
+            : -1,
+      )
       .slice(0, options.limit);
     return { items: items.map(clone) };
+  }
+
+  async findQueued(limit: number): Promise<ExportRecord[]> {
+    return [...this.#records.values()]
+      .filter((record) => record.status === ExportStatus.QUEUED)
+      .sort((a, b) => ((a.queue?.enqueuedAt ?? '') < (b.queue?.enqueuedAt ?? '') ? -1 : 1))
+      .slice(0, limit)
+      .map(clone);
+  }
+
+  async findArchivePending(beforeIso: string, limit: number): Promise<ExportRecord[]> {
+    return [...this.#records.values()]
+      .filter(
+        (record) =>
+          record.status === ExportStatus.COMPLETED &&
+          (record.archive === undefined || record.archive.status === ArchiveStatus.PENDING) &&
+          (record.archive?.claimedUntil ?? record.completedAt ?? '') < beforeIso,
+      )
+      .slice(0, limit)
+      .map(clone);
+  }
+
+  async queuePosition(record: ExportRecord): Promise<number> {
+    const mine = queueKey(record);
+    return (
+      [...this.#records.values()].filter(
+        (other) =>
+          other.spotId === record.spotId && other.status === ExportStatus.QUEUED && queueKey(other) < mine,
+      ).length + 1
+    );
   }
 
   async findActiveNotPolledSince(beforeIso: string, limit: number): Promise<ExportRecord[]> {
@@ -293,6 +332,10 @@ export function inMemoryLifecycle(settings: Partial<ExportSettings> = {}): InMem
     metrics,
     clock,
   };
+}
+
+function queueKey(record: ExportRecord): string {
+  return `${record.queue?.priority ?? 1}#${record.queue?.enqueuedAt ?? record.requestedAt}#${record.exportId}`;
 }
 
 function clone(record: ExportRecord): ExportRecord {
