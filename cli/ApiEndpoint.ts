@@ -1,6 +1,8 @@
+import { SETTINGS } from '../lib/settings/settingsTable';
 import { CliUsageError } from './errors';
 
-export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
+/** The local runtime (`npm start`) on its default port. */
+export const DEFAULT_API_URL = `http://127.0.0.1:${SETTINGS.localApiPort.default}`;
 
 // `<api-id>.execute-api.<region>.amazonaws.com` (or `.com.cn`): API Gateway's own host names.
 const EXECUTE_API_HOST = /^[a-z0-9]+\.execute-api\.([a-z]{2}(?:-[a-z]+)+-\d+)\.amazonaws\.com(?:\.cn)?$/;

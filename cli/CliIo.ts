@@ -1,4 +1,5 @@
 import type { AwsCredentialsProvider } from './AwsCredentials';
+import type { QueryEngineOpener } from './query/openQueryEngine';
 
 export interface CliOutput {
   write(text: string): unknown;
@@ -22,4 +23,6 @@ export interface CliIo {
   signal?: AbortSignal;
   /** Credentials for SigV4; the default AWS credential chain when absent. */
   awsCredentials?: AwsCredentialsProvider;
+  /** Builds the engine `query` runs on; Athena or DuckDB per the options when absent. */
+  openQueryEngine?: QueryEngineOpener;
 }

@@ -10,6 +10,8 @@ export const ExitCode = {
   ARCHIVE_UNAVAILABLE: 7,
   /** A downloaded file did not match its recorded SHA-256 (nothing of it was kept), or could not be written. */
   DOWNLOAD_FAILED: 8,
+  /** `query`: the engine refused or failed the query (its message on stderr). */
+  QUERY_FAILED: 9,
   // 128 + SIGINT, what a shell reports for a Ctrl-C'd process.
   INTERRUPTED: 130,
 } as const;

@@ -28,6 +28,16 @@ export const exportViewSchema = z.looseObject({
       nextAttemptAt: z.string().optional(),
     })
     .optional(),
+  /** The archive of the export's files: PENDING, ARCHIVED, FAILED, or NONE when there is nothing to archive. */
+  archive: z
+    .looseObject({
+      status: z.string(),
+      archivedAt: z.string().optional(),
+      reason: z.string().optional(),
+      files: z.number().optional(),
+      rows: z.number().optional(),
+    })
+    .optional(),
 });
 
 export type ExportView = z.infer<typeof exportViewSchema>;

@@ -1,3 +1,4 @@
+import { isValidExportId } from '../lib/exports/exportId';
 import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
 import type { CliOptionsConfig, CliOptionValues, CommandContext } from './CliCommand';
 import { CliUsageError } from './errors';
@@ -7,7 +8,11 @@ import {
   MIN_WATCH_INTERVAL_SECONDS,
 } from './watchExport';
 
-export const CLI_NAME = 'openweb-exports';
+/**
+ * The command that runs the CLI, as every usage line and hint names it so it can be pasted: the
+ * package is not published, so in a clone its bin `openweb-exports` is not on PATH; npx finds it.
+ */
+export const CLI_NAME = 'npx openweb-exports';
 
 /** Options every command accepts, before or after the command name. */
 export const GLOBAL_OPTIONS = {
@@ -40,15 +45,31 @@ export function requireSpotId(context: CommandContext, command: string): string 
   return spotId;
 }
 
-/** The one `<exportId>` argument of status, abort and watch. */
+/**
+ * The one `<exportId>` argument of status, watch, abort and download, checked as the API checks
+ * it (which answers a malformed id with a plain 404): ids are lower case, and one typed in upper
+ * case is named in lower case.
+ */
 export function requireExportId(context: CommandContext, command: string): string {
   const [exportId, ...extra] = context.positionals;
   if (exportId === undefined || exportId === '') {
     throw new CliUsageError('the export id is missing', command);
   }
   if (extra.length > 0) throw new CliUsageError(`unexpected argument '${extra[0]}'`, command);
+  const typed: string = exportId;
+  if (!isValidExportId(exportId)) {
+    const lowerCase = typed.toLowerCase();
+    throw new CliUsageError(
+      isValidExportId(lowerCase)
+        ? `the export id '${typed}' must be lower case: ${lowerCase}`
+        : `the export id '${typed}' must look like ex_ and 26 lower-case letters and digits, e.g. ${EXAMPLE_EXPORT_ID}`,
+      command,
+    );
+  }
   return exportId;
 }
+
+const EXAMPLE_EXPORT_ID = 'ex_01kak3f4v2qz7m9d8c5b4a3e2f';
 
 export function rejectPositionals(context: CommandContext, command: string): void {
   const [first] = context.positionals;

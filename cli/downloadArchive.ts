@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -28,7 +28,10 @@ export interface DownloadArchiveOptions {
 export interface DownloadedFile {
   name: string;
   path: string;
+  /** The size of the file as saved at `path` (decompressed with --gunzip). */
   bytes: number;
+  /** The size of the archived `.csv.gz`, whose SHA-256 `sha256` is. */
+  archivedBytes: number;
   rows: number;
   sha256: string;
 }
@@ -73,12 +76,15 @@ export async function downloadArchive(options: DownloadArchiveOptions): Promise<
       };
       const sha256 = await downloadListed(options, page, indexInPage, path, draw);
       bytesBefore += listed.bytes;
-      done.push({ name: listed.name, path, bytes: listed.bytes, rows: listed.rows, sha256 });
+      // Decompressed, the file is larger than the archived object its SHA-256 was checked on.
+      const bytes = options.gunzip ? (await stat(path)).size : listed.bytes;
+      done.push({ name: listed.name, path, bytes, archivedBytes: listed.bytes, rows: listed.rows, sha256 });
       if (options.progress === 'tty') io.stdout.write(REDRAW_LINE);
       if (options.progress !== 'none') {
-        io.stdout.write(
-          `saved ${path} (${formatBytes(listed.bytes)}, ${listed.rows} rows, sha256 verified)\n`,
-        );
+        const verified = options.gunzip
+          ? `; decompressed from ${formatBytes(listed.bytes)}, sha256 verified`
+          : ', sha256 verified';
+        io.stdout.write(`saved ${path} (${formatBytes(bytes)}, ${listed.rows} rows${verified})\n`);
       }
     }
   }

@@ -82,3 +82,17 @@ export class WatchGaveUpError extends CliError {
     this.resumeCommand = context.resumeCommand;
   }
 }
+
+/** The query engine refused the query or failed it: bad SQL, an unknown table, a limit reached. */
+export class QueryFailedError extends CliError {
+  /** `Athena` or `DuckDB`. */
+  readonly engine: string;
+
+  constructor(engine: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.engine = engine;
+  }
+}
+
+/** The query engine could not be reached (Athena over the network) or loaded (DuckDB's native library). */
+export class QueryEngineUnavailableError extends CliError {}

@@ -1,3 +1,4 @@
+import { ExportStatus } from '../lib/exports/ExportStatus';
 import type { ExportView } from './ExportView';
 
 /** What an export covers, in one phrase: `2026-01-01T00:00:00Z → 2026-01-02T00:00:00Z` or the conversation. */
@@ -8,6 +9,24 @@ export function describeExportRequest(request: ExportView['request']): string {
     return `${request.from} → ${request.until}`;
   }
   return JSON.stringify(request);
+}
+
+/** The archive in one phrase: `ARCHIVED (2 files, 500 rows)`, `FAILED: <reason>`, `PENDING`, `NONE`. */
+export function describeArchive(archive: ExportView['archive']): string | undefined {
+  if (archive === undefined) return undefined;
+  if (archive.status === 'ARCHIVED' && archive.files !== undefined) {
+    const files = archive.files === 1 ? '1 file' : `${archive.files} files`;
+    return `ARCHIVED (${archive.rows === undefined ? files : `${files}, ${archive.rows} rows`})`;
+  }
+  if (archive.status === 'FAILED' && archive.reason !== undefined) return `FAILED: ${archive.reason}`;
+  return archive.status;
+}
+
+/** The name of the end time, after how the export ended: an aborted export did not complete. */
+function endedLabel(status: ExportView['status']): string {
+  if (status === ExportStatus.FAILED) return 'failed';
+  if (status === ExportStatus.ABORTED) return 'aborted';
+  return status === ExportStatus.COMPLETED ? 'completed' : 'ended';
 }
 
 /** One export as `name  value` lines, then its links one per line. */
@@ -22,10 +41,11 @@ export function formatExportView(view: ExportView): string {
     ['source', view.source],
     ['requested', view.requestedAt],
     ['started', view.startedAt],
-    ['completed', view.completedAt],
+    [endedLabel(view.status), view.completedAt],
     ['last polled', view.lastPolledAt],
     ['polls', view.pollCount],
     ['upstream id', view.upstreamExportId],
+    ['archive', describeArchive(view.archive)],
   ];
   const shown = rows.filter((row): row is [string, string | number] => row[1] !== undefined);
   const width = Math.max(...shown.map(([name]) => name.length));
@@ -36,10 +56,11 @@ export function formatExportView(view: ExportView): string {
 
 /** Exports as a table, one row each, newest first as the API lists them. */
 export function formatExportTable(views: readonly ExportView[]): string {
-  const header = ['EXPORT', 'STATUS', 'REQUESTED', 'SOURCE', 'POLLS', 'REQUEST'];
+  const header = ['EXPORT', 'STATUS', 'ARCHIVE', 'REQUESTED', 'SOURCE', 'POLLS', 'REQUEST'];
   const rows = views.map((view) => [
     view.exportId,
     view.status,
+    view.archive?.status ?? '-',
     view.requestedAt ?? '-',
     view.source ?? '-',
     String(view.pollCount),

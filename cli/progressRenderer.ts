@@ -1,4 +1,5 @@
 import type { CliIo } from './CliIo';
+import { CLI_NAME } from './cliOptions';
 import type { ExportView } from './ExportView';
 import { exportElapsedMs, formatElapsed } from './formatElapsed';
 
@@ -210,7 +211,7 @@ function writeStoppedWatching(io: CliIo, view: ExportView | undefined): void {
   const spot = view ? ` --spot ${view.spotId}` : '';
   const exportId = view?.exportId ?? '<exportId>';
   io.stderr.write(
-    `Stopped watching; the export keeps running. Abort it with: openweb-exports abort ${exportId}${spot}\n`,
+    `Stopped watching; the export keeps running. Abort it with: ${CLI_NAME} abort ${exportId}${spot}\n`,
   );
 }
 

@@ -11,6 +11,8 @@ import {
   CliInterruptedError,
   CliUsageError,
   DownloadFailedError,
+  QueryEngineUnavailableError,
+  QueryFailedError,
   UnexpectedApiResponseError,
   WatchGaveUpError,
 } from './errors';
@@ -61,6 +63,14 @@ export function reportError(error: unknown, io: CliIo, context: ErrorReportConte
     io.stderr.write(`error: ${error.message}\n`);
     return ExitCode.DOWNLOAD_FAILED;
   }
+  if (error instanceof QueryFailedError) {
+    io.stderr.write(`error: ${error.engine}: ${error.message}\n`);
+    return ExitCode.QUERY_FAILED;
+  }
+  if (error instanceof QueryEngineUnavailableError) {
+    io.stderr.write(`error: ${error.message}\n`);
+    return ExitCode.API_UNREACHABLE;
+  }
   if (error instanceof WatchGaveUpError) {
     const resume = error.resumeCommand ?? `${CLI_NAME} watch ${error.exportId} --spot ${error.spotId}`;
     io.stderr.write(
@@ -71,10 +81,15 @@ export function reportError(error: unknown, io: CliIo, context: ErrorReportConte
     return error.lastError instanceof ApiUnreachableError ? ExitCode.API_UNREACHABLE : ExitCode.API_ERROR;
   }
   if (error instanceof CliInterruptedError) return ExitCode.INTERRUPTED;
-  io.stderr.write(
-    `unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  io.stderr.write(unexpectedErrorReport(error));
   return UNEXPECTED_ERROR_EXIT_CODE;
+}
+
+/** `error: <message>` as every other error says it, then where it happened: this one is a bug. */
+function unexpectedErrorReport(error: unknown): string {
+  if (!(error instanceof Error)) return `error: ${String(error)} (unexpected: a bug of the CLI)\n`;
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  return `error: ${error.message} (an unexpected ${error.name}: a bug of the CLI; please report it with these lines)\n${frames.map((frame) => `${frame}\n`).join('')}`;
 }
 
 /** The synopsis of the command the error is about, or of the CLI with its command names. */

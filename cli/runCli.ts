@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
+import { suggestName } from '../lib/text/suggestName';
 import { type ApiEndpoint, resolveApiEndpoint } from './ApiEndpoint';
 import type { CliCommand, CliOptionsConfig, CliOptionValues, CommandContext } from './CliCommand';
 import type { CliIo } from './CliIo';
@@ -10,7 +11,6 @@ import { ExportsApiClient } from './ExportsApiClient';
 import { CliUsageError } from './errors';
 import { type ErrorReportContext, reportError } from './reportError';
 import { createSigV4RequestSigner } from './sigV4RequestSigner';
-import { suggestName } from './suggestName';
 import { commandUsage, generalUsage } from './usage';
 
 const HELP_COMMAND = 'help';
@@ -145,12 +145,12 @@ function parseCommandArgs(
   }
 }
 
+/** `--help` alone prints the general help; nothing at all is a usage error, short like the others. */
 function showGeneralHelp(rest: readonly string[], io: CliIo): number {
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(generalUsage(COMMANDS));
     return ExitCode.SUCCESS;
   }
-  io.stderr.write(generalUsage(COMMANDS));
   return reportError(new CliUsageError('a command is missing'), io, { json: false, signed: false });
 }
 

@@ -1,5 +1,11 @@
 import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
-import { CSV_DELIMITERS, MAX_RECORDS_IN_FILE } from '../lib/exports/exportRequestSchema';
+import {
+  CSV_DELIMITERS,
+  exportRequestSchema,
+  FUTURE_WINDOW_ALLOWANCE_SECONDS,
+  MAX_RECORDS_IN_FILE,
+} from '../lib/exports/exportRequestSchema';
+import { fieldProblemsOf } from '../lib/http/invalidRequest';
 import type { CliOptionValues } from './CliCommand';
 import { integerOption, stringOption } from './cliOptions';
 import type { StartExportBody } from './ExportsApiClient';
@@ -14,9 +20,49 @@ const DELIMITER_ALIASES: Readonly<Record<string, string>> = { tab: '\t', '\\t': 
 
 /**
  * The body of a start request from `--from/--until`, `--last` or `--conversation` (exactly one)
- * and the file options. The API validates again; this catches mistakes before a request is sent.
+ * and the file options, checked with the API's own rules and messages before anything is sent
+ * (the window's end against this machine's clock, with the API's allowance for clock skew).
  */
-export function startExportBody(values: CliOptionValues, nowMs: number): StartExportBody {
+export function startExportBody(values: CliOptionValues, spotId: string, nowMs: number): StartExportBody {
+  const body = bodyFromOptions(values, nowMs);
+  const parsed = exportRequestSchema(spotId).safeParse(body);
+  if (!parsed.success) {
+    const [problem] = fieldProblemsOf(parsed.error, 'body');
+    throw new CliUsageError(
+      optionProblem(problem?.field, problem?.message ?? 'is not valid', values),
+      COMMAND,
+    );
+  }
+  if ('until' in body && Date.parse(body.until) > nowMs + FUTURE_WINDOW_ALLOWANCE_SECONDS * MS_PER_SECOND) {
+    throw new CliUsageError(
+      `--until ${body.until} must not be in the future (it is ${rfc3339Seconds(nowMs)} here; the API allows ` +
+        `${FUTURE_WINDOW_ALLOWANCE_SECONDS} s of clock skew): comments that are not written yet cannot be exported`,
+      COMMAND,
+    );
+  }
+  return body;
+}
+
+/** The option a field of the request body comes from. */
+const OPTION_OF_FIELD: Readonly<Record<string, string>> = {
+  'body.from': '--from',
+  'body.until': '--until',
+  'body.conversationId': '--conversation',
+  'body.delimiter': '--delimiter',
+  'body.maxRecordsInFile': '--max-records-in-file',
+};
+
+/** The API's field problem in the CLI's words: `--conversation 'x' must be sp_demo_<postId>`. */
+function optionProblem(field: string | undefined, message: string, values: CliOptionValues): string {
+  const last = stringOption(values, 'last');
+  const option =
+    field === 'body.until' && last !== undefined ? '--last' : (OPTION_OF_FIELD[field ?? ''] ?? '--from');
+  const value = stringOption(values, option.slice(2));
+  const subject = value === undefined ? option : `${option} '${value}'`;
+  return message.startsWith('must') ? `${subject} ${message}` : `${subject}: ${message}`;
+}
+
+function bodyFromOptions(values: CliOptionValues, nowMs: number): StartExportBody {
   const from = stringOption(values, 'from');
   const until = stringOption(values, 'until');
   const last = stringOption(values, 'last');

@@ -9,6 +9,7 @@ import { ExportTableIndex } from '../lib/store/tableDefinition';
 import type { ExportArchiveBucket } from './ExportArchiveBucket';
 import { ExportFunction } from './ExportFunction';
 import type { ExportTable } from './ExportTable';
+import { functionEnvironment } from './functionEnvironment';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { StackConfig } from './stackConfig';
 import { ARCHIVE_FUNCTION_TIMEOUT_SECONDS, WORKFLOW_TASK_FUNCTION_TIMEOUT_SECONDS } from './workflowRetries';
@@ -20,13 +21,10 @@ export const RECONCILE_FUNCTION_TIMEOUT_SECONDS = 5 * 60;
 export const API_FUNCTION_MEMORY_MB = 256;
 /** The workflow's tasks and the reconciler: room for the upstream client and link sets of thousands. */
 export const WORKFLOW_FUNCTION_MEMORY_MB = 512;
-export const SECRETS_CACHE_MAX_AGE_SECONDS = 300;
 /** The archive task streams files of up to a few hundred MB: memory for the network and the writers. */
 export const ARCHIVE_MEMORY_MB = 1024;
 /** Each link's zip is kept in /tmp while its CSVs are stored. */
 export const ARCHIVE_EPHEMERAL_STORAGE_MB = 4096;
-export const POWERTOOLS_SERVICE_NAME = 'openweb-exports';
-export const POWERTOOLS_METRICS_NAMESPACE = 'OpenWebExports';
 
 export interface ExportFunctionsProps {
   config: StackConfig;
@@ -54,31 +52,13 @@ export class ExportFunctions extends Construct {
   constructor(scope: Construct, id: string, props: ExportFunctionsProps) {
     super(scope, id);
     const { config, table, eventBus } = props;
-    const polling = config.polling;
-    const environment: Record<string, string> = {
+    // Configuration, not access: a function builds only the clients its code paths use
+    // (lib/runtime/adapterFactories) and is granted only what those call.
+    const environment = functionEnvironment('lifecycle', config, {
       TABLE_NAME: table.table.tableName,
-      SECRET_NAME_PREFIX: config.secretNamePrefix,
-      SECRETS_CACHE_MAX_AGE_SECONDS: String(SECRETS_CACHE_MAX_AGE_SECONDS),
-      OPENWEB_AUTH_BASE_URL: config.openWebAuthBaseUrl,
-      OPENWEB_EXPORT_BASE_URL: config.openWebExportBaseUrl,
-      UPSTREAM_AUTH_REQUESTS_PER_SECOND: String(config.upstreamAuthRequestsPerSecond),
-      POWERTOOLS_SERVICE_NAME,
-      POWERTOOLS_LOG_LEVEL: config.logLevel,
-      POWERTOOLS_METRICS_NAMESPACE,
-      EXPORT_DEADLINE_SECONDS: String(polling.exportDeadlineSeconds),
-      DEFAULT_FIRST_POLL_DELAY_SECONDS: String(polling.defaultFirstPollDelaySeconds),
-      STATUS_FRESHNESS_SECONDS: String(polling.statusFreshnessSeconds),
-      RECONCILE_STALE_AFTER_SECONDS: String(polling.reconcileStaleAfterSeconds),
-      // Configuration, not access: a function builds only the clients its code paths use
-      // (lib/runtime/adapterFactories) and is granted only what those call.
       STATE_MACHINE_ARN: props.stateMachineArn,
       EVENT_BUS_NAME: eventBus.eventBusName,
-      ...(config.openWebDownloadHosts !== undefined && {
-        OPENWEB_DOWNLOAD_HOSTS: config.openWebDownloadHosts.join(','),
-      }),
-      ...(config.auth.mode === 'jwt' &&
-        config.auth.spotClaim !== undefined && { AUTH_SPOT_CLAIM: config.auth.spotClaim }),
-    };
+    });
     const common = { logRetention: props.logRetention, sourceMapStackTraces: config.sourceMapStackTraces };
 
     this.start = new ExportFunction(this, 'Start', {
@@ -124,21 +104,11 @@ export class ExportFunctions extends Construct {
       environment,
     });
 
-    const archiveEnvironment: Record<string, string> = {
+    const archiveEnvironment = functionEnvironment('archive', config, {
       TABLE_NAME: table.table.tableName,
-      ARCHIVE_BUCKET_NAME: props.archive.bucket.bucketName,
-      ARCHIVE_URL_EXPIRY_SECONDS: String(config.archive.downloadUrlExpirySeconds),
       EVENT_BUS_NAME: eventBus.eventBusName,
-      OPENWEB_EXPORT_BASE_URL: config.openWebExportBaseUrl,
-      POWERTOOLS_SERVICE_NAME,
-      POWERTOOLS_LOG_LEVEL: config.logLevel,
-      POWERTOOLS_METRICS_NAMESPACE,
-      ...(config.openWebDownloadHosts !== undefined && {
-        OPENWEB_DOWNLOAD_HOSTS: config.openWebDownloadHosts.join(','),
-      }),
-      ...(config.auth.mode === 'jwt' &&
-        config.auth.spotClaim !== undefined && { AUTH_SPOT_CLAIM: config.auth.spotClaim }),
-    };
+      ARCHIVE_BUCKET_NAME: props.archive.bucket.bucketName,
+    });
     this.files = new ExportFunction(this, 'Files', {
       ...common,
       handler: HandlerNames.FILES,

@@ -6,124 +6,19 @@ import { ExportArchiveBucket } from './ExportArchiveBucket';
 import { ExportFunctions } from './ExportFunctions';
 import { ExportSchedules } from './ExportSchedules';
 import { ExportsHttpApi } from './ExportsHttpApi';
+import { ExportsLake } from './ExportsLake';
 import { ExportsMonitoring } from './ExportsMonitoring';
 import { ExportTable } from './ExportTable';
 import { PollingWorkflow } from './PollingWorkflow';
 import { pollingStateMachineIdentity } from './pollingStateMachineIdentity';
 import { parseStackConfig, type StackConfig, type StackConfigInput } from './stackConfig';
 
-/** One export schedule of a spot: each run exports the `window` that ends at its scheduled time. */
-export interface OpenWebExportsScheduleProps {
-  /** EventBridge Scheduler expression: `cron(<6 fields>)` or `rate(<n> <unit>)`. */
-  expression: string;
-  /** ISO 8601 duration of each run's export window, e.g. `P1D`; at most 730 hours. */
-  window: string;
-  /** IANA time zone of a cron expression (default UTC). */
-  timeZone?: string;
-  /** Runs fire at a random moment within this many minutes (1 to 1440) of their time. Default: none. */
-  flexibleWindowMinutes?: number;
-}
-
-/** A spot whose credentials are in Secrets Manager as `<secretNamePrefix><spotId>`. */
-export interface OpenWebExportsSpotProps {
-  /** `sp_…` */
-  spotId: string;
-  /** Default: none, exports are started through the API only. */
-  schedules?: OpenWebExportsScheduleProps[];
-}
-
-/** Who may call the HTTP API. */
-export type OpenWebExportsAuthProps =
-  /** IAM (SigV4): callers need `execute-api:Invoke` on the API. */
-  | { mode: 'iam' }
-  | {
-      /** API Gateway's JWT authorizer. */
-      mode: 'jwt';
-      /** The https URL of the token issuer. */
-      issuer: string;
-      /** Accepted audiences, at least one. */
-      audience: string[];
-      /** Scopes every route requires. Default: none. */
-      scopes?: string[];
-      /** The claim listing the spots a token may use; requests for any other `x-spot-id` get 403. */
-      spotClaim?: string;
-    };
-
-/** How exports are polled and reconciled. */
-export interface OpenWebExportsPollingProps {
-  /** Seconds an export may run before it is aborted (300 to 604800). Default 21600. */
-  exportDeadlineSeconds?: number;
-  /** Seconds before the first status poll. Default 30. */
-  defaultFirstPollDelaySeconds?: number;
-  /** First interval between polls, in seconds. Default 10. */
-  statusPollIntervalSeconds?: number;
-  /** Longest interval between polls, in seconds. Default 300. */
-  statusPollMaxDelaySeconds?: number;
-  /** An API status read this recent (seconds) is served from the table. Default 10. */
-  statusFreshnessSeconds?: number;
-  /** The reconciler repairs active exports not polled for this many seconds. Default 900. */
-  reconcileStaleAfterSeconds?: number;
-  /** How often the reconciler runs, e.g. `rate(5 minutes)` (the default). */
-  reconcileRate?: string;
-}
-
-/** The HTTP API stage's throttling. */
-export interface OpenWebExportsApiProps {
-  /** Requests per second. Default 25. */
-  throttlingRateLimit?: number;
-  /** Burst. Default 50. */
-  throttlingBurstLimit?: number;
-}
-
-/** Where finished exports' files are kept (S3), and for how long. */
-export interface OpenWebExportsArchiveProps {
-  /** Days after which archived files move to Standard-IA (at least 30); `null` keeps them in Standard. Default 90. */
-  infrequentAccessAfterDays?: number | null;
-  /** Days after which archived files are deleted (more than `infrequentAccessAfterDays`). Default: kept. */
-  expireAfterDays?: number;
-  /** Days a version replaced by a re-archive is kept. Default 30. */
-  noncurrentVersionExpireAfterDays?: number;
-  /** A customer-managed KMS key ARN for the bucket. Default: S3-managed keys (SSE-S3). */
-  kmsKeyArn?: string;
-  /** How long a `/files` download URL works, in seconds (60 to 43200). Default 900. */
-  downloadUrlExpirySeconds?: number;
-}
-
 /**
  * The configuration of an openweb-exports deployment: the same keys, validation and defaults as
- * the `openwebExports` context of `cdk.json` (see the README's configuration table).
+ * the `openwebExports` context of `cdk.json`, derived from the settings table. Every key, its
+ * default, range and unit: docs/configuration.md.
  */
-export interface OpenWebExportsConfigProps {
-  /** The spots to export on a schedule. Default: none. */
-  spots?: OpenWebExportsSpotProps[];
-  /** Secrets Manager name prefix of the spots' credentials; the functions may read only these. Default `openweb-exports/spots/`. */
-  secretNamePrefix?: string;
-  /** Default `{ mode: 'iam' }`. */
-  auth?: OpenWebExportsAuthProps;
-  /** OpenWeb's auth API. Default the production URL. */
-  openWebAuthBaseUrl?: string;
-  /** OpenWeb's export API. Default the production URL. */
-  openWebExportBaseUrl?: string;
-  /** Hosts download links may point at (`host`, `host:port` or `*.domain.tld`). Default `*.openweb.com`. */
-  openWebDownloadHosts?: string[];
-  /** Auth requests per second for the whole deployment. Default 1. */
-  upstreamAuthRequestsPerSecond?: number;
-  polling?: OpenWebExportsPollingProps;
-  api?: OpenWebExportsApiProps;
-  archive?: OpenWebExportsArchiveProps;
-  /** Retention of every log group, one of CloudWatch Logs' values. Default 90. */
-  logRetentionDays?: number;
-  /** The functions' log level. Default `INFO`. */
-  logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-  /**
-   * Stack traces in the logs point at the TypeScript source, through the source map shipped
-   * beside each bundle (`NODE_OPTIONS=--enable-source-maps`); this costs every cold start.
-   * Default false: traces point into the minified bundle, whose map is in the function's code.
-   */
-  sourceMapStackTraces?: boolean;
-  /** Who the alarms notify. Default: nobody (the alarms still fire). */
-  alarmEmail?: string | string[];
-}
+export type OpenWebExportsConfigProps = StackConfigInput;
 
 export interface OpenWebExportsProps extends OpenWebExportsConfigProps {
   /**
@@ -133,17 +28,11 @@ export interface OpenWebExportsProps extends OpenWebExportsConfigProps {
   namePrefix?: string;
 }
 
-/** The props describe the configuration schema exactly: each is accepted by it, and it accepts nothing else. */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-export const CONSTRUCT_PROPS_MATCH_CONFIG: Same<
-  Required<OpenWebExportsConfigProps>,
-  Required<StackConfigInput>
-> = true;
-
 /**
- * Everything openweb-exports runs on in AWS: the table, the archive bucket, the eight functions, the HTTP API, the
- * polling workflow, the export event bus, the schedules, and alarms with a dashboard. Place it in
- * any stack; `OpenWebExportsStack` is this construct alone in a stack configured from context.
+ * Everything openweb-exports runs on in AWS: the table, the archive bucket with its catalog table, view and
+ * Athena workgroup, the eight functions, the HTTP API, the polling workflow, the export event bus, the
+ * schedules, and alarms with a dashboard. Place it in any stack; `OpenWebExportsStack` is this
+ * construct alone in a stack configured from context.
  */
 export class OpenWebExports extends Construct {
   /** The validated configuration, defaults filled in. */
@@ -151,6 +40,7 @@ export class OpenWebExports extends Construct {
   readonly namePrefix: string;
   readonly table: ExportTable;
   readonly archive: ExportArchiveBucket;
+  readonly lake: ExportsLake;
   readonly eventBus: events.EventBus;
   readonly functions: ExportFunctions;
   readonly workflow: PollingWorkflow;
@@ -185,6 +75,16 @@ export class OpenWebExports extends Construct {
       executionsArn: workflowIdentity.executionsArn,
       logRetention,
     });
+    this.lake = new ExportsLake(this, 'Lake', {
+      bucket: this.archive.bucket,
+      encryptionKey: this.archive.encryptionKey,
+      databaseName: config.archive.catalogDatabaseName,
+      workGroupName: this.namePrefix,
+      maxScannedGigabytesPerQuery: config.archive.maxScannedGigabytesPerQuery,
+    });
+    // The archive registers the table partition of each export it stores (its LAKE_DATABASE_NAME is
+    // the configured database, written by the settings table).
+    this.lake.grantPartitionRegistration(this.functions.archive.role);
     this.workflow = new PollingWorkflow(this, 'PollingWorkflow', {
       stateMachineName: workflowIdentity.name,
       workflowTaskFunction: this.functions.workflowTask.function,

@@ -57,6 +57,20 @@ export class OpenWebExportsStack extends Stack {
       value: this.archive.bucket.bucketName,
       description: 'Where finished exports are archived (kept when the stack is deleted)',
     });
+    new CfnOutput(this, 'LakeDatabaseName', {
+      value: this.exports.lake.database.ref,
+      description: "The Glue database of the archive's comment_rows table and comments view",
+    });
+    new CfnOutput(this, 'AthenaWorkGroupName', {
+      value: this.exports.lake.workGroup.ref,
+      description:
+        "Where 'openweb-exports query --workgroup' runs (results encrypted, expiring, bytes limited)",
+    });
+    new CfnOutput(this, 'LakeQueryPolicyArn', {
+      value: this.exports.lake.queryPolicy.managedPolicyArn,
+      description:
+        'Attach to the roles that run queries: the workgroup, the catalog and the files, nothing more',
+    });
     new CfnOutput(this, 'EventBusName', { value: this.eventBus.eventBusName });
     new CfnOutput(this, 'DashboardName', { value: this.exports.namePrefix });
   }

@@ -11,6 +11,13 @@ export interface OpenWebExportsAppOptions {
   context?: Record<string, unknown>;
   /** Where the cloud assembly goes; the CLI sets it through the environment. */
   outdir?: string;
+  /**
+   * Whether synthesis checks the stack (default true): cdk-nag's AwsSolutions pack and the CDK's
+   * own CloudFormation template validation. Both only read the stack and take most of a
+   * synthesis's time; a tool that needs only the template (the local runtime's state machine)
+   * leaves them to `cdk synth` and the tests.
+   */
+  checks?: boolean;
 }
 
 /**
@@ -32,14 +39,16 @@ export function createOpenWebExportsApp(options: OpenWebExportsAppOptions = {}):
   app: App;
   stack: OpenWebExportsStack;
 } {
+  const checks = options.checks ?? true;
   const app = new App({
     context: { ...cdkJsonContext(), ...options.context },
+    builtinCloudFormationValidation: checks,
     ...(options.outdir === undefined ? {} : { outdir: options.outdir }),
   });
   const stack = new OpenWebExportsStack(app, DEFAULT_STACK_ID, {
     config: readStackConfig(app),
     description: 'openweb-exports: OpenWeb comment exports (Export API v4), started, polled and recorded',
   });
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  if (checks) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, stack };
 }

@@ -1,153 +1,12 @@
-import * as z from 'zod/mini';
-import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from './exports/ExportSettings';
-import { JWT_CLAIM_NAME_PATTERN } from './http/jwtClaimValues';
-import { DEFAULT_DOWNLOAD_HOSTS, isDownloadHostEntry } from './openweb/downloadLinkPolicy';
-import { DEFAULT_MAX_CONCURRENT_REQUESTS } from './openweb/UpstreamGovernor';
+import type { ExportSettings } from './exports/ExportSettings';
+import { DEFAULT_EXPORT_SETTINGS } from './settings/defaultExportSettings';
+import { readFunctionSettings } from './settings/functionSettings';
+import { SETTINGS } from './settings/settingsTable';
 
 /** Upstream hosts from OpenWeb's documentation; local mode points both at the simulator. */
-export const DEFAULT_OPENWEB_AUTH_BASE_URL = 'https://api.openweb.com';
-export const DEFAULT_OPENWEB_EXPORT_BASE_URL = 'https://api-exporter.openweb.com';
-export const DEFAULT_SECRET_NAME_PREFIX = 'openweb-exports/spots/';
-export const DEFAULT_EVENT_BUS_NAME = 'default';
-/** A `/files` URL works this long: long enough to start a download, short enough to be harmless when leaked. */
-export const DEFAULT_ARCHIVE_URL_EXPIRY_SECONDS = 15 * 60;
-/** One link's download: an export file is at most a few hundred MB. */
-export const DEFAULT_ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS = 10 * 60;
-
-/**
- * API-fronted functions must answer within API Gateway's 29 s. One upstream call
- * lasts at most the retry budget plus one request timeout (the last attempt may
- * start at the end of the budget), and a call that must authenticate first spends
- * that twice: 2 × (2 s + 8 s) = 20 s, leaving headroom for DynamoDB and Lambda.
- */
-export const DEFAULT_UPSTREAM_REQUEST_TIMEOUT_MS = 8_000;
-export const DEFAULT_UPSTREAM_RETRY_BUDGET_MS = 2_000;
-export const DEFAULT_UPSTREAM_MAX_ATTEMPTS = 4;
-/** OpenWeb documents one auth request per second per address. */
-export const DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND = 1;
-export const DEFAULT_UPSTREAM_MAX_CONCURRENCY = DEFAULT_MAX_CONCURRENT_REQUESTS;
-const MAX_UPSTREAM_CONCURRENCY = 1_000;
-const MAX_UPSTREAM_REQUESTS_PER_SECOND = 10_000;
-
-const SECONDS_PER_HOUR = 3600;
-const SECONDS_PER_DAY = 24 * SECONDS_PER_HOUR;
-
-const STATE_MACHINE_ARN = /^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:stateMachine:[A-Za-z0-9_-]{1,80}$/;
-
-const baseUrl = z.pipe(
-  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-  z.transform((url: string) => url.replace(/\/+$/, '')),
-);
-
-/** `a.example.com, *.cdn.example.com` → entries in lower case; empty entries are ignored. */
-const DOWNLOAD_HOSTS_MESSAGE = 'must be a comma-separated list of host, host:port or *.domain.tld entries';
-const downloadHostList = z.pipe(
-  z.string({ error: DOWNLOAD_HOSTS_MESSAGE }),
-  z
-    .transform((text: string) =>
-      text
-        .split(',')
-        .map((entry) => entry.trim().toLowerCase())
-        .filter((entry) => entry !== ''),
-    )
-    .check(
-      z.refine(
-        (entries: string[]) => entries.length > 0 && entries.every(isDownloadHostEntry),
-        DOWNLOAD_HOSTS_MESSAGE,
-      ),
-    ),
-);
-
-function integerInRange(defaultValue: number, min: number, max: number) {
-  return z._default(
-    z.coerce
-      .number({ error: 'must be a number' })
-      .check(
-        z.int('must be an integer'),
-        z.gte(min, `must be at least ${min}`),
-        z.lte(max, `must be at most ${max}`),
-      ),
-    defaultValue,
-  );
-}
-
-/** A positive rate, at most `MAX_UPSTREAM_REQUESTS_PER_SECOND`. */
-function requestsPerSecond() {
-  return z.coerce
-    .number({ error: 'must be a number' })
-    .check(
-      z.positive('must be greater than 0'),
-      z.lte(MAX_UPSTREAM_REQUESTS_PER_SECOND, `must be at most ${MAX_UPSTREAM_REQUESTS_PER_SECOND}`),
-    );
-}
-
-/** A string matching `pattern`; `message` says what it must be. */
-function matching(pattern: RegExp, message: string) {
-  return z.string({ error: message }).check(z.regex(pattern, message));
-}
-
-const environmentSchema = z.object({
-  OPENWEB_AUTH_BASE_URL: z._default(baseUrl, DEFAULT_OPENWEB_AUTH_BASE_URL),
-  OPENWEB_EXPORT_BASE_URL: z._default(baseUrl, DEFAULT_OPENWEB_EXPORT_BASE_URL),
-  OPENWEB_DOWNLOAD_HOSTS: z.optional(downloadHostList),
-  AUTH_SPOT_CLAIM: z.optional(
-    matching(JWT_CLAIM_NAME_PATTERN, 'must be a JWT claim name (printable ASCII, no spaces)'),
-  ),
-  SECRET_NAME_PREFIX: z._default(
-    matching(/^[A-Za-z0-9/_+=.@-]{1,256}$/, 'may hold only letters, digits and /_+=.@-'),
-    DEFAULT_SECRET_NAME_PREFIX,
-  ),
-  SECRETS_CACHE_MAX_AGE_SECONDS: integerInRange(300, 0, SECONDS_PER_DAY),
-  // Empty values are dropped before parsing: any string names a file.
-  LOCAL_SECRETS_FILE: z.optional(z.string({ error: 'must be a path' })),
-  UPSTREAM_REQUEST_TIMEOUT_MS: integerInRange(DEFAULT_UPSTREAM_REQUEST_TIMEOUT_MS, 100, 120_000),
-  UPSTREAM_MAX_ATTEMPTS: integerInRange(DEFAULT_UPSTREAM_MAX_ATTEMPTS, 1, 10),
-  UPSTREAM_RETRY_BUDGET_MS: integerInRange(DEFAULT_UPSTREAM_RETRY_BUDGET_MS, 0, 600_000),
-  UPSTREAM_MAX_CONCURRENCY: integerInRange(DEFAULT_UPSTREAM_MAX_CONCURRENCY, 1, MAX_UPSTREAM_CONCURRENCY),
-  UPSTREAM_MAX_REQUESTS_PER_SECOND: z.optional(requestsPerSecond()),
-  UPSTREAM_AUTH_REQUESTS_PER_SECOND: z._default(
-    requestsPerSecond(),
-    DEFAULT_UPSTREAM_AUTH_REQUESTS_PER_SECOND,
-  ),
-  TABLE_NAME: z.optional(
-    matching(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name (3-255 of letters, digits, _ . -)'),
-  ),
-  STATE_MACHINE_ARN: z.optional(matching(STATE_MACHINE_ARN, 'must be a Step Functions state machine ARN')),
-  EVENT_BUS_NAME: z._default(
-    matching(/^[A-Za-z0-9/_.:-]{1,1600}$/, 'must be an EventBridge event bus name or ARN'),
-    DEFAULT_EVENT_BUS_NAME,
-  ),
-  EXPORT_DEADLINE_SECONDS: integerInRange(
-    DEFAULT_EXPORT_SETTINGS.exportDeadlineSeconds,
-    300,
-    7 * SECONDS_PER_DAY,
-  ),
-  DEFAULT_FIRST_POLL_DELAY_SECONDS: integerInRange(
-    DEFAULT_EXPORT_SETTINGS.defaultFirstPollDelaySeconds,
-    0,
-    SECONDS_PER_HOUR,
-  ),
-  STATUS_FRESHNESS_SECONDS: integerInRange(
-    DEFAULT_EXPORT_SETTINGS.statusFreshnessSeconds,
-    0,
-    SECONDS_PER_HOUR,
-  ),
-  RECONCILE_STALE_AFTER_SECONDS: integerInRange(
-    DEFAULT_EXPORT_SETTINGS.reconcileStaleAfterSeconds,
-    60,
-    SECONDS_PER_DAY,
-  ),
-  ARCHIVE_BUCKET_NAME: z.optional(
-    matching(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 of a-z, 0-9, . and -)'),
-  ),
-  ARCHIVE_URL_EXPIRY_SECONDS: integerInRange(DEFAULT_ARCHIVE_URL_EXPIRY_SECONDS, 60, 12 * SECONDS_PER_HOUR),
-  ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS: integerInRange(DEFAULT_ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS, 10, 15 * 60),
-  IDEMPOTENCY_TTL_SECONDS: integerInRange(
-    DEFAULT_EXPORT_SETTINGS.idempotencyTtlSeconds,
-    60,
-    7 * SECONDS_PER_DAY,
-  ),
-});
+export const DEFAULT_OPENWEB_AUTH_BASE_URL = SETTINGS.openWebAuthBaseUrl.default;
+export const DEFAULT_OPENWEB_EXPORT_BASE_URL = SETTINGS.openWebExportBaseUrl.default;
+export const DEFAULT_SECRET_NAME_PREFIX = SETTINGS.secretNamePrefix.default;
 
 export interface OpenWebConfig {
   authBaseUrl: string;
@@ -190,6 +49,8 @@ export interface ArchiveConfig {
   urlExpirySeconds: number;
   /** Bound of one link's download. */
   downloadTimeoutSeconds: number;
+  /** The catalog database of the query tables, where the archive registers each partition it writes. */
+  lakeDatabaseName: string;
 }
 
 export interface Config {
@@ -212,16 +73,13 @@ export class ConfigError extends Error {
   }
 }
 
-/** Environment → typed config. Empty strings count as unset. Throws ConfigError. */
+/**
+ * Environment → typed config, each variable checked against the settings table
+ * (lib/settings/settingsTable.ts). Empty strings count as unset. Throws ConfigError.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
-  );
-  const parsed = environmentSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
-  }
-  const e = parsed.data;
+  const { values: e, problems } = readFunctionSettings(env);
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     openWeb: {
       authBaseUrl: e.OPENWEB_AUTH_BASE_URL,
@@ -232,20 +90,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConcurrentRequests: e.UPSTREAM_MAX_CONCURRENCY,
       maxRequestsPerSecond: e.UPSTREAM_MAX_REQUESTS_PER_SECOND,
       authRequestsPerSecond: e.UPSTREAM_AUTH_REQUESTS_PER_SECOND,
-      downloadHosts: e.OPENWEB_DOWNLOAD_HOSTS ?? DEFAULT_DOWNLOAD_HOSTS,
+      downloadHosts: e.OPENWEB_DOWNLOAD_HOSTS,
     },
     archive: {
       bucketName: e.ARCHIVE_BUCKET_NAME,
       urlExpirySeconds: e.ARCHIVE_URL_EXPIRY_SECONDS,
       downloadTimeoutSeconds: e.ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS,
+      lakeDatabaseName: e.LAKE_DATABASE_NAME,
     },
-    credentials: e.LOCAL_SECRETS_FILE
-      ? { source: 'file', path: e.LOCAL_SECRETS_FILE }
-      : {
-          source: 'secretsManager',
-          secretNamePrefix: e.SECRET_NAME_PREFIX,
-          cacheMaxAgeSeconds: e.SECRETS_CACHE_MAX_AGE_SECONDS,
-        },
+    credentials:
+      e.LOCAL_SECRETS_FILE !== undefined
+        ? { source: 'file', path: e.LOCAL_SECRETS_FILE }
+        : {
+            source: 'secretsManager',
+            secretNamePrefix: e.SECRET_NAME_PREFIX,
+            cacheMaxAgeSeconds: e.SECRETS_CACHE_MAX_AGE_SECONDS,
+          },
     resources: {
       tableName: e.TABLE_NAME,
       stateMachineArn: e.STATE_MACHINE_ARN,

@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { functionEnvironment } from '../infra/functionEnvironment';
 import type { Config } from '../lib/config';
 import type { ExportSettings } from '../lib/exports/ExportSettings';
 import type { ExportDependencies, ExportMetrics, PollingWorkflows } from '../lib/exports/ports';
@@ -84,22 +85,22 @@ export function localDependencies(parts: LocalDependencyParts): {
   return { deps, archiving: { archive: deps, files: deps } };
 }
 
-/** The environment the stack gives the functions, with this machine's upstream, credentials and table. */
+/**
+ * The handlers' environment on this machine: the one the stack gives the functions (every
+ * function's variables, from the stack configuration), then `npm start`'s own environment, whose
+ * variables win, then this machine's upstream, credentials and table. The local API authorizes no
+ * caller by JWT, so no spot claim is passed on.
+ */
 export function handlerEnvironment(
   env: NodeJS.ProcessEnv,
   settings: LocalRuntimeSettings,
   simulator: { authBaseUrl: string; exportBaseUrl: string } | undefined,
 ): NodeJS.ProcessEnv {
-  const { polling } = settings.stackConfig;
   const upstream = simulator ?? (settings.upstream.kind === 'openweb' ? settings.upstream : undefined);
+  const deployed = functionEnvironment('all', { ...settings.stackConfig, auth: { mode: 'iam' } }, {});
   return {
+    ...deployed,
     ...env,
-    EXPORT_DEADLINE_SECONDS: String(polling.exportDeadlineSeconds),
-    DEFAULT_FIRST_POLL_DELAY_SECONDS: String(polling.defaultFirstPollDelaySeconds),
-    STATUS_FRESHNESS_SECONDS: String(polling.statusFreshnessSeconds),
-    RECONCILE_STALE_AFTER_SECONDS: String(polling.reconcileStaleAfterSeconds),
-    UPSTREAM_AUTH_REQUESTS_PER_SECOND:
-      env.UPSTREAM_AUTH_REQUESTS_PER_SECOND ?? String(settings.stackConfig.upstreamAuthRequestsPerSecond),
     OPENWEB_AUTH_BASE_URL: upstream?.authBaseUrl,
     OPENWEB_EXPORT_BASE_URL: upstream?.exportBaseUrl,
     LOCAL_SECRETS_FILE: settings.secretsFile,

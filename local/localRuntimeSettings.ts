@@ -1,33 +1,19 @@
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import { parseStackConfig, type StackConfig, StackConfigError } from '../infra/stackConfig';
+import { readEnvironment } from '../lib/settings/readEnvironment';
+import type { Setting, SettingValue } from '../lib/settings/Setting';
+import {
+  REAL_TIME_SCALE,
+  SETTINGS,
+  type SettingName,
+  type Settings,
+  SIMULATED_TIME_SCALE,
+} from '../lib/settings/settingsTable';
 import { LocalRuntimeConfigError } from './errors';
-import { EXPORT_RATE_LIMIT_SCOPES, type ExportRateLimitScope } from './openweb-simulator/ExportRateLimit';
+import { IN_MEMORY_DATA_DIR } from './localDataLayout';
+import type { ExportRateLimitScope } from './openweb-simulator/ExportRateLimit';
 
-export const DEFAULT_LOCAL_API_PORT = 3000;
-export const DEFAULT_SIMULATOR_PORT = 4010;
-/** With the simulator: a simulated one-day export (30 s + 24 min) takes about 15 s. */
-export const DEFAULT_SIMULATED_TIME_SCALE = 0.01;
-/** The upstream's documented auth limit, per client address. */
-export const DEFAULT_SIMULATOR_AUTH_REQUESTS_PER_SECOND = 1;
-/** Bounds the simulator's own bookkeeping; far above any real limit worth simulating. */
-const MAX_SIMULATOR_REQUESTS_PER_SECOND = 100_000;
-/** A real upstream runs in real time, so polling must too. */
-export const DEFAULT_UPSTREAM_TIME_SCALE = 1;
-export const DEFAULT_LOCAL_DATA_DIR = '.local-data';
-/** Enough for several files of 100,000 records; the simulator builds each file in memory. */
-export const MAX_SIMULATED_RECORDS_PER_EXPORT = 1_000_000;
-/** `LOCAL_DATA_DIR=memory`: nothing is written to disk, a restart starts empty. */
-export const IN_MEMORY_DATA_DIR = 'memory';
-/** Simulator keys only (see the simulator's DEMO_SPOTS), never real credentials. */
-export const DEMO_SECRETS_FILE = 'local/demo-spots.json';
-/** Quiet enough that the runtime's own lines stay readable. */
-export const DEFAULT_LOCAL_LOG_LEVEL = 'WARN';
-
-export const LOCAL_LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
-export type LocalLogLevel = (typeof LOCAL_LOG_LEVELS)[number];
-
-const MAX_PORT = 65_535;
+export type LocalLogLevel = Settings['localLogLevel']['kind']['values'][number];
 
 export type LocalUpstream =
   | {
@@ -37,8 +23,8 @@ export type LocalUpstream =
       authRequestsPerSecond: number;
       /** Whether the simulator's auth 429s carry `Retry-After`. */
       authRateLimitRetryAfter: boolean;
-      /** Comment records each export holds (split into files by `maxRecordsInFile`); the simulator's default when unset. */
-      recordsPerExport: number | undefined;
+      /** Comment records each export holds (split into files by `maxRecordsInFile`). */
+      recordsPerExport: number;
       /** Undefined = unlimited. */
       exportRequestsPerSecond: number | undefined;
       exportRateLimitScope: ExportRateLimitScope;
@@ -73,119 +59,74 @@ export interface LocalRuntimeSettingsContext {
   cdkJsonStackConfig?: unknown;
 }
 
-function port(defaultValue: number) {
-  return z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be an integer')
-    .min(0, 'must be at least 0')
-    .max(MAX_PORT, `must be at most ${MAX_PORT}`)
-    .default(defaultValue);
-}
+/** What `npm start` reads: the table's local settings, and the upstream's URLs (set: the real upstream, not the simulator). */
+type LocalSettingName =
+  | { [N in SettingName]: Settings[N]['scope'] extends 'local' ? N : never }[SettingName]
+  | 'openWebAuthBaseUrl'
+  | 'openWebExportBaseUrl';
 
-function requestsPerSecond(min: number) {
-  return z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be an integer')
-    .min(min, `must be at least ${min}`)
-    .max(MAX_SIMULATOR_REQUESTS_PER_SECOND, `must be at most ${MAX_SIMULATOR_REQUESTS_PER_SECOND}`);
-}
+const LOCAL_SETTING_NAMES = (Object.keys(SETTINGS) as SettingName[]).filter(
+  (name): name is LocalSettingName =>
+    SETTINGS[name].scope === 'local' || name === 'openWebAuthBaseUrl' || name === 'openWebExportBaseUrl',
+);
 
-const logLevel = z
-  .string()
-  .transform((value) => value.trim().toUpperCase())
-  .pipe(z.enum(LOCAL_LOG_LEVELS, { error: `must be one of ${LOCAL_LOG_LEVELS.join(', ')}` }));
-
-const environmentSchema = z.object({
-  PORT: port(DEFAULT_LOCAL_API_PORT),
-  SIMULATOR_PORT: port(DEFAULT_SIMULATOR_PORT),
-  SIMULATOR_AUTH_REQUESTS_PER_SECOND: requestsPerSecond(0).default(
-    DEFAULT_SIMULATOR_AUTH_REQUESTS_PER_SECOND,
-  ),
-  SIMULATOR_AUTH_RETRY_AFTER: z
-    .enum(['true', 'false'], { error: 'must be true or false' })
-    .default('true')
-    .transform((value) => value === 'true'),
-  SIMULATOR_EXPORT_REQUESTS_PER_SECOND: requestsPerSecond(1).optional(),
-  SIMULATOR_RECORDS_PER_EXPORT: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be an integer')
-    .min(0, 'must be at least 0')
-    .max(MAX_SIMULATED_RECORDS_PER_EXPORT, `must be at most ${MAX_SIMULATED_RECORDS_PER_EXPORT}`)
-    .optional(),
-  LOCAL_ARCHIVE: z
-    .enum(['on', 'off'], { error: 'must be on or off' })
-    .default('on')
-    .transform((value) => value === 'on'),
-  SIMULATOR_EXPORT_RATE_LIMIT_SCOPE: z
-    .enum(EXPORT_RATE_LIMIT_SCOPES, { error: `must be one of ${EXPORT_RATE_LIMIT_SCOPES.join(', ')}` })
-    .default('clientAddress'),
-  OPENWEB_AUTH_BASE_URL: z.string().optional(),
-  OPENWEB_EXPORT_BASE_URL: z.string().optional(),
-  LOCAL_SECRETS_FILE: z.string().optional(),
-  LOCAL_TIME_SCALE: z.coerce
-    .number({ error: 'must be a number' })
-    .positive('must be greater than 0')
-    .max(1, 'must be at most 1 (real time)')
-    .optional(),
-  LOCAL_DATA_DIR: z.string().optional(),
-  POWERTOOLS_LOG_LEVEL: logLevel.optional(),
-  LOG_LEVEL: logLevel.optional(),
-  LOCAL_STACK_CONFIG: z.string().optional(),
-});
+/** As set in the environment; undefined when unset (the defaults are applied below, some relative to the project). */
+type LocalSettingValues = { [N in LocalSettingName]: SettingValue<Settings[N]> | undefined };
 
 /**
- * The local runtime's environment → settings. Empty strings count as unset.
+ * The local runtime's environment → settings, each variable checked against the settings table.
+ * Empty strings count as unset.
  * @throws LocalRuntimeConfigError naming every bad variable.
  */
 export function parseLocalRuntimeSettings(
   env: NodeJS.ProcessEnv,
   context: LocalRuntimeSettingsContext,
 ): LocalRuntimeSettings {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''),
+  const reading = readEnvironment(
+    LOCAL_SETTING_NAMES.map((name): Setting => SETTINGS[name]),
+    env,
+    { applyDefault: () => false },
   );
-  const parsed = environmentSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new LocalRuntimeConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`),
-    );
-  }
-  const e = parsed.data;
+  if (reading.problems.length > 0) throw new LocalRuntimeConfigError(reading.problems);
+  const e = Object.fromEntries(
+    LOCAL_SETTING_NAMES.map((name) => [name, reading.values[SETTINGS[name].env]]),
+  ) as LocalSettingValues;
+
   const problems: string[] = [];
-  const usesSimulator = e.OPENWEB_AUTH_BASE_URL === undefined && e.OPENWEB_EXPORT_BASE_URL === undefined;
-  if (!usesSimulator && e.LOCAL_SECRETS_FILE === undefined) {
+  const usesSimulator = e.openWebAuthBaseUrl === undefined && e.openWebExportBaseUrl === undefined;
+  if (!usesSimulator && e.localSecretsFile === undefined) {
     // The demo keys only open the simulator; a real upstream needs the publisher's own.
     problems.push(
       'LOCAL_SECRETS_FILE is required when OPENWEB_AUTH_BASE_URL or OPENWEB_EXPORT_BASE_URL is set',
     );
   }
-  const { stackConfig, rawStackConfig } = readStackConfig(e.LOCAL_STACK_CONFIG, context, problems);
+  const { stackConfig, rawStackConfig } = readStackConfig(e.localStackConfig, context, problems);
   if (stackConfig === undefined || problems.length > 0) throw new LocalRuntimeConfigError(problems);
 
-  const dataDir = e.LOCAL_DATA_DIR ?? resolve(context.projectRoot, DEFAULT_LOCAL_DATA_DIR);
+  const dataDir = e.localDataDir ?? resolve(context.projectRoot, SETTINGS.localDataDir.default);
   return {
-    apiPort: e.PORT,
+    apiPort: e.localApiPort ?? SETTINGS.localApiPort.default,
     upstream: usesSimulator
       ? {
           kind: 'simulator',
-          port: e.SIMULATOR_PORT,
-          authRequestsPerSecond: e.SIMULATOR_AUTH_REQUESTS_PER_SECOND,
-          authRateLimitRetryAfter: e.SIMULATOR_AUTH_RETRY_AFTER,
-          recordsPerExport: e.SIMULATOR_RECORDS_PER_EXPORT,
-          exportRequestsPerSecond: e.SIMULATOR_EXPORT_REQUESTS_PER_SECOND,
-          exportRateLimitScope: e.SIMULATOR_EXPORT_RATE_LIMIT_SCOPE,
+          port: e.simulatorPort ?? SETTINGS.simulatorPort.default,
+          authRequestsPerSecond:
+            e.simulatorAuthRequestsPerSecond ?? SETTINGS.simulatorAuthRequestsPerSecond.default,
+          authRateLimitRetryAfter: e.simulatorAuthRetryAfter ?? SETTINGS.simulatorAuthRetryAfter.default,
+          recordsPerExport: e.simulatorRecordsPerExport ?? SETTINGS.simulatorRecordsPerExport.default,
+          exportRequestsPerSecond: e.simulatorExportRequestsPerSecond,
+          exportRateLimitScope:
+            e.simulatorExportRateLimitScope ?? SETTINGS.simulatorExportRateLimitScope.default,
         }
-      : { kind: 'openweb', authBaseUrl: e.OPENWEB_AUTH_BASE_URL, exportBaseUrl: e.OPENWEB_EXPORT_BASE_URL },
+      : { kind: 'openweb', authBaseUrl: e.openWebAuthBaseUrl, exportBaseUrl: e.openWebExportBaseUrl },
     secretsFile: resolve(
       context.cwd,
-      e.LOCAL_SECRETS_FILE ?? resolve(context.projectRoot, DEMO_SECRETS_FILE),
+      e.localSecretsFile ?? resolve(context.projectRoot, SETTINGS.localSecretsFile.default),
     ),
-    timeScale:
-      e.LOCAL_TIME_SCALE ?? (usesSimulator ? DEFAULT_SIMULATED_TIME_SCALE : DEFAULT_UPSTREAM_TIME_SCALE),
+    timeScale: e.localTimeScale ?? (usesSimulator ? SIMULATED_TIME_SCALE : REAL_TIME_SCALE),
     dataDir: dataDir.toLowerCase() === IN_MEMORY_DATA_DIR ? undefined : resolve(context.cwd, dataDir),
-    // Powertools' own precedence between the two names.
-    logLevel: e.POWERTOOLS_LOG_LEVEL ?? e.LOG_LEVEL ?? DEFAULT_LOCAL_LOG_LEVEL,
-    archive: e.LOCAL_ARCHIVE,
+    logLevel: e.localLogLevel ?? SETTINGS.localLogLevel.default,
+    archive: e.localArchive ?? SETTINGS.localArchive.default,
     stackConfig,
     rawStackConfig,
   };

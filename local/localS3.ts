@@ -6,9 +6,8 @@ import { join } from 'node:path';
 import S3rver from '@20minutes/s3rver';
 import { S3Client } from '@aws-sdk/client-s3';
 import { AWS_CONNECTION_TIMEOUT_MS } from '../lib/runtime/AwsClients';
+import { LOCAL_ARCHIVE_BUCKET } from './localDataLayout';
 
-/** The bucket the local runtime archives to. */
-export const LOCAL_ARCHIVE_BUCKET = 'openweb-exports-archive';
 /** The stand-in accepts requests signed with this key pair only. */
 const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 const LOOPBACK_HOST = '127.0.0.1';

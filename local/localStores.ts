@@ -6,6 +6,7 @@ import { AWS_REQUEST_HANDLER } from '../lib/runtime/AwsClients';
 import { toDocumentClient } from '../lib/store/createDocumentClient';
 import type { Closer } from './closers';
 import { LocalRuntimeError } from './errors';
+import { LOCAL_S3_DATA_FOLDER } from './localDataLayout';
 import { ensureTable, startLocalDynamoDb } from './localDynamoDb';
 import { type LocalS3, startLocalS3 } from './localS3';
 import { describeError } from './runtimeReports';
@@ -14,8 +15,6 @@ import { describeError } from './runtimeReports';
 export const LOCAL_TABLE_NAME = 'openweb-exports';
 /** The table lives in this folder of the data dir. */
 const DYNAMODB_DATA_FOLDER = 'dynamodb';
-/** The archive's objects, in the S3 stand-in's layout (bucket folder, then keys). */
-const S3_DATA_FOLDER = 's3';
 
 /** dynalite (persisted under the data dir, or in memory) with the table from the shared definition. */
 export async function openTable(
@@ -48,7 +47,9 @@ export async function openTable(
 
 /** The archive bucket in the S3 stand-in, its objects beside the table (or in a temporary folder). */
 export async function openArchive(dataDir: string | undefined, closers: Closer[]): Promise<LocalS3> {
-  const s3 = await startLocalS3(dataDir === undefined ? {} : { directory: join(dataDir, S3_DATA_FOLDER) });
+  const s3 = await startLocalS3(
+    dataDir === undefined ? {} : { directory: join(dataDir, LOCAL_S3_DATA_FOLDER) },
+  );
   closers.push(() => s3.close());
   return s3;
 }

@@ -6,7 +6,7 @@ import { LocalRuntimeConfigError, LocalRuntimeInUseError } from './errors';
 import { parseLocalRuntimeSettings } from './localRuntimeSettings';
 import { LOCAL_PROJECT_ROOT } from './projectRoot';
 import { readyBanner } from './readyBanner';
-import { type LocalRuntime, startLocalRuntime } from './startLocalRuntime';
+import type { LocalRuntime } from './startLocalRuntime';
 
 /** Past this, a stop that hangs is abandoned and the process exits with an error. */
 const STOP_TIMEOUT_MS = 20_000;
@@ -53,6 +53,8 @@ try {
     cdkJsonStackConfig: cdkJsonStackConfig(LOCAL_PROJECT_ROOT),
   });
   say('Starting the openweb-exports local runtime…');
+  // Loaded after that line: the runtime's modules (SDK clients, dynalite, the S3 stand-in) take seconds.
+  const { startLocalRuntime } = await import('./startLocalRuntime');
   runtime = await startLocalRuntime({ settings, env: process.env, say });
   // One write, so whoever reads the output gets the banner whole.
   say(

@@ -1,4 +1,8 @@
+import { resolve } from 'node:path';
 import { DEFAULT_API_URL } from '../cli/ApiEndpoint';
+import { CLI_NAME } from '../cli/cliOptions';
+import { DEFAULT_LOCAL_DATA_DIR } from './localDataLayout';
+import { LOCAL_PROJECT_ROOT } from './projectRoot';
 import type { LocalRuntime } from './startLocalRuntime';
 
 export interface ReadyBannerInput {
@@ -35,12 +39,23 @@ export function readyBanner(input: ReadyBannerInput): string[] {
         `${schedule.localTiming ?? `fired by hand only: ${schedule.notRunReason}`}`,
     ),
     `             list: curl -s ${api}/_local/schedules · run one now: curl -s -X POST ${api}/_local/schedules/<name>/fire`,
+    `  events     curl -s ${api}/_local/events (what EventBridge would carry, since this start) · metrics: curl -s ${api}/_local/metrics`,
     `  index      curl -s ${api}/ (version, routes, docs) · health: curl -s ${api}/health`,
     `  data       ${runtime.dataDir ?? 'in memory: nothing is kept after Ctrl-C'}`,
     '  try',
     `    curl -s -X POST ${api}/exports -H 'x-spot-id: ${spot}' -H 'content-type: application/json' \\`,
     `      -d '{"from":"${day(today - MS_PER_DAY)}","until":"${day(today)}"}'`,
-    `    npm run cli -- watch <exportId> --spot ${spot}${cliApi}`,
+    `    ${CLI_NAME} watch <exportId> --spot ${spot}${cliApi}`,
+    ...(runtime.dataDir === undefined
+      ? []
+      : [
+          `    ${CLI_NAME} query "select count(*) from comments"${queryDataDir(runtime.dataDir)}   # once archived`,
+        ]),
     '  Ctrl-C stops.',
   ];
+}
+
+/** The `--data-dir` the query command needs to find this runtime's archive: none for the default. */
+function queryDataDir(dataDir: string): string {
+  return dataDir === resolve(LOCAL_PROJECT_ROOT, DEFAULT_LOCAL_DATA_DIR) ? '' : ` --data-dir ${dataDir}`;
 }

@@ -42,6 +42,7 @@ const BACKGROUND_MAX_DEFER_MS = 1_000;
 /** How long stop() lets handler invocations in progress finish before closing the table under them. */
 export const STOP_INVOCATIONS_GRACE_MS = 10_000;
 const MAX_SIMULATOR_SEED = 2 ** 31 - 1;
+const MS_PER_SECOND = 1000;
 /** The simulator's exports and secrets, in the data dir. */
 export const SIMULATOR_STATE_FILE = 'openweb-simulator.json';
 
@@ -89,11 +90,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   try {
     // Before anything slow or anything that touches the data folder: a second `npm start` stops here.
     await claimPortsAndDataDir(settings, closers);
-    const { stateMachine, fromCache } = await loadStateMachine(settings.rawStackConfig, {
+    const { stateMachine, fromCache, synthesisMs } = await loadStateMachine(settings.rawStackConfig, {
       projectRoot,
-      onSynthesize: () =>
-        say('Synthesizing the stack for its state machine definition (once per change of infra/ or lib/)…'),
+      onSynthesize: (reason) =>
+        say(`Synthesizing the stack for its state machine definition, because ${reason}…`),
     });
+    if (synthesisMs !== undefined) {
+      say(
+        `Synthesized in ${(synthesisMs / MS_PER_SECOND).toFixed(1)} s; later starts reuse it until the stack configuration, infra/ or lib/ change.`,
+      );
+    }
     const credentials = new FileCredentialsProvider(settings.secretsFile);
     const spots = await spotsWithCredentials(credentials, settings.secretsFile);
     warnAboutScheduledSpotsWithoutCredentials(settings.stackConfig, spots, say);

@@ -20,6 +20,7 @@ import {
 import { MAX_NEXT_TOKEN_CHARS, NEXT_TOKEN_PATTERN } from '../lib/http/readListQuery';
 import { SPOT_ID_HEADER } from '../lib/http/readSpotId';
 import { ROUTES, type RouteKey, routeKey } from '../lib/http/routeTable';
+import { SETTINGS } from '../lib/settings/settingsTable';
 import {
   archivedFilesSchema,
   COMPONENT_SCHEMAS,
@@ -450,7 +451,10 @@ export function openApiDocument(): JsonObject {
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [
-      { url: 'http://127.0.0.1:3000', description: 'The local runtime (`npm start`).' },
+      {
+        url: `http://127.0.0.1:${SETTINGS.localApiPort.default}`,
+        description: 'The local runtime (`npm start`).',
+      },
       {
         url: 'https://{apiId}.execute-api.{region}.amazonaws.com',
         description: 'A deployment: the stack output `ApiUrl`.',

@@ -15,6 +15,8 @@ export const downloadCommand: CliCommand = {
 <name>.csv.gz (or <name>.csv with --gunzip). Each file is checked against its recorded
 SHA-256 while it streams and kept only when it matches. The archive outlives the upstream's
 links, which expire a week after the export finished.
+With --json, prints each saved file: its path, its size as saved (bytes), the archived
+.csv.gz's size and SHA-256 (archivedBytes, sha256) and its rows.
 Exits 7 when the archive is not ready (PENDING) or FAILED, 8 when a file does not match.
 
 Options:

@@ -2,6 +2,7 @@ import type { CliCommand } from '../CliCommand';
 import { abortCommand } from './abortCommand';
 import { downloadCommand } from './downloadCommand';
 import { listCommand } from './listCommand';
+import { queryCommand } from './queryCommand';
 import { startCommand } from './startCommand';
 import { statusCommand } from './statusCommand';
 import { watchCommand } from './watchCommand';
@@ -14,4 +15,5 @@ export const COMMANDS: readonly CliCommand[] = [
   abortCommand,
   listCommand,
   downloadCommand,
+  queryCommand,
 ];

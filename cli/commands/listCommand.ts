@@ -1,4 +1,6 @@
 import { ExportStatus, isExportStatus } from '../../lib/exports/ExportStatus';
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../../lib/exports/listExports';
+import { MAX_NEXT_TOKEN_CHARS, NEXT_TOKEN_PATTERN } from '../../lib/http/readListQuery';
 import type { CliCommand, CommandContext } from '../CliCommand';
 import {
   booleanOption,
@@ -23,7 +25,7 @@ export const listCommand: CliCommand = {
   synopsis: 'list --spot <id> [--status <status>] [--limit <n>] [--all | --next-token <token>]',
   help: `Options:
   --status <status>      Only exports in this state: ${Object.values(ExportStatus).join(', ')}
-  --limit <n>            Exports per page (the API's default when absent)
+  --limit <n>            Exports per page, 1 to ${MAX_LIST_LIMIT} (default ${DEFAULT_LIST_LIMIT})
   --all                  Follow every page and print them as one list
   --next-token <token>   Continue a previous listing from its next page`,
   options: {
@@ -40,12 +42,22 @@ async function runList(context: CommandContext): Promise<ExitCode> {
   rejectPositionals(context, NAME);
   const spotId = requireSpotId(context, NAME);
   const status = statusOption(stringOption(values, 'status'));
-  const limit = integerOption(values, 'limit', NAME, { min: 1 });
+  const limit = integerOption(values, 'limit', NAME, { min: 1, max: MAX_LIST_LIMIT });
+  const nextTokenOption = stringOption(values, 'next-token');
+  if (
+    nextTokenOption !== undefined &&
+    (nextTokenOption.length > MAX_NEXT_TOKEN_CHARS || !NEXT_TOKEN_PATTERN.test(nextTokenOption))
+  ) {
+    throw new CliUsageError(
+      `--next-token '${nextTokenOption}' is not a token of this listing (copy it from the last page)`,
+      NAME,
+    );
+  }
   const all = booleanOption(values, 'all');
 
   const client = context.client();
   const items: ExportView[] = [];
-  let nextToken = stringOption(values, 'next-token');
+  let nextToken = nextTokenOption;
   let pages = 0;
   do {
     const page = await client.listExports(spotId, { status, limit, nextToken });

@@ -1,4 +1,5 @@
 import { ExportStatus } from '../../lib/exports/ExportStatus';
+import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_CHARS } from '../../lib/http/readIdempotencyKey';
 import type { CliCommand, CommandContext } from '../CliCommand';
 import {
   booleanOption,
@@ -26,8 +27,9 @@ export const startCommand: CliCommand = {
   summary: 'Start an export of a date range or a conversation',
   synopsis:
     'start --spot <id> (--from <time> --until <time> | --last <duration> | --conversation <id>) [options]',
-  help: `Asks the API to export a spot's comments and prints the accepted export.
-With --wait, follows it like 'watch' and exits with its outcome.
+  help: `Asks the API to export a spot's comments and prints the accepted export (exit 0).
+With --wait, follows it like 'watch' and exits with its outcome: 0 COMPLETED, 3 FAILED,
+4 ABORTED.
 
 Options:
   --from <time>                 Start of the range, UTC: 2026-01-31T00:00:00Z or 2026-01-31
@@ -62,7 +64,7 @@ async function runStart(context: CommandContext): Promise<ExitCode> {
   const { io, values } = context;
   rejectPositionals(context, NAME);
   const spotId = requireSpotId(context, NAME);
-  const body = startExportBody(values, io.now());
+  const body = startExportBody(values, spotId, io.now());
   const wait = booleanOption(values, 'wait');
   for (const option of ['interval-seconds', 'reconnect-attempts']) {
     if (!wait && stringOption(values, option) !== undefined) {
@@ -76,7 +78,12 @@ async function runStart(context: CommandContext): Promise<ExitCode> {
   const intervalSeconds = intervalSecondsOption(values, NAME);
   const reconnectAttempts = reconnectAttemptsOption(values, NAME);
   const idempotencyKey = stringOption(values, 'idempotency-key');
-  if (idempotencyKey === '') throw new CliUsageError('--idempotency-key must not be empty', NAME);
+  if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
+    throw new CliUsageError(
+      `--idempotency-key must be 1 to ${MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters`,
+      NAME,
+    );
+  }
 
   const client = context.client();
   const view = await client.startExport(spotId, body, idempotencyKey);

@@ -20,8 +20,8 @@ export const watchCommand: CliCommand = {
   help: `Polls the export's status and shows its progress: on a terminal one line redrawn in place
 (status, elapsed time, polls so far, upstream status); otherwise a line whenever the status,
 poll count or upstream status changes; with --json one JSON view per change, the last one final.
-At the end the export's links are printed one per line. Ctrl-C stops watching (exit 130) and
-leaves the export running.
+At the end the export's links are printed one per line; the exit code is the outcome:
+0 COMPLETED, 3 FAILED, 4 ABORTED. Ctrl-C stops watching (exit 130) and leaves the export running.
 When the API cannot be reached or answers 429/5xx (a restarting 'npm start', an outage), the
 watch shows "reconnecting (attempt n of 30, next in s)" and tries again, waiting 1 s, 2 s, 4 s…
 up to 30 s (about 13 minutes in all); if it gives up (exit 6, or 5 for API errors) the export

@@ -63,3 +63,15 @@ export interface ArchiveSettings {
   /** How long a `/files` download URL works. */
   urlExpirySeconds: number;
 }
+
+/**
+ * The catalog's partitions of the comment rows table (Glue in AWS). A query engine that reads
+ * partitions from the object keys (DuckDB, locally) needs none registered.
+ */
+export interface TablePartitions {
+  /**
+   * Makes the partition of one spot and day known to the catalog, so queries see its files.
+   * Idempotent: a partition that exists already is success.
+   */
+  register(spotId: string, date: string): Promise<void>;
+}

@@ -1,4 +1,4 @@
-/** Tunables of the export lifecycle, from configuration. Units are in the names. */
+/** Tunables of the export lifecycle, from configuration (defaults: lib/settings). Units are in the names. */
 export interface ExportSettings {
   /** Past this since the start, polling gives up: the export is aborted upstream and marked ABORTED. */
   exportDeadlineSeconds: number;
@@ -18,13 +18,3 @@ export interface ExportSettings {
   /** A concurrent start's claim on the upstream create older than this is treated as a crash. */
   createClaimTimeoutSeconds: number;
 }
-
-export const DEFAULT_EXPORT_SETTINGS: ExportSettings = {
-  exportDeadlineSeconds: 6 * 60 * 60,
-  defaultFirstPollDelaySeconds: 30,
-  statusFreshnessSeconds: 10,
-  reconcileStaleAfterSeconds: 15 * 60,
-  idempotencyTtlSeconds: 24 * 60 * 60,
-  startLockLeaseSeconds: 5 * 60,
-  createClaimTimeoutSeconds: 2 * 60,
-};

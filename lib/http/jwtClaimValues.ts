@@ -1,11 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
-/**
- * Claim names as identity providers write them: `spots`, `custom:spots` (Cognito),
- * `https://example.com/spots` (namespaced, as Auth0 requires). Printable ASCII, no spaces.
- */
-export const JWT_CLAIM_NAME_PATTERN = /^[\x21-\x7e]{1,256}$/;
-
 // API Gateway hands array claims over as one string, `[a b c]`; other issuers use spaces or commas.
 const LIST_SEPARATORS = /[\s,]+/;
 

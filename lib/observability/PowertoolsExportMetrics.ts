@@ -1,10 +1,11 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { ExportMetricName } from '../exports/ports';
+import { SETTINGS } from '../settings/settingsTable';
 import { SERVICE_NAME } from './createLogger';
 import type { PublishableExportMetrics } from './PublishableExportMetrics';
 
 /** CloudWatch namespace of the metrics (Powertools' `POWERTOOLS_METRICS_NAMESPACE` overrides it). */
-export const METRICS_NAMESPACE = 'OpenWebExports';
+export const METRICS_NAMESPACE = SETTINGS.powertoolsMetricsNamespace.default;
 
 /** Powertools Metrics (CloudWatch embedded metric format on stdout) behind the use cases' port. */
 export class PowertoolsExportMetrics implements PublishableExportMetrics {

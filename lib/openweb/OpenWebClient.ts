@@ -12,6 +12,7 @@ import {
   InvalidSpotIdError,
   UpstreamProtocolError,
 } from '../exports/upstreamErrors';
+import { SETTINGS } from '../settings/settingsTable';
 import type { AuthPacer } from './AuthPacer';
 import { buildUrl } from './buildUrl';
 import { toCreateExportBody } from './createExportBody';
@@ -38,7 +39,8 @@ import { REQUEST_TIMEOUT_CODE, RequestDelivery } from './transportFailure';
 import { UpstreamAuthenticator } from './UpstreamAuthenticator';
 import { DEFAULT_MAX_CONCURRENT_REQUESTS, UpstreamGovernor } from './UpstreamGovernor';
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+/** As the functions are configured by default (lib/settings). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = SETTINGS.upstreamRequestTimeoutMs.default;
 export const DEFAULT_TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 /** Covers one auth call with its retries, so a second process rarely authenticates in parallel. */
 export const DEFAULT_TOKEN_REFRESH_LEASE_MS = 10_000;

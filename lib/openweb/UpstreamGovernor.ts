@@ -1,8 +1,9 @@
+import { SETTINGS } from '../settings/settingsTable';
 import { ConcurrencyLimiter } from './ConcurrencyLimiter';
 import { RequestRateLimiter } from './RequestRateLimiter';
 
-/** Enough for a local runtime with hundreds of spots; a Lambda container sends one call at a time anyway. */
-export const DEFAULT_MAX_CONCURRENT_REQUESTS = 16;
+/** As the functions are configured by default (lib/settings). */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = SETTINGS.upstreamMaxConcurrency.default;
 
 export interface UpstreamGovernorOptions {
   /** Upstream HTTP requests in flight at once, at most. */

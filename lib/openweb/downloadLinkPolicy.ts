@@ -3,14 +3,14 @@
  * to API callers and event consumers, so a link pointing anywhere else (a confused or
  * compromised upstream, a proxy rewriting answers) must never be passed on.
  */
+import { isDownloadHostEntry } from '../settings/downloadHostEntry';
+import { SETTINGS } from '../settings/settingsTable';
 
 /** Download hosts allowed besides the export host when none are configured: OpenWeb's own domain. */
-export const DEFAULT_DOWNLOAD_HOSTS: readonly string[] = ['*.openweb.com'];
+export const DEFAULT_DOWNLOAD_HOSTS: readonly string[] = SETTINGS.openWebDownloadHosts.default;
 
 /** Far above a pre-signed URL's length; a longer "link" is not one, and records must stay small. */
 export const MAX_DOWNLOAD_LINK_CHARS = 4096;
-
-const MAX_PORT = 65_535;
 
 export const DownloadLinkRejection = {
   TOO_LONG: 'tooLong',
@@ -33,17 +33,8 @@ export interface DownloadLinkPolicy {
   hostSuffixes: readonly string[];
 }
 
-const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-// A wildcard stands for one or more leftmost labels and needs two labels after it: `*.com` would allow too much.
-const DOWNLOAD_HOST = new RegExp(`^(?:\\*\\.(?=${LABEL}\\.))?${LABEL}(?:\\.${LABEL})*(?::(\\d{1,5}))?$`);
 // \p{Cc}: C0, DEL, C1; \p{Cf}: bidi overrides, zero-width characters; \p{Z}: every space and line separator.
 const UNSAFE_CHARACTER = /[\p{Cc}\p{Cf}\p{Z}\\]/u;
-
-/** Whether `entry` is an allow-list entry: `host`, `host:port` or `*.domain.tld`, in lower case. */
-export function isDownloadHostEntry(entry: string): boolean {
-  const match = DOWNLOAD_HOST.exec(entry);
-  return match !== null && (match[1] === undefined || Number(match[1]) <= MAX_PORT);
-}
 
 /**
  * The policy for an export base URL: links on its host, or on an allowed download host,

@@ -1,3 +1,5 @@
+import { SETTINGS } from '../settings/settingsTable';
+
 /** How the client retries 429, 5xx and network failures. */
 export interface RetryPolicy {
   /** Attempts in all, the first one included. */
@@ -10,11 +12,12 @@ export interface RetryPolicy {
   totalBudgetMs: number;
 }
 
+/** Attempts and budget as the functions are configured by default (lib/settings); the backoff is fixed. */
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
-  maxAttempts: 4,
+  maxAttempts: SETTINGS.upstreamMaxAttempts.default,
   baseDelayMs: 200,
   maxDelayMs: 5_000,
-  totalBudgetMs: 20_000,
+  totalBudgetMs: SETTINGS.upstreamRetryBudgetMs.default,
 };
 
 export function resolveRetryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {

@@ -1,4 +1,5 @@
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import type { GlueClient } from '@aws-sdk/client-glue';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SFNClient } from '@aws-sdk/client-sfn';
@@ -16,6 +17,8 @@ export interface AwsClients {
   secretsManager: SecretsManagerClient;
   /** The archive bucket's. */
   s3: S3Client;
+  /** The query table's catalog. */
+  glue: GlueClient;
 }
 
 /** Bounds every AWS call, so one stuck connection cannot eat an API request's 29 s. */

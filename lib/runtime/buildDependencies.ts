@@ -6,6 +6,7 @@ import type {
   ArchiveRecords,
   ArchiveSettings,
   ArchiveWriter,
+  TablePartitions,
 } from '../archive/ports';
 import { type Config, ConfigError } from '../config';
 import type { ExportSettings } from '../exports/ExportSettings';
@@ -23,6 +24,8 @@ export interface Dependencies extends ExportDependencies {
   archiveWriter: ArchiveWriter;
   archiveReader: ArchiveReader;
   archiveEvents: ArchiveEvents;
+  /** The query table's partitions (Glue in AWS); the archive registers each one it writes to. */
+  partitions: TablePartitions;
   archiveSettings: ArchiveSettings;
   /** The fetch of the upstream client and of archive downloads; the global one unless given. */
   fetch?: typeof fetch;

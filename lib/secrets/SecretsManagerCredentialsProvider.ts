@@ -12,9 +12,10 @@ import {
   InvalidCredentialsError,
 } from '../exports/errors';
 import { spotIdSchema } from '../exports/spotId';
+import { SETTINGS } from '../settings/settingsTable';
 import { describeIssues, parseJsonQuietly, secretValueSchema } from './spotCredentialsSchema';
 
-export const DEFAULT_SECRETS_CACHE_MAX_AGE_SECONDS = 300;
+export const DEFAULT_SECRETS_CACHE_MAX_AGE_SECONDS = SETTINGS.secretsCacheMaxAgeSeconds.default;
 
 export interface SecretsManagerCredentialsProviderOptions {
   client: SecretsManagerClient;

@@ -1,17 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ProblemType } from '../../lib/errors/problems';
+import {
+  headersTooLargeProblem,
+  MAX_REQUEST_BODY_BYTES,
+  payloadTooLargeProblem,
+} from '../../lib/http/apiRequestLimits';
 import { INTERNAL_ERROR_PROBLEM } from '../../lib/http/problemResponses';
 import type { HandlerName, Route } from '../../lib/http/routeTable';
 import { LocalRuntimeError } from '../errors';
 import { apiGatewayEventFromRequest } from './apiGatewayEventFromRequest';
-import { httpResponseFromResult, type LocalHttpResponse, writeHttpResponse } from './httpResponseFromResult';
+import {
+  httpResponseFromResult,
+  type LocalHttpResponse,
+  rawHttpResponse,
+  writeHttpResponse,
+} from './httpResponseFromResult';
 import { localProblem } from './localProblem';
 import { matchRoute } from './matchRoute';
-import { MAX_LOCAL_REQUEST_BODY_BYTES, readBoundedBody } from './readBoundedBody';
+import { readBoundedBody } from './readBoundedBody';
 
 /** Loopback only: local mode has no authorization, so nothing else may reach it. */
 export const LOCAL_API_HOST = '127.0.0.1';
@@ -43,6 +53,7 @@ export interface LocalHttpApiOptions {
   routes: readonly Route[];
   invoke: (handler: HandlerName, event: APIGatewayProxyEventV2) => Promise<unknown>;
   localRoutes?: readonly LocalRoute[];
+  /** Default: the handlers' own limit, so the 413 is the same whichever refuses the body. */
   maxBodyBytes?: number;
   logger?: Logger;
   /** Counts the requests in flight, so background work can let them go first. */
@@ -62,7 +73,7 @@ export interface LocalHttpApi {
 export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<LocalHttpApi> {
   const localRoutes = options.localRoutes ?? [];
   checkRouteTables(options.routes, localRoutes);
-  const maxBodyBytes = options.maxBodyBytes ?? MAX_LOCAL_REQUEST_BODY_BYTES;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   let accepting = true;
 
   const server = createServer((request, response) => {
@@ -91,16 +102,7 @@ export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<L
       if (body === 'tooLarge') {
         // The rest of the body is not read: the connection cannot be reused.
         response.setHeader('connection', 'close');
-        send(
-          response,
-          localProblem({
-            status: 413,
-            // The same kind as the handlers' own refusal of a large body, as the OpenAPI document lists it.
-            type: ProblemType.PAYLOAD_TOO_LARGE,
-            title: 'Payload too large',
-            detail: `The request body may be at most ${maxBodyBytes} bytes.`,
-          }),
-        );
+        send(response, localProblem(payloadTooLargeProblem(maxBodyBytes)));
         return;
       }
       const event = apiGatewayEventFromRequest(
@@ -120,18 +122,22 @@ export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<L
       send(response, httpResponseFromResult(await options.invoke(api.route.handler, event)));
       return;
     }
-    const local = api.kind === 'notFound' ? matchRoute(localRoutes, method, rawPath) : api;
+    // The runtime's own GET routes answer HEAD too (`curl -I …/health`), headers without the body.
+    const localMethod = method === 'HEAD' ? 'GET' : method;
+    const local = api.kind === 'notFound' ? matchRoute(localRoutes, localMethod, rawPath) : api;
     if (local.kind === 'matched') {
       const query = new URLSearchParams(target.includes('?') ? target.slice(target.indexOf('?') + 1) : '');
       send(response, await local.route.handle({ pathParameters: local.pathParameters, query }));
     } else if (local.kind === 'methodNotAllowed') {
+      const allow =
+        api.kind === 'notFound' && local.allow.includes('GET') ? [...local.allow, 'HEAD'] : local.allow;
       send(
         response,
         localProblem({
           status: 405,
           title: 'Method Not Allowed',
-          detail: `${method} is not allowed here; allowed: ${local.allow.join(', ')}.`,
-          headers: { allow: local.allow.join(', ') },
+          detail: `${method} is not allowed here; allowed: ${allow.join(', ')}.`,
+          headers: { allow: allow.join(', ') },
         }),
       );
     } else {
@@ -147,6 +153,16 @@ export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<L
     if (!accepting) response.setHeader('connection', 'close');
     writeHttpResponse(response, answer);
   }
+
+  // Node answers a request it cannot read (headers past its 16 KiB, bad HTTP) with a bare status
+  // line; these answer as the API's problems do.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    socket.end(rawHttpResponse(localProblem(clientErrorProblem(error))));
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -178,6 +194,15 @@ export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<L
       await closed;
     },
   };
+}
+
+/** What a request Node could not read gets: 431 past its header limit, 408 when too slow, else 400. */
+function clientErrorProblem(error: NodeJS.ErrnoException) {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return headersTooLargeProblem();
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { status: 408, title: 'Request Timeout', detail: 'The request was not received in time.' };
+  }
+  return { status: 400, title: 'Bad Request', detail: 'The request is not valid HTTP/1.1.' };
 }
 
 function checkRouteTables(routes: readonly Route[], localRoutes: readonly LocalRoute[]): void {

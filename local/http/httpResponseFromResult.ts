@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
 /** An HTTP answer ready to be written. */
@@ -35,6 +35,20 @@ export function httpResponseFromResult(result: unknown): LocalHttpResponse {
     headers,
     body: result.isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8'),
   };
+}
+
+/**
+ * An answer as the bytes of an HTTP/1.1 response that closes its connection, for a socket with
+ * no request object to answer through (a request Node could not parse).
+ */
+export function rawHttpResponse(answer: LocalHttpResponse): Buffer {
+  const headers = Object.entries({
+    ...answer.headers,
+    'content-length': String(answer.body.length),
+    connection: 'close',
+  }).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((one) => `${name}: ${one}\r\n`));
+  const statusLine = `HTTP/1.1 ${answer.statusCode} ${STATUS_CODES[answer.statusCode] ?? ''}\r\n`;
+  return Buffer.concat([Buffer.from(`${statusLine}${headers.join('')}\r\n`, 'latin1'), answer.body]);
 }
 
 /** Writes an answer with its exact length. */

@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 
-/** More than any request this API accepts (the handlers refuse bodies over 16 KiB themselves). */
+/**
+ * The simulator's cap on a request body, as a web server in front of OpenWeb would have one (the
+ * local API takes the handlers' own limit, MAX_REQUEST_BODY_BYTES).
+ */
 export const MAX_LOCAL_REQUEST_BODY_BYTES = 1024 * 1024;
 
 /**
@@ -17,7 +20,7 @@ export type OversizedBodyHandling = 'stop' | 'drain';
  */
 export function readBoundedBody(
   request: IncomingMessage,
-  maxBytes = MAX_LOCAL_REQUEST_BODY_BYTES,
+  maxBytes: number,
   oversized: OversizedBodyHandling = 'stop',
 ): Promise<Buffer | 'tooLarge'> {
   const declared = Number(request.headers['content-length']);

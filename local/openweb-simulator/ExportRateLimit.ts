@@ -1,7 +1,8 @@
+import { SETTINGS } from '../../lib/settings/settingsTable';
 import { type RateLimitAdmission, SlidingWindowRateLimiter } from './SlidingWindowRateLimiter';
 
 /** Whose `/v4/export*` calls one limit counts together. */
-export const EXPORT_RATE_LIMIT_SCOPES = ['clientAddress', 'spot'] as const;
+export const EXPORT_RATE_LIMIT_SCOPES = SETTINGS.simulatorExportRateLimitScope.kind.values;
 export type ExportRateLimitScope = (typeof EXPORT_RATE_LIMIT_SCOPES)[number];
 
 /** Without an `x-spot-id`, calls share one count, so a missing header is no way around the limit. */

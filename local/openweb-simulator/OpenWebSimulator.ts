@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SETTINGS } from '../../lib/settings/settingsTable';
 import { MAX_LOCAL_REQUEST_BODY_BYTES, readBoundedBody } from '../http/readBoundedBody';
 import { countFiles } from './commentsArchive';
 import { handleControlRequest } from './controlSurface';
@@ -108,11 +109,11 @@ const defaults = {
   host: '127.0.0.1',
   port: 0,
   tokenTtlSeconds: 86_400,
-  authRequestsPerSecond: 1,
+  authRequestsPerSecond: SETTINGS.simulatorAuthRequestsPerSecond.default,
   exportRequestsPerSecond: 0,
-  exportRateLimitScope: 'clientAddress',
+  exportRateLimitScope: SETTINGS.simulatorExportRateLimitScope.default,
   timeScale: 1,
-  recordsPerExport: 250,
+  recordsPerExport: SETTINGS.simulatorRecordsPerExport.default,
   createResponseStyle: 'statusLinkOnly',
   seed: 1,
 } as const;

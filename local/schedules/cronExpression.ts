@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { ScheduleExpressionError } from '../errors';
+import type { CronFields } from '../../infra/scheduleExpression';
 
 /** When a cron schedule runs. */
 export interface CronSchedule {
@@ -7,12 +7,6 @@ export interface CronSchedule {
   next(afterMs: number): number | undefined;
 }
 
-const AWS_FIELD_COUNT = 6;
-/** EventBridge's year range. */
-const FIRST_YEAR = 1970;
-const LAST_YEAR = 2199;
-/** EventBridge numbers days of the week 1 (SUN) to 7 (SAT). */
-const LAST_WEEKDAY_NUMBER = 7;
 const MS_PER_MINUTE = 60_000;
 /** Clock changes in use (Lord Howe shifts 30 min, Troll 2 h): a wall-clock time this long earlier may repeat. */
 const CLOCK_CHANGES_MS = [30 * MS_PER_MINUTE, 60 * MS_PER_MINUTE, 120 * MS_PER_MINUTE];
@@ -20,65 +14,29 @@ const CLOCK_CHANGES_MS = [30 * MS_PER_MINUTE, 60 * MS_PER_MINUTE, 120 * MS_PER_M
 const MAX_SKIPPED_RUNS = 1_000;
 
 /**
- * An EventBridge Scheduler cron expression — the six fields inside `cron(…)`: minutes, hours,
- * day-of-month, month, day-of-week (1 = SUN … 7 = SAT), year — on the wall clock of `timeZone`,
- * computed by croner. croner reads the AWS fields as they are (`?`, lists, ranges, `a/step`,
- * names, `L`, `LW`, `<n>W`, `<day>L`, `<day>#<n>`, Quartz day numbering) once a seconds field
- * is put in front; this adapter adds what EventBridge does differently:
- * - exactly one of day-of-month and day-of-week is `?` (croner accepts both or neither);
+ * Run times of a cron expression checked by the stack's validator (infra/scheduleExpression.ts),
+ * on the wall clock of `timeZone` (an IANA name), computed by croner. croner reads the AWS fields
+ * as they are (`?`, lists, ranges, `a/step`, names, `L`, `LW`, `<n>W`, `<day>L`, `<day>#<n>`, Quartz
+ * day numbering) once a seconds field is put in front; this adapter adds what EventBridge does
+ * differently:
  * - `L` alone in day-of-week is Saturday (croner refuses it);
- * - years from 1970 to 2199 and days of the week up to 7 only (croner takes 1–9999 and 8 = SUN);
- * - `?` only in the day fields (croner takes it anywhere);
  * - clock changes as EventBridge Scheduler handles them: a time that does not exist when the
  *   clocks go forward is skipped (croner runs a fixed-time job after the gap instead), and a time
  *   repeated when they go back runs once (croner runs an interval job, e.g. `0/30 2`, twice).
- * @throws ScheduleExpressionError
  */
-export function parseCronExpression(fieldsText: string, timeZone = 'UTC'): CronSchedule {
-  const expression = `cron(${fieldsText})`;
-  const fail = (reason: string): never => {
-    throw new ScheduleExpressionError(expression, reason);
-  };
-  if (!isTimeZone(timeZone)) fail(`unknown time zone ${timeZone}`);
-  const fields = fieldsText.trim().split(/\s+/);
-  if (fields.length !== AWS_FIELD_COUNT) fail(`expected ${AWS_FIELD_COUNT} fields, got ${fields.length}`);
-  const [minutes, hours, dayOfMonth, month, dayOfWeek, year] = fields as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
-  if ((dayOfMonth === '?') === (dayOfWeek === '?')) {
-    fail('exactly one of day-of-month and day-of-week must be ?');
-  }
-  if ([minutes, hours, month, year].some((field) => field.includes('?'))) {
-    fail('? is only allowed in day-of-month or day-of-week');
-  }
-  if (numbersIn(year).some((value) => value < FIRST_YEAR || value > LAST_YEAR)) {
-    fail(`year: "${year}" is not from ${FIRST_YEAR} to ${LAST_YEAR}`);
-  }
-  // Numbers before `#` are days; the one after it is the occurrence, which croner checks.
-  if (numbersIn(dayOfWeek.replace(/#\d+/g, '')).some((value) => value > LAST_WEEKDAY_NUMBER)) {
-    fail(`day-of-week: "${dayOfWeek}" is not from 1 to ${LAST_WEEKDAY_NUMBER}`);
-  }
-  const weekdays = dayOfWeek.toUpperCase() === 'L' ? 'SAT' : dayOfWeek;
-  let cron: Cron;
-  try {
-    cron = new Cron(`0 ${minutes} ${hours} ${dayOfMonth} ${month} ${weekdays} ${year}`, {
-      timezone: timeZone,
-      mode: '7-part',
-      alternativeWeekdays: true,
-      // One of the two day fields is `?`, so AND picks the other one.
-      domAndDow: true,
-      // `a/step`, as EventBridge allows.
-      sloppyRanges: true,
-      paused: true,
-    });
-  } catch (error) {
-    return fail((error as Error).message.replace(/^CronPattern: /, ''));
-  }
+export function cronSchedule(fields: CronFields, timeZone: string): CronSchedule {
+  const [minutes, hours, dayOfMonth, month, dayOfWeek, year] = fields;
+  const weekdays = dayOfWeek === 'L' ? 'SAT' : dayOfWeek;
+  const cron = new Cron(`0 ${minutes} ${hours} ${dayOfMonth} ${month} ${weekdays} ${year}`, {
+    timezone: timeZone,
+    mode: '7-part',
+    alternativeWeekdays: true,
+    // One of the two day fields is `?`, so AND picks the other one.
+    domAndDow: true,
+    // `a/step`, as EventBridge allows.
+    sloppyRanges: true,
+    paused: true,
+  });
 
   return {
     next(afterMs: number): number | undefined {
@@ -93,20 +51,6 @@ export function parseCronExpression(fieldsText: string, timeZone = 'UTC'): CronS
       return undefined;
     },
   };
-}
-
-/** The values a field names, steps left out. */
-function numbersIn(field: string): number[] {
-  return (field.replace(/\/\d+/g, '').match(/\d+/g) ?? []).map(Number);
-}
-
-function isTimeZone(timeZone: string): boolean {
-  try {
-    wallClockText(0, timeZone);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The second pass through a wall-clock time when the clocks go back. */

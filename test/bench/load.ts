@@ -20,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ExportEventDetailType } from '../../lib/events/EventBridgeExportEvents';
 import { ExportStatus, isTerminal } from '../../lib/exports/ExportStatus';
 import type { ExportView } from '../../lib/http/exportView';
+import { SETTINGS } from '../../lib/settings/settingsTable';
 import type { LocalExportEvent } from '../../local/LocalExportEvents';
 import { parseLocalRuntimeSettings } from '../../local/localRuntimeSettings';
 import type { RateLimitRefusals, SimulatorRequest } from '../../local/openweb-simulator';
@@ -38,7 +39,7 @@ const SIMULATED_UPSTREAM_LIMIT_PER_SECOND = 30;
 /** …and the client's own cap, below it: arrival jitter must not push a second over the limit. */
 const GOVERNED_REQUESTS_PER_SECOND = 25;
 /** The deployed default, which the local runtime keeps. */
-const STATUS_FRESHNESS_SECONDS = 10;
+const STATUS_FRESHNESS_SECONDS = SETTINGS.statusFreshnessSeconds.default;
 /** Every wait for final states gives up after this. */
 const PHASE_TIMEOUT_MS = 180_000;
 /** (e) waits on 200 s of auth at the documented rate: its own, longer bound. */

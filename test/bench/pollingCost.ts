@@ -6,12 +6,13 @@ import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctio
 import { stateMachineDefinitionFromTemplate } from '../../infra/extractStateMachine';
 import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
 import { ExportStillProcessingError } from '../../lib/exports/errors';
+import { SETTINGS } from '../../lib/settings/settingsTable';
 import { createSeededRandom } from '../../local/openweb-simulator/seededRandom';
 
 const EXPORT_DURATIONS_SECONDS = [60, 600, 3_600, 21_600];
 const RUNS_PER_CASE = 41;
 const NAIVE_INTERVAL_SECONDS = 30;
-const DEFAULT_FIRST_POLL_DELAY_SECONDS = 30;
+const DEFAULT_FIRST_POLL_DELAY_SECONDS = SETTINGS.defaultFirstPollDelaySeconds.default;
 const FAR_DEADLINE = '2100-01-01T00:00:00Z';
 /** Real exports of one spot vary: each run lasts the nominal duration ± this fraction. */
 const DURATION_SPREAD = 0.1;

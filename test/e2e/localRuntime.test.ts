@@ -610,12 +610,12 @@ describe('a first run, as the README tells it', () => {
       // Assess
       expect(option.code).toBe(2);
       expect(option.output).toContain(
-        'error: unknown option --wiat (did you mean --wait?)\nUsage: openweb-exports start --spot <id>',
+        'error: unknown option --wiat (did you mean --wait?)\nUsage: npx openweb-exports start --spot <id>',
       );
       expect(option.output).not.toContain("'--wiat");
       expect(command.code).toBe(2);
       expect(command.output).toContain(
-        'error: unknown command stat (did you mean status?)\nUsage: openweb-exports <command> [options]',
+        'error: unknown command stat (did you mean status?)\nUsage: npx openweb-exports <command> [options]',
       );
       // Nothing was started by the mistyped start.
       const listed = await requestJson(`${runtime.apiUrl}/exports`, { spotId: 'sp_demo' });
@@ -795,7 +795,7 @@ describe('a first run, as the README tells it', () => {
       expect(watched.output).toContain('reconnecting (attempt 2 of 2, next in 2 s)');
       expect(watched.output).toContain(
         'Stopped watching after 2 reconnect attempts; the export keeps running. ' +
-          `Resume watching with: openweb-exports watch ${started.exportId} --spot sp_demo --api ${runtime.apiUrl}`,
+          `Resume watching with: npx openweb-exports watch ${started.exportId} --spot sp_demo --api ${runtime.apiUrl}`,
       );
     },
     2 * PROCESS_TIMEOUT_MS,

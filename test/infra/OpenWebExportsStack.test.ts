@@ -116,8 +116,11 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         expect(outputs.sort()).toEqual([
           'ApiUrl',
           'ArchiveBucketName',
+          'AthenaWorkGroupName',
           'DashboardName',
           'EventBusName',
+          'LakeDatabaseName',
+          'LakeQueryPolicyArn',
           'StateMachineArn',
           'TableName',
         ]);
@@ -490,7 +493,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       }
     });
 
-    it('starts a spot export with the schedule input the start handler reads', () => {
+    it('starts a spot export with the schedule input the start handler reads, in the time zone named as IANA does', () => {
       // Prepare
       const startFunctionId = functionOf(scheduled.template, HandlerNames.START)[0];
 
@@ -499,7 +502,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         .map(([, resource]) => resource.Properties)
         .find((properties) => properties.ScheduleExpression === 'cron(0 2 * * ? *)');
 
-      // Assess
+      // Assess: configured as `europe/paris`.
       expect(schedule?.ScheduleExpressionTimezone).toBe('Europe/Paris');
       const target = schedule?.Target as { Arn: unknown; Input: string; RetryPolicy: unknown };
       expect(logicalIdOfGetAtt(target.Arn)).toBe(startFunctionId);

@@ -44,7 +44,7 @@ function bucketOf(stack: SynthesizedTestStack) {
 }
 
 describe('the archive bucket', () => {
-  it('moves files to Standard-IA after 90 days, expires replaced versions, and cleans up unfinished uploads', () => {
+  it('moves files to Standard-IA after 90 days, expires replaced versions and query results, and cleans up unfinished uploads', () => {
     // Act
     const rules = (
       bucketOf(defaults).Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }
@@ -59,6 +59,14 @@ describe('the archive bucket', () => {
         AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
         NoncurrentVersionExpiration: { NoncurrentDays: 30 },
         Transitions: [{ StorageClass: 'STANDARD_IA', TransitionInDays: 90 }],
+      },
+      {
+        Id: 'AthenaQueryResults',
+        Prefix: 'athena-results/',
+        Status: 'Enabled',
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+        ExpirationInDays: 7,
+        NoncurrentVersionExpiration: { NoncurrentDays: 1 },
       },
     ]);
   });
@@ -118,6 +126,8 @@ describe('the archive bucket', () => {
         's3:AbortMultipartUpload',
         's3:PutObject',
         'events:PutEvents',
+        // Registers the table partition of the Parquet files it stored (ExportsLake).
+        'glue:CreatePartition',
       ].sort(),
     );
     expect(filesActions).toEqual(

@@ -83,6 +83,13 @@ describe('the bundles the stack ships', () => {
     }
   });
 
+  it("hold none of the CLI's query engines: neither DuckDB (a native library) nor the Athena client", () => {
+    for (const handler of Object.values(HandlerNames)) {
+      expect(matching(handler, /node_modules\/(@duckdb|@aws-sdk\/client-athena)\//), handler).toEqual([]);
+      expect(matching(handler, /^cli\//), handler).toEqual([]);
+    }
+  });
+
   it('give list the table and nothing else: no other AWS client, no OpenWeb client', () => {
     expect(matching(HandlerNames.LIST, /node_modules\/@aws-sdk\/client-dynamodb\//).length).toBeGreaterThan(
       0,

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseStackConfig, StackConfigError } from '../../infra/stackConfig';
 import { DEFAULT_SECRET_NAME_PREFIX } from '../../lib/config';
+import {
+  INVALID_SCHEDULE_EXPRESSIONS,
+  SCHEDULE_TIME_ZONES,
+  VALID_SCHEDULE_EXPRESSIONS,
+} from '../support/scheduleExpressions';
 
 function problemsOf(raw: unknown): string[] {
   try {
@@ -187,12 +192,38 @@ describe('parseStackConfig', () => {
     expect(problems).toEqual(['openwebExports.sourceMapStackTraces: must be true or false']);
   });
 
-  it('rejects unknown keys, so a typo is not silently ignored', () => {
+  it('rejects unknown keys, so a typo is not silently ignored, and names the key probably meant', () => {
     // Act
-    const problems = problemsOf({ spot: [] });
+    const problems = problemsOf({ spot: [], nothingLikeAnyKey: 1 });
 
     // Assess
-    expect(problems).toEqual(['openwebExports: unknown key "spot"']);
+    expect(problems).toEqual([
+      'openwebExports: unknown key "spot" (did you mean "spots"?), "nothingLikeAnyKey"',
+    ]);
+  });
+
+  it('names the key probably meant at every level of the configuration', () => {
+    // Act
+    const problems = problemsOf({
+      polling: { exportDeadlineSecond: 3600 },
+      api: { throttlingRateLimt: 10 },
+      archive: { ExpireAfterDays: 400 },
+      auth: { mode: 'jwt', issuer: 'https://issuer.example.com', audience: ['a'], spotclaim: 'spots' },
+      spots: [
+        { spotId: 'sp_abc', schedule: [] },
+        { spotId: 'sp_def', schedules: [{ ...validSchedule, timezone: 'UTC' }] },
+      ],
+    });
+
+    // Assess
+    expect(problems).toEqual([
+      'openwebExports.spots.0: unknown key "schedule" (did you mean "schedules"?)',
+      'openwebExports.spots.1.schedules.0: unknown key "timezone" (did you mean "timeZone"?)',
+      'openwebExports.auth: unknown key "spotclaim" (did you mean "spotClaim"?)',
+      'openwebExports.polling: unknown key "exportDeadlineSecond" (did you mean "exportDeadlineSeconds"?)',
+      'openwebExports.api: unknown key "throttlingRateLimt" (did you mean "throttlingRateLimit"?)',
+      'openwebExports.archive: unknown key "ExpireAfterDays" (did you mean "expireAfterDays"?)',
+    ]);
   });
 
   it('requires issuer and audience in JWT mode', () => {
@@ -287,5 +318,65 @@ describe('parseStackConfig', () => {
 
     // Assess
     expect(problems).toEqual(['openwebExports: is not valid JSON']);
+  });
+});
+
+// The same table the local scheduler's tests run: what the stack accepts, the local scheduler runs.
+describe('parseStackConfig: schedule expressions', () => {
+  const withSchedule = (schedule: Record<string, unknown>) => ({
+    spots: [{ spotId: 'sp_abc', schedules: [{ window: 'P1D', ...schedule }] }],
+  });
+
+  it('refuses cron(0 2 * * * *): Scheduler wants ? in exactly one of the day fields', () => {
+    // Act
+    const problems = problemsOf(withSchedule({ expression: 'cron(0 2 * * * *)' }));
+
+    // Assess
+    expect(problems).toEqual([
+      'openwebExports.spots.0.schedules.0.expression: must be an EventBridge Scheduler expression, ' +
+        'cron(<6 fields>) or rate(<n> <unit>): exactly one of day-of-month and day-of-week must be ?',
+    ]);
+  });
+
+  it.each(VALID_SCHEDULE_EXPRESSIONS)('accepts %s', (expression) => {
+    // Act
+    const config = parseStackConfig(withSchedule({ expression }));
+
+    // Assess
+    expect(config.spots[0]?.schedules[0]?.expression).toBe(expression);
+  });
+
+  it.each(INVALID_SCHEDULE_EXPRESSIONS)('refuses $expression, saying why', ({ expression, reason }) => {
+    // Act
+    const problems = problemsOf(withSchedule({ expression }));
+
+    // Assess
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      /^openwebExports\.spots\.0\.schedules\.0\.expression: must be an EventBridge Scheduler expression/,
+    );
+    expect(problems[0]).toMatch(reason);
+  });
+
+  it.each(SCHEDULE_TIME_ZONES)('writes the time zone $typed as $canonical', ({ typed, canonical }) => {
+    // Act
+    const read = () => parseStackConfig(withSchedule({ expression: 'cron(0 2 * * ? *)', timeZone: typed }));
+
+    // Assess
+    if (canonical === undefined) expect(read).toThrow(/timeZone: must be an IANA time zone/);
+    else expect(read().spots[0]?.schedules[0]?.timeZone).toBe(canonical);
+  });
+
+  it('takes only rate() expressions for the reconciler', () => {
+    // Act
+    const cron = problemsOf({ polling: { reconcileRate: 'cron(0/5 * * * ? *)' } });
+    const rate = parseStackConfig({ polling: { reconcileRate: 'rate(1 hour)' } });
+
+    // Assess
+    expect(cron).toEqual([
+      'openwebExports.polling.reconcileRate: must be a rate expression such as rate(5 minutes) or rate(1 hour): ' +
+        'expected rate(<n> <unit>)',
+    ]);
+    expect(rate.polling.reconcileRate).toBe('rate(1 hour)');
   });
 });

@@ -42,7 +42,8 @@ export const SCHEDULED_SPOT_CONFIG = {
   spots: [
     {
       spotId: 'sp_abc123',
-      schedules: [{ expression: 'cron(0 2 * * ? *)', window: 'P1D', timeZone: 'Europe/Paris' }],
+      // As typed by hand: Scheduler matches zones in any case; the stack writes the zone's own name.
+      schedules: [{ expression: 'cron(0 2 * * ? *)', window: 'P1D', timeZone: 'europe/paris' }],
     },
     {
       spotId: 'sp_second',

@@ -292,7 +292,8 @@ describe('OpenWebClient against the OpenWeb simulator', () => {
   it('waits out a burst of 429s on status and then succeeds', async () => {
     // Prepare
     const sim = await start();
-    const client = clientFor(sim);
+    // A budget the three waits fit in (the functions' default budget is shorter: their API calls must answer in time).
+    const client = clientFor(sim, { retry: { totalBudgetMs: 10_000 } });
     const created = await client.createExport(SPOT, CONVERSATION);
     sim.setFaults({ script: [{ endpoint: 'status', kind: 'rateLimit', times: 3, retryAfterSeconds: 2 }] });
     const startedAt = clock.nowMs;

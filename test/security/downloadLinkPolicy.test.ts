@@ -8,10 +8,10 @@ import {
   DEFAULT_DOWNLOAD_HOSTS,
   DownloadLinkRejection,
   downloadLinkPolicy,
-  isDownloadHostEntry,
   MAX_DOWNLOAD_LINK_CHARS,
   screenDownloadLinks,
 } from '../../lib/openweb/downloadLinkPolicy';
+import { isDownloadHostEntry } from '../../lib/settings/downloadHostEntry';
 import { removeTestAssemblies, synthesizeTestStack } from '../infra/synthesizeTestStack';
 import { functionOf } from '../infra/templateQueries';
 

@@ -4,13 +4,13 @@ import { makeAbortHandler } from '../../functions/abort';
 import { makeGetExportHandler } from '../../functions/get-export';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
-import { DEFAULT_EXPORT_SETTINGS } from '../../lib/exports/ExportSettings';
 import { isValidExportId } from '../../lib/exports/exportId';
 import type { ExportDependencies } from '../../lib/exports/ports';
 import { SPOT_ID_PATTERN } from '../../lib/exports/spotId';
 import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../../lib/http/apiRequestLimits';
 import type { ExportHandler } from '../../lib/runtime/createHandler';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
+import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
 import {
   type ApiEventInit,
   apiEvent,

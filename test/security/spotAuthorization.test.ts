@@ -25,6 +25,8 @@ import {
 } from '../unit/functions/support/mockedAwsRuntime';
 
 const SPOT_CLAIM = 'custom:spots';
+/** Two stacks synthesized in one test: seconds each, more on a busy machine. */
+const TWO_SYNTHESES_TIMEOUT_MS = 60_000;
 const JWT_AUTH = { mode: 'jwt', issuer: 'https://issuer.example.com/', audience: ['exports-api'] };
 const WELL_FORMED_UNKNOWN_EXPORT_ID = 'ex_01kak3f4v2aaaaaaaaaaaaaaaa';
 
@@ -288,20 +290,24 @@ describe('spot claim configuration', () => {
     expect(spotClaim).toBe(SPOT_CLAIM);
   });
 
-  it('passes auth.spotClaim to every function as AUTH_SPOT_CLAIM in JWT mode', () => {
-    // Act
-    const withClaim = synthesizeTestStack({ auth: { ...JWT_AUTH, spotClaim: SPOT_CLAIM } });
-    const withoutClaim = synthesizeTestStack({ auth: JWT_AUTH });
+  it(
+    'passes auth.spotClaim to every function as AUTH_SPOT_CLAIM in JWT mode',
+    () => {
+      // Act
+      const withClaim = synthesizeTestStack({ auth: { ...JWT_AUTH, spotClaim: SPOT_CLAIM } });
+      const withoutClaim = synthesizeTestStack({ auth: JWT_AUTH });
 
-    // Assess
-    for (const handler of Object.values(HandlerNames)) {
-      const variablesOf = (template: typeof withClaim.template) =>
-        (functionOf(template, handler)[1].Properties.Environment as { Variables: Record<string, unknown> })
-          .Variables;
-      expect(variablesOf(withClaim.template).AUTH_SPOT_CLAIM).toBe(SPOT_CLAIM);
-      expect(variablesOf(withoutClaim.template)).not.toHaveProperty('AUTH_SPOT_CLAIM');
-    }
-  });
+      // Assess
+      for (const handler of Object.values(HandlerNames)) {
+        const variablesOf = (template: typeof withClaim.template) =>
+          (functionOf(template, handler)[1].Properties.Environment as { Variables: Record<string, unknown> })
+            .Variables;
+        expect(variablesOf(withClaim.template).AUTH_SPOT_CLAIM).toBe(SPOT_CLAIM);
+        expect(variablesOf(withoutClaim.template)).not.toHaveProperty('AUTH_SPOT_CLAIM');
+      }
+    },
+    TWO_SYNTHESES_TIMEOUT_MS,
+  );
 
   it('accepts a spot claim only in JWT mode', () => {
     // Act / Assess

@@ -49,11 +49,19 @@ const REVIEWED_RESOURCE_TYPES = new Set([
   'AWS::ApiGatewayV2::Integration',
   'AWS::ApiGatewayV2::Route',
   'AWS::ApiGatewayV2::Stage',
+  // Queries of the archive: results encrypted under the bucket's own prefix, configuration enforced,
+  // a scanned-bytes limit (test/integration/infra/ExportsLake.test.ts).
+  'AWS::Athena::WorkGroup',
   'AWS::CloudWatch::Alarm',
   'AWS::CloudWatch::Dashboard',
   'AWS::DynamoDB::Table',
   'AWS::Events::EventBus',
+  // The catalog of the archive's table and view: names, column types and locations, no data, no access.
+  'AWS::Glue::Database',
+  'AWS::Glue::Table',
   'AWS::IAM::Policy',
+  // The query policy, attached to no principal by the stack: its statements go through the checks below.
+  'AWS::IAM::ManagedPolicy',
   'AWS::IAM::Role',
   'AWS::KMS::Key',
   'AWS::Lambda::EventInvokeConfig',

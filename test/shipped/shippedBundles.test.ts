@@ -65,6 +65,8 @@ const UNUSED_GRANTS: Record<string, string> = {
   'start dynamodb:UpdateItem *:table/*': 'names the workflow of a replayed start whose record has none',
   'abort dynamodb:Query *:table/*': 'an abort of an export whose create answer was lost looks for it',
   'archive s3:AbortMultipartUpload *': 'a failed multipart upload (a file over the 8 MiB part size)',
+  'archive glue:CreatePartition *':
+    "registers the catalog table's partition of the Parquet files an archive stores; this run stores none",
   'abort dynamodb:PutItem *:table/*':
     'writes the link pages of an export its check finds completed with links too many for its item',
   'reconcile dynamodb:PutItem *:table/*':

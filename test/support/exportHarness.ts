@@ -1,6 +1,6 @@
 import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
-import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from '../../lib/exports/ExportSettings';
+import type { ExportSettings } from '../../lib/exports/ExportSettings';
 import type { ExportStore } from '../../lib/exports/ExportStore';
 import { CredentialsNotFoundError } from '../../lib/exports/errors';
 import type { IdempotencyKeys } from '../../lib/exports/IdempotencyRecord';
@@ -8,6 +8,7 @@ import type { ExportDependencies, ExportMetricName, PollingWorkflows } from '../
 import type { SpotLocks } from '../../lib/exports/SpotLock';
 import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
 import { OpenWebClient, type OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
+import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { DynamoDbIdempotencyKeys } from '../../lib/store/DynamoDbIdempotencyKeys';
 import { DynamoDbSpotLocks } from '../../lib/store/DynamoDbSpotLocks';

@@ -1,6 +1,6 @@
 import type { ExportChangeField, ExportRecord, NewExportRecord } from '../../lib/exports/ExportRecord';
-import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from '../../lib/exports/ExportSettings';
 import { ArchiveStatus } from '../../lib/exports/ExportArchive';
+import type { ExportSettings } from '../../lib/exports/ExportSettings';
 import { ExportStatus, isActive } from '../../lib/exports/ExportStatus';
 import type {
   ConditionalTransition,
@@ -30,6 +30,7 @@ import type {
   UpstreamExports,
 } from '../../lib/exports/UpstreamExports';
 import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
+import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
 
 const MS_PER_SECOND = 1000;
 

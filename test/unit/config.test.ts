@@ -6,7 +6,12 @@ import {
   DEFAULT_SECRET_NAME_PREFIX,
   loadConfig,
 } from '../../lib/config';
-import { DEFAULT_EXPORT_SETTINGS } from '../../lib/exports/ExportSettings';
+import { DEFAULT_DOWNLOAD_HOSTS } from '../../lib/openweb/downloadLinkPolicy';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../lib/openweb/OpenWebClient';
+import { DEFAULT_RETRY_POLICY } from '../../lib/openweb/retryPolicy';
+import { DEFAULT_MAX_CONCURRENT_REQUESTS } from '../../lib/openweb/UpstreamGovernor';
+import { DEFAULT_SECRETS_CACHE_MAX_AGE_SECONDS } from '../../lib/secrets/SecretsManagerCredentialsProvider';
+import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
 
 /** API Gateway gives up on an integration after 29 s. */
 const API_GATEWAY_INTEGRATION_TIMEOUT_MS = 29_000;
@@ -144,6 +149,31 @@ describe('loadConfig', () => {
     const worstCaseMs = 2 * (openWeb.retryBudgetMs + openWeb.requestTimeoutMs);
     expect(worstCaseMs).toBeLessThanOrEqual(20_000);
     expect(worstCaseMs).toBeLessThan(API_GATEWAY_INTEGRATION_TIMEOUT_MS);
+  });
+
+  it('has the defaults the upstream client, its governor, the credentials cache and the export lifecycle fall back on', () => {
+    // Act
+    const config = loadConfig({});
+
+    // Assess: one default per setting, whoever builds the parts.
+    expect({
+      requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
+      maxAttempts: DEFAULT_RETRY_POLICY.maxAttempts,
+      retryBudgetMs: DEFAULT_RETRY_POLICY.totalBudgetMs,
+      maxConcurrentRequests: DEFAULT_MAX_CONCURRENT_REQUESTS,
+      downloadHosts: DEFAULT_DOWNLOAD_HOSTS,
+      cacheMaxAgeSeconds: DEFAULT_SECRETS_CACHE_MAX_AGE_SECONDS,
+      exports: DEFAULT_EXPORT_SETTINGS,
+    }).toEqual({
+      requestTimeoutMs: config.openWeb.requestTimeoutMs,
+      maxAttempts: config.openWeb.maxAttempts,
+      retryBudgetMs: config.openWeb.retryBudgetMs,
+      maxConcurrentRequests: config.openWeb.maxConcurrentRequests,
+      downloadHosts: config.openWeb.downloadHosts,
+      cacheMaxAgeSeconds:
+        config.credentials.source === 'secretsManager' && config.credentials.cacheMaxAgeSeconds,
+      exports: config.exports,
+    });
   });
 
   it('reads the AWS resources and maps the lifecycle variables to the export settings', () => {

@@ -37,7 +37,7 @@ describe('API errors', () => {
     const io = createTestIo();
 
     // Act
-    const code = await runCli(['start', '--api', server.url, '--spot', SPOT_ID, '--last', 'P60D'], io);
+    const code = await runCli(['start', '--api', server.url, '--spot', SPOT_ID, '--last', 'P1D'], io);
 
     // Assess
     expect(code).toBe(ExitCode.API_ERROR);
@@ -53,7 +53,7 @@ describe('API errors', () => {
 
     // Act
     const code = await runCli(
-      ['start', '--json', '--api', server.url, '--spot', SPOT_ID, '--last', 'P60D'],
+      ['start', '--json', '--api', server.url, '--spot', SPOT_ID, '--last', 'P1D'],
       io,
     );
 
@@ -86,7 +86,7 @@ describe('API errors', () => {
     // Assess
     expect(code).toBe(ExitCode.API_ERROR);
     expect(io.stderrText()).toContain(`Spot busy: Spot ${SPOT_ID} already has an export running.`);
-    expect(io.stderrText()).toContain(`openweb-exports watch exp_active --spot ${SPOT_ID}`);
+    expect(io.stderrText()).toContain(`npx openweb-exports watch exp_active --spot ${SPOT_ID}`);
   });
 
   it('reports an error answer that is not a problem document by its HTTP status, with a hint on 403', async () => {

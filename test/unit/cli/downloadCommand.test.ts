@@ -227,6 +227,40 @@ describe('download command', () => {
     expect(readFileSync(join(outDir, EXPORT_ID, 'exp_1.csv'), 'utf8')).toBe(CSV);
   });
 
+  it('reports the size of the file it saved with --gunzip, not of the archived .csv.gz', async () => {
+    // Prepare
+    api = await startFakeExportsApi(() => filesReply('ARCHIVED'));
+    const io = createTestIo();
+    const jsonIo = createTestIo();
+    const saved = join(outDir, EXPORT_ID, 'exp_1.csv');
+
+    // Act
+    const code = await runCli(
+      ['download', EXPORT_ID, '--spot', SPOT_ID, '--out', outDir, '--gunzip', '--api', api.url],
+      io,
+    );
+    await runCli(
+      ['download', EXPORT_ID, '--spot', SPOT_ID, '--out', outDir, '--gunzip', '--json', '--api', api.url],
+      jsonIo,
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(io.stdoutText()).toBe(
+      `saved ${saved} (${CSV.length} B, 2 rows; decompressed from ${STORED.length} B, sha256 verified)\n`,
+    );
+    expect(JSON.parse(jsonIo.stdoutText()).files).toEqual([
+      {
+        name: 'exp_1.csv',
+        path: saved,
+        bytes: CSV.length,
+        archivedBytes: STORED.length,
+        rows: 2,
+        sha256: SHA256,
+      },
+    ]);
+  });
+
   it('keeps nothing of a file whose bytes do not match, and exits 8', async () => {
     // Prepare
     api = await startFakeExportsApi(() => filesReply('ARCHIVED', '/bad'));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
+import { ExportsApiClient } from '../../../cli/ExportsApiClient';
 import { runCli } from '../../../cli/runCli';
 import { COMPLETED_LINKS, EXPORT_ID, exportView, SPOT_ID } from './support/exportViews';
 import { type FakeExportsApi, type FakeRoute, startFakeExportsApi } from './support/fakeExportsApi';
@@ -61,13 +62,65 @@ describe('status command', () => {
     expect(JSON.parse(io.stdoutText())).toMatchObject({ exportId: EXPORT_ID, status });
   });
 
-  it('encodes the export id into the path', async () => {
+  it('shows the archive, and names the end time of an aborted export after how it ended', async () => {
     // Prepare
-    const server = await serve(() => ({ status: 200, body: exportView() }));
+    const server = await serve(() => ({
+      status: 200,
+      body: exportView({
+        status: 'ABORTED',
+        upstreamStatus: 'abort accepted',
+        completedAt: '2026-05-01T12:00:09Z',
+        archive: {
+          status: 'NONE',
+          reason: 'the export ended ABORTED: there are no files to archive',
+          files: 0,
+        },
+      }),
+    }));
     const io = createTestIo();
 
     // Act
-    await runCli(['status', 'exp/../1', '--api', server.url, '--spot', SPOT_ID], io);
+    const code = await runCli(['status', EXPORT_ID, '--api', server.url, '--spot', SPOT_ID], io);
+
+    // Assess
+    expect(code).toBe(ExitCode.EXPORT_ABORTED);
+    expect(io.stdoutText()).toMatch(/^aborted +2026-05-01T12:00:09Z$/m);
+    expect(io.stdoutText()).not.toMatch(/^completed/m);
+    expect(io.stdoutText()).toMatch(/^archive +NONE$/m);
+  });
+
+  it.each([
+    [
+      { status: 'ARCHIVED', archivedAt: '2026-05-01T12:01:00Z', files: 2, rows: 500 },
+      'ARCHIVED (2 files, 500 rows)',
+    ],
+    [{ status: 'FAILED', reason: 'link 1 expired', files: 0 }, 'FAILED: link 1 expired'],
+    [{ status: 'PENDING', files: 0 }, 'PENDING'],
+  ])('shows an archive %o as %s', async (archive, shown) => {
+    // Prepare
+    const server = await serve(() => ({
+      status: 200,
+      body: exportView({ status: 'COMPLETED', completedAt: '2026-05-01T12:00:30Z', archive }),
+    }));
+    const io = createTestIo();
+
+    // Act
+    await runCli(['status', EXPORT_ID, '--api', server.url, '--spot', SPOT_ID], io);
+
+    // Assess
+    expect(io.stdoutText()).toContain(`archive      ${shown}\n`);
+    expect(io.stdoutText()).toMatch(/^completed +2026-05-01T12:00:30Z$/m);
+  });
+});
+
+describe('the API client', () => {
+  it('encodes the export id into the path', async () => {
+    // Prepare
+    const server = await serve(() => ({ status: 200, body: exportView() }));
+    const client = new ExportsApiClient({ baseUrl: new URL(server.url), fetch: globalThis.fetch });
+
+    // Act
+    await client.getExport(SPOT_ID, 'exp/../1');
 
     // Assess
     expect(server.requests[0]?.path).toBe('/exports/exp%2F..%2F1');
@@ -77,7 +130,11 @@ describe('status command', () => {
 describe('abort command', () => {
   it('posts the abort and exits 0 once it is accepted', async () => {
     // Prepare
-    const server = await serve(() => ({ status: 202, body: exportView({ status: 'ABORTING' }) }));
+    const server = await serve((request) =>
+      request.method === 'POST'
+        ? { status: 202, body: exportView({ status: 'ABORTING' }) }
+        : { status: 200, body: exportView({ status: 'PROCESSING' }) },
+    );
     const io = createTestIo();
 
     // Act
@@ -85,11 +142,31 @@ describe('abort command', () => {
 
     // Assess
     expect(code).toBe(ExitCode.SUCCESS);
-    expect(server.requests[0]?.method).toBe('POST');
-    expect(server.requests[0]?.path).toBe(`/exports/${EXPORT_ID}/abort`);
-    expect(server.requests[0]?.headers['x-spot-id']).toBe(SPOT_ID);
+    const abort = server.requests.find((request) => request.method === 'POST');
+    expect(abort?.path).toBe(`/exports/${EXPORT_ID}/abort`);
+    expect(abort?.headers['x-spot-id']).toBe(SPOT_ID);
     expect(io.stdoutText()).toContain(`Abort of export ${EXPORT_ID} accepted.`);
     expect(io.stdoutText()).toMatch(/status\s+ABORTING/);
+  });
+
+  it('says an export ABORTED already was not aborted again, and sends no abort', async () => {
+    // Prepare: the API answers a repeated abort with 202 and the aborted export, as the first.
+    const aborted = exportView({ status: 'ABORTED', completedAt: '2026-05-01T12:00:09Z' });
+    const server = await serve((request) =>
+      request.method === 'POST' ? { status: 202, body: aborted } : { status: 200, body: aborted },
+    );
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(['abort', EXPORT_ID, '--api', server.url, '--spot', SPOT_ID], io);
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(server.requests.map((request) => request.method)).toEqual(['GET']);
+    expect(io.stdoutText()).toContain(
+      `Export ${EXPORT_ID} was already ABORTED (at 2026-05-01T12:00:09Z); nothing to abort.\n`,
+    );
+    expect(io.stdoutText()).not.toContain('accepted');
   });
 });
 
@@ -99,7 +176,14 @@ describe('list command', () => {
     const server = await serve(() => ({
       status: 200,
       body: {
-        items: [exportView({ exportId: 'exp_2', status: 'COMPLETED' }), exportView({ exportId: 'exp_1' })],
+        items: [
+          exportView({
+            exportId: 'exp_2',
+            status: 'COMPLETED',
+            archive: { status: 'ARCHIVED', files: 1, rows: 250 },
+          }),
+          exportView({ exportId: 'exp_1', archive: { status: 'PENDING', files: 0 } }),
+        ],
         nextToken: 'tok-2',
       },
     }));
@@ -116,9 +200,9 @@ describe('list command', () => {
     expect(server.requests[0]?.path).toBe('/exports');
     expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({ status: 'COMPLETED', limit: '2' });
     const lines = io.stdoutText().trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^EXPORT\s+STATUS\s+REQUESTED\s+SOURCE\s+POLLS\s+REQUEST$/);
-    expect(lines[1]).toMatch(/^exp_2\s+COMPLETED\s/);
-    expect(lines[2]).toMatch(/^exp_1\s+PROCESSING\s/);
+    expect(lines[0]).toMatch(/^EXPORT\s+STATUS\s+ARCHIVE\s+REQUESTED\s+SOURCE\s+POLLS\s+REQUEST$/);
+    expect(lines[1]).toMatch(/^exp_2\s+COMPLETED\s+ARCHIVED\s/);
+    expect(lines[2]).toMatch(/^exp_1\s+PROCESSING\s+PENDING\s/);
     expect(io.stderrText()).toContain('--next-token tok-2');
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
 import { runCli } from '../../../cli/runCli';
+import { EXPORT_ID } from './support/exportViews';
 import { createTestIo } from './support/testIo';
 
 function failingFetch(): typeof fetch {
@@ -19,7 +20,7 @@ describe('runCli usage', () => {
 
     // Assess
     expect(code).toBe(ExitCode.SUCCESS);
-    expect(io.stdoutText()).toContain('Usage: openweb-exports <command>');
+    expect(io.stdoutText()).toContain('Usage: npx openweb-exports <command>');
     expect(io.stdoutText()).toMatch(
       /Exit codes:[\s\S]*3 +the export FAILED[\s\S]*6 +the API could not be reached/,
     );
@@ -34,19 +35,26 @@ describe('runCli usage', () => {
     ['watch', '--interval-seconds <n>'],
     ['abort', 'abort <exportId> --spot <id>'],
     ['list', '--next-token <token>'],
-  ])('prints the help of %s with its options and the exit codes', async (command, expected) => {
-    // Prepare
-    const io = createTestIo({ fetch: failingFetch() });
+  ])(
+    'prints the help of %s with its own options, pointing at the general help for the rest',
+    async (command, expected) => {
+      // Prepare
+      const io = createTestIo({ fetch: failingFetch() });
 
-    // Act
-    const code = await runCli([command, '--help'], io);
+      // Act
+      const code = await runCli([command, '--help'], io);
 
-    // Assess
-    expect(code).toBe(ExitCode.SUCCESS);
-    expect(io.stdoutText()).toContain(`Usage: openweb-exports ${command}`);
-    expect(io.stdoutText()).toContain(expected);
-    expect(io.stdoutText()).toContain('Exit codes:');
-  });
+      // Assess
+      expect(code).toBe(ExitCode.SUCCESS);
+      expect(io.stdoutText()).toContain(`Usage: npx openweb-exports ${command}`);
+      expect(io.stdoutText()).toContain(expected);
+      expect(io.stdoutText()).toContain(
+        "Global options: [--api <url>] [--spot <id>] [--json] [--sigv4] [--region <region>]\nRun 'npx openweb-exports --help' for what they do and for every exit code.\n",
+      );
+      expect(io.stdoutText()).not.toContain('Exit codes:');
+      expect(io.stdoutText()).not.toContain('Sign requests with AWS SigV4');
+    },
+  );
 
   it('answers `help <command>` like `<command> --help`', async () => {
     // Prepare
@@ -57,14 +65,14 @@ describe('runCli usage', () => {
 
     // Assess
     expect(code).toBe(ExitCode.SUCCESS);
-    expect(io.stdoutText()).toContain('Usage: openweb-exports watch');
+    expect(io.stdoutText()).toContain('Usage: npx openweb-exports watch');
   });
 
   it.each([
     { argv: [], message: 'a command is missing' },
     { argv: ['export'], message: 'unknown command export\n' },
     { argv: ['stat', 'exp_1'], message: 'unknown command stat (did you mean status?)' },
-    { argv: ['status', 'exp_1', '--spot', 'sp_demo', '--colour'], message: 'unknown option --colour\n' },
+    { argv: ['status', EXPORT_ID, '--spot', 'sp_demo', '--colour'], message: 'unknown option --colour\n' },
     {
       argv: ['start', '--spot', 'sp_demo', '--wiat'],
       message: 'unknown option --wiat (did you mean --wait?)',
@@ -72,10 +80,22 @@ describe('runCli usage', () => {
     { argv: ['list', '--spto=sp_demo'], message: 'unknown option --spto (did you mean --spot?)' },
     { argv: ['list', '-x'], message: 'unknown option -x' },
     { argv: ['status', '--spot', 'sp_demo'], message: 'the export id is missing' },
-    { argv: ['status', 'exp_1', 'exp_2', '--spot', 'sp_demo'], message: "unexpected argument 'exp_2'" },
-    { argv: ['status', 'exp_1'], message: '--spot <id> is required' },
-    { argv: ['status', 'exp_1', '--spot', 'demo'], message: "--spot 'demo' must look like sp_" },
-    { argv: ['status', 'exp_1', '--spot'], message: "Option '--spot <value>' argument missing" },
+    { argv: ['status', EXPORT_ID, 'exp_2', '--spot', 'sp_demo'], message: "unexpected argument 'exp_2'" },
+    { argv: ['status', EXPORT_ID], message: '--spot <id> is required' },
+    { argv: ['status', EXPORT_ID, '--spot', 'demo'], message: "--spot 'demo' must look like sp_" },
+    { argv: ['status', EXPORT_ID, '--spot'], message: "Option '--spot <value>' argument missing" },
+    {
+      argv: ['status', EXPORT_ID.toUpperCase(), '--spot', 'sp_demo'],
+      message: `the export id '${EXPORT_ID.toUpperCase()}' must be lower case: ${EXPORT_ID}\n`,
+    },
+    {
+      argv: ['abort', 'exp_1', '--spot', 'sp_demo'],
+      message: "the export id 'exp_1' must look like ex_ and 26 lower-case letters and digits",
+    },
+    {
+      argv: ['download', 'ex_1/../2', '--spot', 'sp_demo'],
+      message: "the export id 'ex_1/../2' must look like",
+    },
     { argv: ['start', '--spot', 'sp_demo'], message: 'give exactly one of --from <time> --until <time>' },
     {
       argv: ['start', '--spot', 'sp_demo', '--last', 'P1D', '--conversation', 'sp_demo_p1'],
@@ -115,7 +135,7 @@ describe('runCli usage', () => {
       message: '--interval-seconds only applies with --wait',
     },
     {
-      argv: ['watch', 'exp_1', '--spot', 'sp_demo', '--interval-seconds', '0.5'],
+      argv: ['watch', EXPORT_ID, '--spot', 'sp_demo', '--interval-seconds', '0.5'],
       message: "--interval-seconds '0.5' must be a number of seconds, at least 1",
     },
     {
@@ -125,6 +145,30 @@ describe('runCli usage', () => {
     {
       argv: ['list', '--spot', 'sp_demo', '--limit', 'ten'],
       message: "--limit 'ten' must be a whole number",
+    },
+    {
+      argv: ['list', '--spot', 'sp_demo', '--limit', '500'],
+      message: "--limit '500' must be a whole number from 1 to 100",
+    },
+    {
+      argv: ['list', '--spot', 'sp_demo', '--next-token', 'a token'],
+      message: "--next-token 'a token' is not a token of this listing",
+    },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--last', 'P1D', '--idempotency-key', 'daily run é'],
+      message: '--idempotency-key must be 1 to 255 printable ASCII characters',
+    },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--conversation', 'sp_other_p1'],
+      message: "--conversation 'sp_other_p1' must be sp_demo_<postId>",
+    },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--last', 'P31D'],
+      message: "--last 'P31D': the range may span at most 730 hours",
+    },
+    {
+      argv: ['start', '--spot', 'sp_demo', '--from', '2026-05-01', '--until', '2026-05-02'],
+      message: '--until 2026-05-02T00:00:00Z must not be in the future (it is 2026-05-01T12:00:00Z here',
     },
     { argv: ['list', '--spot', 'sp_demo', '--api', 'localhost:3000'], message: 'must be http or https' },
     {
@@ -146,8 +190,43 @@ describe('runCli usage', () => {
     expect(code).toBe(ExitCode.USAGE);
     expect(io.stderrText()).toContain(message);
     expect(io.stderrText()).toMatch(
-      /\nUsage: openweb-exports .+\nRun 'openweb-exports( \w+)? --help' for details\.\n$/,
+      /^error: .+\nUsage: npx openweb-exports .+\nRun 'npx openweb-exports( \w+)? --help' for details\.\n$/,
     );
+  });
+
+  it('names the commands in one line when the command is missing, rather than the whole help', async () => {
+    // Prepare
+    const io = createTestIo({ fetch: failingFetch() });
+
+    // Act
+    const code = await runCli([], io);
+
+    // Assess
+    expect(code).toBe(ExitCode.USAGE);
+    expect(io.stderrText()).toBe(
+      'error: a command is missing\n' +
+        'Usage: npx openweb-exports <command> [options]   (commands: start, status, watch, abort, list, download, query)\n' +
+        "Run 'npx openweb-exports --help' for details.\n",
+    );
+  });
+
+  it('spells an unexpected error `error:` as every other, then shows where it happened', async () => {
+    // Prepare: a clock that fails, which no command expects.
+    const io = createTestIo({
+      fetch: failingFetch(),
+      now: () => {
+        throw new TypeError('the clock stopped');
+      },
+    });
+
+    // Act
+    const code = await runCli(['start', '--spot', 'sp_demo', '--last', 'P1D'], io);
+
+    // Assess
+    expect(code).toBe(1);
+    expect(io.stderrText()).toMatch(/^error: the clock stopped \(an unexpected TypeError: a bug of the CLI/);
+    expect(io.stderrText()).toMatch(/\n +at /);
+    expect(io.stderrText()).not.toMatch(/^\w*Error:/m);
   });
 
   it('does not echo an API URL that carries a password', async () => {

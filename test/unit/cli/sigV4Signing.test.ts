@@ -3,7 +3,7 @@ import type { AwsCredentials } from '../../../cli/AwsCredentials';
 import { ExitCode } from '../../../cli/ExitCode';
 import { runCli } from '../../../cli/runCli';
 import { createSigV4RequestSigner } from '../../../cli/sigV4RequestSigner';
-import { exportView, SPOT_ID } from './support/exportViews';
+import { EXPORT_ID, exportView, SPOT_ID } from './support/exportViews';
 import { createTestIo } from './support/testIo';
 import { isValidSigV4Signature } from './support/verifySigV4';
 
@@ -174,7 +174,7 @@ describe('SigV4 signing', () => {
     });
 
     // Act
-    const code = await runCli(['status', 'exp_1', '--api', EXECUTE_API_URL, '--spot', SPOT_ID], io);
+    const code = await runCli(['status', EXPORT_ID, '--api', EXECUTE_API_URL, '--spot', SPOT_ID], io);
 
     // Assess
     expect(code).toBe(ExitCode.USAGE);

@@ -67,7 +67,9 @@ describe('start command', () => {
       maxRecordsInFile: 5000,
     });
     expect(io.stdoutText()).toContain(`Started export ${EXPORT_ID} for spot ${SPOT_ID}.`);
-    expect(io.stdoutText()).toContain(`openweb-exports watch ${EXPORT_ID} --spot ${SPOT_ID}`);
+    expect(io.stdoutText()).toContain(
+      `Follow it with: npx openweb-exports watch ${EXPORT_ID} --spot ${SPOT_ID}\n`,
+    );
   });
 
   it('turns --last into the window that ends now, to the second', async () => {

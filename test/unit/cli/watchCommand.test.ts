@@ -255,7 +255,7 @@ describe('watch command', () => {
     expect(server.requests.map((request) => request.method)).toEqual(['GET']);
     expect(io.stdoutText()).toMatch(/PROCESSING.*\n$/);
     expect(io.stderrText()).toContain(
-      `the export keeps running. Abort it with: openweb-exports abort ${EXPORT_ID}`,
+      `the export keeps running. Abort it with: npx openweb-exports abort ${EXPORT_ID}`,
     );
   });
 
@@ -299,7 +299,7 @@ describe('watch command', () => {
     expect(io.stdoutText()).toContain('reconnecting (attempt 30 of 30, next in 30 s)');
     expect(io.stderrText()).toContain('Upstream unavailable: try again');
     expect(io.stderrText()).toContain(
-      `Stopped watching after 30 reconnect attempts; the export keeps running. Resume watching with: openweb-exports watch ${EXPORT_ID} --spot ${SPOT_ID} --api ${server.url}`,
+      `Stopped watching after 30 reconnect attempts; the export keeps running. Resume watching with: npx openweb-exports watch ${EXPORT_ID} --spot ${SPOT_ID} --api ${server.url}`,
     );
   });
 

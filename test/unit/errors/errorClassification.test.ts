@@ -6,6 +6,7 @@ import { createFailureKind, retryAtMsOf, upstreamWaitKindOf } from '../../../lib
 import * as domainErrors from '../../../lib/exports/errors';
 import { isTransientFailure } from '../../../lib/exports/isTransientFailure';
 import * as openWebErrors from '../../../lib/exports/upstreamErrors';
+import * as glueErrors from '../../../lib/glue/errors';
 import * as httpErrors from '../../../lib/http/ProblemError';
 import { problemForError } from '../../../lib/http/problemForError';
 import { exportRecordFixture, idempotencyRecordFixture } from '../../support/exportRecordFixtures';
@@ -151,6 +152,16 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
   [new archiveErrors.CorruptArchiveError('bad zip'), false, 'ambiguous', undefined],
   [new archiveErrors.ArchiveRetryableError('later'), false, 'ambiguous', undefined],
   [new archiveErrors.ArchiveClaimRefusedError(SPOT, 'ex_x', undefined), false, 'ambiguous', undefined],
+  // The catalog (lib/glue): passing trouble when its cause is
+  [
+    new glueErrors.CatalogPartitionError(
+      { databaseName: 'db', tableName: 't', values: [SPOT, '2024-05-01'] },
+      { cause: Object.assign(new Error('denied'), { name: 'AccessDeniedException', $fault: 'client' }) },
+    ),
+    false,
+    'ambiguous',
+    undefined,
+  ],
   // The API's own answers (lib/http)
   [
     new httpErrors.ProblemError({ status: 418, type: 'teapot', title: 'Teapot' }),
@@ -181,7 +192,7 @@ describe('error classification', () => {
 
   it('lists every error class lib/ exports', () => {
     // Prepare
-    const modules = [openWebErrors, domainErrors, eventErrors, archiveErrors, httpErrors];
+    const modules = [openWebErrors, domainErrors, eventErrors, archiveErrors, glueErrors, httpErrors];
     const listed = new Set(classifications.map(([error]) => error.constructor));
 
     // Act

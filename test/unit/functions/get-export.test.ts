@@ -12,7 +12,6 @@ import {
   startMockedAwsRuntime,
 } from './support/mockedAwsRuntime';
 
-
 describe('get-export handler', () => {
   let aws: MockedAwsRuntime;
   let handler: ReturnType<typeof makeGetExportHandler>;

@@ -5,7 +5,6 @@ import { UnrecognisedEventError } from '../../../lib/runtime/errors';
 import { lambdaContext } from '../../support/apiGatewayEvents';
 import {
   type MockedAwsRuntime,
-  SPOT,
   startAndCreateThroughHandlers,
   startMockedAwsRuntime,
 } from './support/mockedAwsRuntime';

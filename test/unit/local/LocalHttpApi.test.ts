@@ -1,6 +1,8 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../../../lib/http/apiRequestLimits';
 import { type HandlerName, HandlerNames, ROUTES } from '../../../lib/http/routeTable';
 import { type LocalHttpApi, type LocalRoute, startLocalHttpApi } from '../../../local/http/LocalHttpApi';
 import { localJson } from '../../../local/http/localProblem';
@@ -106,6 +108,82 @@ describe('the local HTTP API', () => {
     expect(invocations).toHaveLength(0);
   });
 
+  it('refuses a body with the limit and the problem the handlers answer, whatever the body', async () => {
+    // Prepare: the default limit, the handlers' own.
+    api = await startLocalHttpApi({
+      port: 0,
+      routes: ROUTES,
+      invoke: async (handler, event) => {
+        invocations.push({ handler, event });
+        return { statusCode: 202, body: '{}' };
+      },
+    });
+    const sizes = [MAX_REQUEST_BODY_BYTES + 1, 2 * 1024 * 1024];
+
+    // Act
+    const answers = await Promise.all(
+      sizes.map(async (size) => {
+        const response = await fetch(`${api?.url}/exports`, { method: 'POST', body: 'x'.repeat(size) });
+        return { status: response.status, body: await response.json() };
+      }),
+    );
+
+    // Assess
+    for (const answer of answers) {
+      expect(answer).toEqual({
+        status: 413,
+        body: {
+          type: '/problems/payload-too-large',
+          title: 'Payload too large',
+          status: 413,
+          detail: `The request body may be at most ${MAX_REQUEST_BODY_BYTES} bytes.`,
+        },
+      });
+    }
+    expect(invocations).toHaveLength(0);
+  });
+
+  it('answers headers too large to read with the API 431 problem, not a bare status line', async () => {
+    // Prepare
+    const url = await start();
+
+    // Act
+    const answer = await rawRequest(
+      url,
+      `GET /exports HTTP/1.1\r\nHost: 127.0.0.1\r\nx-spot-id: sp_demo\r\nx-padding: ${'a'.repeat(20 * 1024)}\r\n\r\n`,
+    );
+
+    // Assess
+    expect(answer.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(JSON.parse(answer.body)).toEqual({
+      type: '/problems/request-headers-too-large',
+      title: 'Request header fields too large',
+      status: 431,
+      detail: `The request's headers may total at most ${MAX_REQUEST_HEADERS_BYTES} bytes.`,
+    });
+    expect(invocations).toHaveLength(0);
+  });
+
+  it('answers HEAD on its own GET routes with their headers and no body', async () => {
+    // Prepare
+    const url = await start([
+      { method: 'GET', path: '/health', handle: async () => localJson(200, { status: 'ok' }) },
+    ]);
+
+    // Act
+    const head = await fetch(`${url}/health`, { method: 'HEAD' });
+    const wrongMethod = await fetch(`${url}/health`, { method: 'POST' });
+
+    // Assess
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/json');
+    expect(head.headers.get('content-length')).toBe(String('{"status":"ok"}'.length));
+    expect(await head.text()).toBe('');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
+  });
+
   it('serves local-only routes under /_local/ with their own 405', async () => {
     // Prepare
     const url = await start([
@@ -156,6 +234,35 @@ describe('the local HTTP API', () => {
     expect(invocations).toHaveLength(0);
   });
 });
+
+interface RawAnswer {
+  statusLine: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends bytes as they are over a fresh connection and reads the answer until the server closes it. */
+function rawRequest(url: string, bytes: string): Promise<RawAnswer> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+      );
+      resolve({ statusLine, headers, body });
+    });
+  });
+}
 
 /** A POST whose body has no Content-Length (chunked), to test the cap while reading. */
 function postChunked(url: string, chunks: string[]): Promise<number> {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Setting } from '../../../lib/settings/Setting';
+import { SETTINGS, SIMULATED_TIME_SCALE } from '../../../lib/settings/settingsTable';
 import { LocalRuntimeConfigError } from '../../../local/errors';
-import { DEFAULT_SIMULATED_TIME_SCALE, parseLocalRuntimeSettings } from '../../../local/localRuntimeSettings';
+import { parseLocalRuntimeSettings } from '../../../local/localRuntimeSettings';
 
 const context = { cwd: '/work/here', projectRoot: '/project' };
 
@@ -27,7 +29,7 @@ describe('parseLocalRuntimeSettings', () => {
       apiPort: 3000,
       upstream: { kind: 'simulator', port: 4010 },
       secretsFile: '/project/local/demo-spots.json',
-      timeScale: DEFAULT_SIMULATED_TIME_SCALE,
+      timeScale: SIMULATED_TIME_SCALE,
       dataDir: '/project/.local-data',
       logLevel: 'WARN',
     });
@@ -142,6 +144,7 @@ describe('parseLocalRuntimeSettings', () => {
       port: 4010,
       authRequestsPerSecond: 1,
       authRateLimitRetryAfter: true,
+      recordsPerExport: 250,
       exportRequestsPerSecond: undefined,
       exportRateLimitScope: 'clientAddress',
     });
@@ -163,7 +166,7 @@ describe('parseLocalRuntimeSettings', () => {
 
     // Assess
     expect(defaults.archive).toBe(true);
-    expect(defaults.upstream).toMatchObject({ recordsPerExport: undefined });
+    expect(defaults.upstream).toMatchObject({ recordsPerExport: 250 });
     expect(configured.archive).toBe(false);
     expect(configured.upstream).toMatchObject({ recordsPerExport: 300_000 });
     expect(problemsOf({ LOCAL_ARCHIVE: 'yes', SIMULATOR_RECORDS_PER_EXPORT: '2000000' })).toEqual([
@@ -234,5 +237,33 @@ describe('parseLocalRuntimeSettings', () => {
     expect(badCdkJson).toEqual([
       expect.stringMatching(/^cdk\.json context: openwebExports\.polling\.reconcileRate: /),
     ]);
+  });
+
+  it('names the key probably meant for a mistyped one in LOCAL_STACK_CONFIG or cdk.json', () => {
+    // Act
+    const fromEnv = problemsOf({
+      LOCAL_STACK_CONFIG: JSON.stringify({ polling: { reconcileRat: 'rate(1 hour)' } }),
+    });
+    const fromCdkJson = problemsOf({}, { cdkJsonStackConfig: { spots: [{ spotId: 'sp_x', schedule: [] }] } });
+
+    // Assess
+    expect(fromEnv).toEqual([
+      'LOCAL_STACK_CONFIG: openwebExports.polling: unknown key "reconcileRat" (did you mean "reconcileRate"?)',
+    ]);
+    expect(fromCdkJson).toEqual([
+      'cdk.json context: openwebExports.spots.0: unknown key "schedule" (did you mean "schedules"?)',
+    ]);
+  });
+
+  it.each(
+    Object.values(SETTINGS as Record<string, Setting>).filter(
+      (setting) => setting.scope === 'local' && !['path', 'json'].includes(setting.kind.type),
+    ),
+  )('reads $env as the settings table says', (setting) => {
+    // Act
+    const problems = problemsOf({ [setting.env as string]: 'not-a-value-of-any-setting' });
+
+    // Assess
+    expect(problems).toEqual([expect.stringMatching(new RegExp(`^${setting.env} must `))]);
   });
 });

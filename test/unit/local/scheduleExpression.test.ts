@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScheduleExpressionError } from '../../../local/errors';
 import { parseScheduleExpression } from '../../../local/schedules/scheduleExpression';
+import { INVALID_SCHEDULE_EXPRESSIONS, VALID_SCHEDULE_EXPRESSIONS } from '../../support/scheduleExpressions';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
@@ -198,37 +199,39 @@ describe('parseScheduleExpression: cron()', () => {
     expect(newYork).toEqual(['2026-11-01T05:30:00.000Z', '2026-11-02T06:30:00.000Z']);
   });
 
-  it('refuses what EventBridge refuses or this machine cannot read, naming the problem', () => {
-    // Prepare
-    const bad: [string, string | undefined, RegExp][] = [
-      ['cron(0 2 * * ?)', undefined, /6 fields/],
-      ['cron(0 2 * * * *)', undefined, /exactly one of day-of-month and day-of-week/],
-      ['cron(0 2 ? * ? *)', undefined, /exactly one of day-of-month and day-of-week/],
-      ['cron(60 2 * * ? *)', undefined, /minute: 60/],
-      ['cron(0 2 ? * FUNDAY *)', undefined, /FUNDAY/],
-      ['cron(0 20-10 * * ? *)', undefined, /20-10/],
-      ['cron(0 2 * * ? *)', 'Mars/Olympus_Mons', /time zone/],
-      ['cron(? 2 * * ? *)', undefined, /only allowed in day-of-month or day-of-week/],
-      ['cron(0 2 * * ? 2200)', undefined, /year: "2200" is not from 1970 to 2199/],
-      ['cron(0 2 * * ? 1969-1970)', undefined, /year/],
-      ['cron(0 2 ? * 8 *)', undefined, /day-of-week: "8"/],
-      ['cron(0 2 ? * 0 *)', undefined, /dayOfWeek/],
-      ['cron(0 2 ? * MON#6 *)', undefined, /nth weekday/],
-    ];
-
+  it('refuses an unknown time zone, and reads one given in any case', () => {
     // Act
-    const messages = bad.map(([expression, timeZone]) => {
-      try {
-        parseScheduleExpression(expression, timeZone);
-        return 'accepted';
-      } catch (error) {
-        return error instanceof ScheduleExpressionError ? error.message : 'crashed';
-      }
-    });
+    const unknown = () => parseScheduleExpression('cron(0 2 * * ? *)', 'Mars/Olympus_Mons');
+    const lowerCase = runs('cron(0 2 * * ? *)', '2026-11-21T00:00:00Z', 1, 'europe/paris');
 
     // Assess
-    messages.forEach((message, index) => {
-      expect(message).toMatch((bad[index] as [string, string | undefined, RegExp])[2]);
-    });
+    expect(unknown).toThrow(ScheduleExpressionError);
+    expect(unknown).toThrow(/unknown time zone Mars\/Olympus_Mons/);
+    expect(lowerCase).toEqual(['2026-11-21T01:00:00.000Z']);
+  });
+});
+
+// The same table the stack configuration's tests run: what the stack refuses, the local scheduler refuses.
+describe('parseScheduleExpression: the EventBridge expressions shared with the stack', () => {
+  it.each(VALID_SCHEDULE_EXPRESSIONS)('runs %s', (expression) => {
+    // Prepare
+    const afterMs = at('2026-11-21T00:00:00Z');
+
+    // Act
+    const timing = parseScheduleExpression(expression);
+    const next = timing.kind === 'cron' ? timing.cron.next(afterMs) : afterMs + timing.intervalMs;
+
+    // Assess: no run once its years are past, else a later one.
+    if (next !== undefined) expect(next).toBeGreaterThan(afterMs);
+    else expect(expression).toMatch(/ (1970|2026-2030)\)$/);
+  });
+
+  it.each(INVALID_SCHEDULE_EXPRESSIONS)('refuses $expression, saying why', ({ expression, reason }) => {
+    // Act
+    const parse = () => parseScheduleExpression(expression);
+
+    // Assess
+    expect(parse).toThrow(ScheduleExpressionError);
+    expect(parse).toThrow(reason);
   });
 });

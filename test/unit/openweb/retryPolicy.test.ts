@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../lib/config';
 import {
   backoffDelayMs,
   DEFAULT_RETRY_POLICY,
@@ -12,13 +13,16 @@ import {
 const policy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 200, maxDelayMs: 5_000, totalBudgetMs: 20_000 };
 
 describe('resolveRetryPolicy', () => {
-  it('fills in the documented defaults', () => {
+  it('fills in the documented defaults: the attempts and budget the functions are configured with', () => {
+    // Prepare
+    const { openWeb } = loadConfig({});
+
     // Act / Assess
     expect(resolveRetryPolicy()).toEqual({
-      maxAttempts: 4,
+      maxAttempts: openWeb.maxAttempts,
       baseDelayMs: 200,
       maxDelayMs: 5_000,
-      totalBudgetMs: 20_000,
+      totalBudgetMs: openWeb.retryBudgetMs,
     });
     expect(resolveRetryPolicy({ maxAttempts: 2 })).toEqual({ ...DEFAULT_RETRY_POLICY, maxAttempts: 2 });
   });

@@ -1,7 +1,7 @@
 import type { ExportView } from '../../../../cli/ExportView';
 
 export const SPOT_ID = 'sp_demo';
-export const EXPORT_ID = 'exp_01JTESTEXPORT';
+export const EXPORT_ID = 'ex_01kak3f4v2qz7m9d8c5b4a3e2f';
 export const REQUESTED_AT = '2026-05-01T12:00:00Z';
 
 /** An export view as the API answers it; a fresh PROCESSING export unless overridden. */

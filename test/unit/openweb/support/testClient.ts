@@ -2,6 +2,12 @@ import { OpenWebClient, type OpenWebClientOptions } from '../../../../lib/openwe
 import type { OpenWebClientEvent } from '../../../../lib/openweb/OpenWebClientEvent';
 import { BASE_URL, createFakeUpstream, FakeCredentials, type Routes, VirtualClock } from './fakeUpstream';
 
+/**
+ * The tests' retry budget, wider than the functions' default (lib/settings) so that a test of
+ * `Retry-After` or backoff is not cut short by it; the default itself has its own test.
+ */
+export const TEST_RETRY_BUDGET_MS = 20_000;
+
 export interface TestClientSetup {
   routes?: Routes;
   options?: Partial<OpenWebClientOptions>;
@@ -26,6 +32,7 @@ export function createTestClient(setup: TestClientSetup = {}) {
     onEvent: (event) => events.push(event),
     ...(setup.realTime ? {} : { now: clock.now, sleep: clock.sleep }),
     ...setup.options,
+    retry: { totalBudgetMs: TEST_RETRY_BUDGET_MS, ...setup.options?.retry },
   });
   return { client, upstream, clock, credentials, events };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, suggestName } from '../../../cli/suggestName';
+import { editDistance, suggestName } from '../../../../lib/text/suggestName';
 
 const COMMANDS = ['start', 'status', 'watch', 'abort', 'list'];
 

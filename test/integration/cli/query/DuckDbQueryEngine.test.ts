@@ -1,0 +1,239 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QueryFailedError } from '../../../../cli/errors';
+import { DuckDbQueryEngine } from '../../../../cli/query/DuckDbQueryEngine';
+import { COMMENT_ROW_COLUMNS } from '../../../../lib/lake/commentRowsTable';
+import { localArchiveBucketDirectory, S3RVER_OBJECT_SUFFIX } from '../../../../local/localDataLayout';
+import { captureError } from '../../../support/captureError';
+import {
+  archiveLakeExports,
+  exportRows,
+  type LakeRow,
+  writeLakeParquet,
+} from '../../../support/lakeFixtures';
+
+const SPOT = 'sp_demo';
+const DAY = '2024-05-01';
+
+function lineage(exportId: string, exportedAt: string) {
+  return {
+    spotId: SPOT,
+    exportId,
+    windowFrom: `${DAY}T00:00:00Z`,
+    windowUntil: '2024-05-02T00:00:00Z',
+    exportedAt,
+  };
+}
+
+const ODD_ROW: LakeRow = {
+  ...(exportRows(
+    [{ id: 'c_odd', userId: 'u_1', status: 'approved', writtenAt: `${DAY}T10:00:00.123Z` }],
+    lineage('ex_a', '2024-05-02T00:10:00Z'),
+  )[0] as LakeRow),
+  user_name: 'Zoë 李雷',
+  content: 'She said "never again",\r\nthen left 👍',
+  post_id: '',
+  rank: null,
+  extra_columns: '{"mood":"grumpy"}',
+  unparsed_values: '{"rank":"n/a"}',
+};
+
+describe('DuckDbQueryEngine over the local runtime’s archive', () => {
+  let dataDir: string;
+  const engines: DuckDbQueryEngine[] = [];
+
+  async function open(): Promise<DuckDbQueryEngine> {
+    const engine = await DuckDbQueryEngine.open({ dataDir, database: 'openweb_exports' });
+    engines.push(engine);
+    return engine;
+  }
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'duckdb-engine-'));
+  });
+
+  afterEach(async () => {
+    for (const engine of engines.splice(0)) await engine.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("reads the S3 stand-in's own files in place, typed as the catalog types them, spot and date from the keys", async () => {
+    // Prepare
+    await archiveLakeExports(dataDir, [{ spotId: SPOT, date: DAY, exportId: 'ex_a', files: [[ODD_ROW]] }]);
+    const engine = await open();
+
+    // Act
+    const described = await engine.run('SELECT column_name, column_type FROM (DESCRIBE comment_rows)');
+
+    // Assess
+    const duckdbType = { string: 'VARCHAR', bigint: 'BIGINT', timestamp: 'TIMESTAMP' } as const;
+    expect(described.rows).toEqual([
+      ...COMMENT_ROW_COLUMNS.map((column) => [column.name, duckdbType[column.type]]),
+      ['spot', 'VARCHAR'],
+      ['date', 'VARCHAR'],
+    ]);
+    expect(engine.files.files).toEqual([
+      join(
+        localArchiveBucketDirectory(dataDir),
+        'tables/comments/spot=sp_demo/date=2024-05-01',
+        `ex_a-1.parquet${S3RVER_OBJECT_SUFFIX}`,
+      ),
+    ]);
+  });
+
+  it('gives back odd values verbatim: unicode, quotes, a CRLF, an empty string, nulls, the JSON columns', async () => {
+    // Prepare
+    await archiveLakeExports(dataDir, [{ spotId: SPOT, date: DAY, exportId: 'ex_a', files: [[ODD_ROW]] }]);
+    const engine = await open();
+
+    // Act
+    const result = await engine.run(
+      'SELECT user_name, content, post_id, rank, written_at, extra_columns, unparsed_values, spot, "date" FROM comments',
+    );
+
+    // Assess
+    expect(result.rows).toEqual([
+      [
+        'Zoë 李雷',
+        'She said "never again",\r\nthen left 👍',
+        '',
+        null,
+        '2024-05-01 10:00:00.123',
+        '{"mood":"grumpy"}',
+        '{"rank":"n/a"}',
+        SPOT,
+        DAY,
+      ],
+    ]);
+  });
+
+  it('reads timestamps alike whether the writer marked them adjusted to UTC or not', async () => {
+    // Prepare: the same row twice, once per encoding, under two spots.
+    const other = { ...ODD_ROW, spot_id: 'sp_other' };
+    await archiveLakeExports(
+      dataDir,
+      [{ spotId: SPOT, date: DAY, exportId: 'ex_a', files: [[ODD_ROW]] }],
+      'millis',
+    );
+    await archiveLakeExports(
+      dataDir,
+      [{ spotId: 'sp_other', date: DAY, exportId: 'ex_a', files: [[other]] }],
+      'utc-micros',
+    );
+    const engine = await open();
+
+    // Act
+    const result = await engine.run(
+      'SELECT spot, written_at, window_from, exported_at, typeof(written_at) FROM comment_rows ORDER BY spot',
+    );
+
+    // Assess
+    expect(result.rows).toEqual([
+      [SPOT, '2024-05-01 10:00:00.123', '2024-05-01 00:00:00.000', '2024-05-02 00:10:00.000', 'TIMESTAMP'],
+      [
+        'sp_other',
+        '2024-05-01 10:00:00.123',
+        '2024-05-01 00:00:00.000',
+        '2024-05-02 00:10:00.000',
+        'TIMESTAMP',
+      ],
+    ]);
+  });
+
+  it('leaves out what Athena would not read: objects named _… or .…, and objects still being uploaded', async () => {
+    // Prepare
+    const rows = exportRows(
+      [{ id: 'c1', userId: 'u1', status: 'approved', writtenAt: `${DAY}T01:00:00Z` }],
+      lineage('ex_a', '2024-05-02T00:10:00Z'),
+    );
+    await archiveLakeExports(dataDir, [{ spotId: SPOT, date: DAY, exportId: 'ex_a', files: [rows] }]);
+    const partition = join(
+      localArchiveBucketDirectory(dataDir),
+      'tables/comments/spot=sp_demo/date=2024-05-01',
+    );
+    // A hidden object, stored through S3 like any other.
+    await archiveLakeExports(dataDir, [{ spotId: SPOT, date: DAY, exportId: '_scratch', files: [rows] }]);
+    // An upload in progress: the stand-in has written bytes but no metadata yet.
+    const scratch = join(dataDir, 'in-progress.parquet');
+    await writeLakeParquet(scratch, rows);
+    mkdirSync(partition, { recursive: true });
+    copyFileSync(scratch, join(partition, `ex_b-1.parquet${S3RVER_OBJECT_SUFFIX}`));
+    const engine = await open();
+
+    // Act
+    const result = await engine.run('SELECT export_id, count(*) FROM comment_rows GROUP BY export_id');
+
+    // Assess
+    expect(result.rows).toEqual([['ex_a', '1']]);
+  });
+
+  it("counts each comment once in the view, taking the newest export's row (exported_at, then export_id)", async () => {
+    // Prepare: c2 is in all three exports; ex_c and ex_b completed at the same instant.
+    const comments = (ids: string[], status: string) =>
+      ids.map((id) => ({ id, userId: 'u1', status, writtenAt: `${DAY}T01:00:00Z` }));
+    await archiveLakeExports(dataDir, [
+      {
+        spotId: SPOT,
+        date: DAY,
+        exportId: 'ex_a',
+        files: [exportRows(comments(['c1', 'c2'], 'pending'), lineage('ex_a', '2024-05-02T00:10:00Z'))],
+      },
+      {
+        spotId: SPOT,
+        date: DAY,
+        exportId: 'ex_b',
+        files: [exportRows(comments(['c2', 'c3'], 'approved'), lineage('ex_b', '2024-05-03T00:10:00Z'))],
+      },
+      {
+        spotId: SPOT,
+        date: DAY,
+        exportId: 'ex_c',
+        files: [exportRows(comments(['c2'], 'deleted'), lineage('ex_c', '2024-05-03T00:10:00Z'))],
+      },
+    ]);
+    const engine = await open();
+
+    // Act
+    const rows = await engine.run('SELECT count(*) FROM comment_rows');
+    const view = await engine.run(
+      'SELECT id, message_status, export_id FROM openweb_exports.comments ORDER BY id',
+    );
+
+    // Assess
+    expect(rows.rows).toEqual([['5']]);
+    expect(view.rows).toEqual([
+      ['c1', 'pending', 'ex_a'],
+      ['c2', 'deleted', 'ex_c'],
+      ['c3', 'approved', 'ex_b'],
+    ]);
+  });
+
+  it('answers from empty tables, with a notice, before anything was archived', async () => {
+    // Prepare: a data dir with nothing in it yet
+    const engine = await open();
+
+    // Act
+    const result = await engine.run('SELECT count(*) AS comments FROM comments');
+
+    // Assess
+    expect(result.rows).toEqual([['0']]);
+    expect(engine.notice).toMatch(/^No archived Parquet files in .+ yet: the tables are empty/);
+  });
+
+  it("refuses more than one statement, and bad SQL with DuckDB's own message", async () => {
+    // Prepare
+    const engine = await open();
+
+    // Act
+    const twoStatements = await captureError(engine.run('SELECT 1; SELECT 2'));
+    const badSql = await captureError(engine.run('SELECT nope FROM comments'));
+
+    // Assess
+    expect(twoStatements).toBeInstanceOf(QueryFailedError);
+    expect(twoStatements.message).toBe('2 statements to run: a query is one statement');
+    expect(badSql).toBeInstanceOf(QueryFailedError);
+    expect(badSql.message).toMatch(/^Binder Error: Referenced column "nope" not found/);
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { functionEnvironment } from '../../../infra/functionEnvironment';
+import { loadConfig } from '../../../lib/config';
+import { handlerEnvironment } from '../../../local/localDependencies';
+import { parseLocalRuntimeSettings } from '../../../local/localRuntimeSettings';
+import { LOCAL_TABLE_NAME } from '../../../local/localStores';
+
+const SIMULATOR = { authBaseUrl: 'http://127.0.0.1:4010', exportBaseUrl: 'http://127.0.0.1:4010' };
+const CONTEXT = { cwd: '/work/here', projectRoot: '/project' };
+
+function settingsWith(stackConfig: unknown) {
+  return parseLocalRuntimeSettings({ LOCAL_STACK_CONFIG: JSON.stringify(stackConfig) }, CONTEXT);
+}
+
+describe('handlerEnvironment', () => {
+  it('gives the handlers the environment the stack writes, with this machine’s upstream, credentials and table', () => {
+    // Prepare
+    const settings = settingsWith({
+      polling: { exportDeadlineSeconds: 3600 },
+      archive: { downloadUrlExpirySeconds: 120 },
+    });
+
+    // Act
+    const environment = handlerEnvironment({}, settings, SIMULATOR);
+
+    // Assess
+    expect(environment).toEqual({
+      ...functionEnvironment('all', settings.stackConfig, {}),
+      OPENWEB_AUTH_BASE_URL: SIMULATOR.authBaseUrl,
+      OPENWEB_EXPORT_BASE_URL: SIMULATOR.exportBaseUrl,
+      LOCAL_SECRETS_FILE: '/project/local/demo-spots.json',
+      TABLE_NAME: LOCAL_TABLE_NAME,
+    });
+    expect(loadConfig(environment).exports.exportDeadlineSeconds).toBe(3600);
+    expect(loadConfig(environment).archive.urlExpirySeconds).toBe(120);
+  });
+
+  it('lets a variable of npm start’s environment win over the stack configuration', () => {
+    // Prepare
+    const settings = settingsWith({
+      upstreamAuthRequestsPerSecond: 2,
+      polling: { exportDeadlineSeconds: 3600 },
+    });
+
+    // Act
+    const environment = handlerEnvironment(
+      { UPSTREAM_AUTH_REQUESTS_PER_SECOND: '50', EXPORT_DEADLINE_SECONDS: '7200', TABLE_NAME: 'elsewhere' },
+      settings,
+      SIMULATOR,
+    );
+
+    // Assess: the table stays this machine's.
+    expect(environment).toMatchObject({
+      UPSTREAM_AUTH_REQUESTS_PER_SECOND: '50',
+      EXPORT_DEADLINE_SECONDS: '7200',
+      TABLE_NAME: LOCAL_TABLE_NAME,
+    });
+  });
+
+  it('passes no JWT spot claim on: the local API authorizes no caller by JWT', () => {
+    // Prepare
+    const settings = settingsWith({
+      auth: { mode: 'jwt', issuer: 'https://issuer.example.com', audience: ['a'], spotClaim: 'spots' },
+    });
+
+    // Act
+    const environment = handlerEnvironment({}, settings, SIMULATOR);
+
+    // Assess
+    expect(environment.AUTH_SPOT_CLAIM).toBeUndefined();
+    expect(loadConfig(environment).authorization.spotClaim).toBeUndefined();
+  });
+});
