@@ -9,9 +9,13 @@ import {
 import { HandlerNames } from '../lib/http/routeTable';
 import {
   dynamoDbArchiveRecordsFactory,
+  dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
 } from '../lib/runtime/adapterFactories/dynamoDbFactories';
-import { eventBridgeArchiveEventsFactory } from '../lib/runtime/adapterFactories/eventBridgeFactories';
+import {
+  eventBridgeArchiveEventsFactory,
+  eventBridgeEventsFactory,
+} from '../lib/runtime/adapterFactories/eventBridgeFactories';
 import { s3ArchiveWriterFactory } from '../lib/runtime/adapterFactories/s3ArchiveWriterFactory';
 import { createHandler } from '../lib/runtime/createHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
@@ -56,13 +60,16 @@ export function makeArchiveHandler(runtime: HandlerRuntime<ArchiveDependencies |
   });
 }
 
-// The table and the bucket, written; the bus, for `Export Archived`. No upstream: the links are the record's.
+// The table and the bucket, written; the bus, for `Export Archived` and a window's `Coverage Gap`.
+// No upstream: the links are the record's.
 export const handler = makeArchiveHandler(
   defaultHandlerRuntime({
     store: dynamoDbExportStoreFactory,
+    coverage: dynamoDbCoverageLedgerFactory,
     archives: dynamoDbArchiveRecordsFactory,
     archiveWriter: s3ArchiveWriterFactory,
     archiveEvents: eventBridgeArchiveEventsFactory,
+    events: eventBridgeEventsFactory,
   }),
 );
 

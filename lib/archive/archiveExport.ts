@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { recordWindowOutcomeLater, type WindowOutcomeDependencies } from '../exports/coverageWindows';
 import {
   type ArchivedFile,
   ArchiveStatus,
@@ -20,14 +21,16 @@ import { downloadToFile } from './downloadToFile';
 import { ArchiveClaimRefusedError, ArchiveRejectedError, ArchiveRetryableError } from './errors';
 import type { ArchiveEvents, ArchiveRecords, ArchiveSettings, ArchiveWriter } from './ports';
 
-/** What an archive run touches: the record, its archive state, the bucket, the bus. */
-export interface ArchiveDependencies {
+/**
+ * What an archive run touches: the record, its archive state, the bucket, the bus, and the
+ * coverage ledger (a window is covered once its data is archived).
+ */
+export interface ArchiveDependencies extends WindowOutcomeDependencies {
   store: Pick<ExportStore, 'getExport'>;
   archives: ArchiveRecords;
   archiveWriter: ArchiveWriter;
   archiveEvents: ArchiveEvents;
   archiveSettings: ArchiveSettings;
-  now: () => number;
   fetch?: typeof fetch;
 }
 
@@ -94,6 +97,7 @@ export async function archiveExport(
   } catch (error) {
     if (error instanceof ArchiveRejectedError) {
       const record = await recordFailure(deps, claimed, runId, error.message);
+      await recordWindowOutcomeLater(deps, record);
       return { outcome: 'failed', record };
     }
     // Storage or table trouble that passes: the workflow retries, and this run re-enters its claim.
@@ -122,6 +126,7 @@ export async function archiveExport(
     });
   }
   await deps.archiveEvents.publishArchived(record);
+  await recordWindowOutcomeLater(deps, record);
   return { outcome: 'archived', record };
 }
 
@@ -135,12 +140,15 @@ export async function failArchive(
 ): Promise<ExportRecord | undefined> {
   const record = await deps.store.getExport(command.spotId, command.exportId);
   if (record?.archive?.status !== ArchiveStatus.PENDING) return record;
+  let failed: ExportRecord | undefined;
   try {
-    return await recordFailure(deps, record, command.runId ?? workflowRunId(record), command.reason);
+    failed = await recordFailure(deps, record, command.runId ?? workflowRunId(record), command.reason);
   } catch (error) {
     if (error instanceof ArchiveClaimRefusedError) return error.current;
     throw error;
   }
+  await recordWindowOutcomeLater(deps, failed);
+  return failed;
 }
 
 function isFinal(record: ExportRecord | undefined): boolean {

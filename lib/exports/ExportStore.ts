@@ -69,4 +69,10 @@ export interface ExportStore {
   findArchivePending(beforeIso: string, limit: number): Promise<ExportRecord[]>;
   /** A QUEUED export's place in its spot's queue, from 1. */
   queuePosition(record: ExportRecord): Promise<number>;
+  /**
+   * Puts COMPLETED exports written before archives were indexed (archive absent or PENDING) into
+   * the index `findArchivePending` reads, a batch per call, resuming where the last call stopped;
+   * answers how many it indexed (0 once every record was looked at).
+   */
+  indexLegacyArchives(): Promise<number>;
 }

@@ -81,3 +81,13 @@ async function stillQueued(
   const current = await deps.store.getExport(candidate.spotId, candidate.exportId);
   return current?.status === ExportStatus.QUEUED ? current : undefined;
 }
+
+/** The queue positions of the QUEUED records among `records`, by export id (others are absent). */
+export async function queuePositions(
+  deps: Pick<ExportDependencies, 'store'>,
+  records: readonly ExportRecord[],
+): Promise<Map<string, number>> {
+  const queued = records.filter((record) => record.status === ExportStatus.QUEUED);
+  const positions = await Promise.all(queued.map((record) => deps.store.queuePosition(record)));
+  return new Map(queued.map((record, index) => [record.exportId, positions[index] as number]));
+}

@@ -1,3 +1,4 @@
+import { recordWindowOutcomeLater } from './coverageWindows';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import type { ExportDependencies } from './ports';
@@ -5,8 +6,8 @@ import { startNextQueuedLater } from './spotQueue';
 
 /**
  * After a write made the export terminal (COMPLETED, FAILED, ABORTED): free the spot, tell the
- * world, count it, and start the spot's next queued export at once. Called once, by the writer
- * that won the transition.
+ * world, count it, write what it means for its coverage window, and start the spot's next queued
+ * export at once. Called once, by the writer that won the transition.
  */
 export async function onTerminal(deps: ExportDependencies, record: ExportRecord): Promise<void> {
   if (!isTerminal(record.status)) return;
@@ -19,6 +20,8 @@ export async function onTerminal(deps: ExportDependencies, record: ExportRecord)
         ? 'ExportsAborted'
         : 'ExportsFailed',
   );
+  // Its window, if it exports one, is covered or tried again (a COMPLETED one once archived).
+  await recordWindowOutcomeLater(deps, record);
   // A queued export that ends frees nothing; one that held the spot hands it on.
   if (released) await startNextQueuedLater(deps, record.spotId);
 }

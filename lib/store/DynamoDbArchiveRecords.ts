@@ -76,6 +76,31 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
     );
   }
 
+  async lapseClaim(spotId: string, exportId: string, runId: string, at: string): Promise<boolean> {
+    try {
+      await this.#client.send(
+        new UpdateCommand({
+          TableName: this.#tableName,
+          Key: exportKey(spotId, exportId),
+          UpdateExpression: 'SET #archive.#claimedUntil = :at, #indexSk = :at',
+          ConditionExpression: '#archive.#archiveStatus = :pending AND #archive.#runId = :runId',
+          ExpressionAttributeNames: {
+            '#archive': 'archive',
+            '#archiveStatus': 'status',
+            '#runId': 'runId',
+            '#claimedUntil': 'claimedUntil',
+            '#indexSk': ExportTableAttribute.activeIndexSortKey,
+          },
+          ExpressionAttributeValues: { ':pending': ArchiveStatus.PENDING, ':runId': runId, ':at': at },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return false;
+      throw error;
+    }
+  }
+
   async #write(
     spotId: string,
     exportId: string,
@@ -112,7 +137,12 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
             '#activeIndexSk': ExportTableAttribute.activeIndexSortKey,
             ...expression.names,
           },
-          ExpressionAttributeValues: { ':archive': archive, ':one': 1, ...index.values, ...expression.values },
+          ExpressionAttributeValues: {
+            ':archive': archive,
+            ':one': 1,
+            ...index.values,
+            ...expression.values,
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );

@@ -3,8 +3,10 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { ArchiveStatus } from '../exports/ExportArchive';
 import { EXPORT_CHANGE_FIELDS, type ExportRecord, type NewExportRecord } from '../exports/ExportRecord';
 import { ExportStatus, isTerminal } from '../exports/ExportStatus';
 import type {
@@ -18,12 +20,25 @@ import { ExportAlreadyExistsError, ExportNotFoundError, TransitionConflictError 
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { refusingValue } from './contendedWrite';
 import { DynamoDbExportLinks, LinkAttribute, type LinkItemAttributes } from './DynamoDbExportLinks';
-import { exportRecordToItem, itemToExportRecord, statusIndexSortKeyOf } from './exportItem';
+import {
+  exportRecordToItem,
+  itemToExportRecord,
+  reconcilerIndexOf,
+  statusIndexSortKeyOf,
+} from './exportItem';
 import { clampLimit, exportListing } from './exportListing';
 import { decodePaginationToken, encodePaginationToken } from './paginationToken';
 import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
-import { exportKey, ReconcilerIndexPartition, statusIndexPartitionKey } from './tableKeys';
+import {
+  EntityType,
+  exportKey,
+  legacyArchiveIndexKey,
+  ReconcilerIndexPartition,
+  statusIndexPartitionKey,
+} from './tableKeys';
 
+/** Items one legacy-archive sweep reads (the table is read once, a page per reconciler run). */
+const LEGACY_SCAN_PAGE_ITEMS = 200;
 /** Sorts after every instant: the whole partition. */
 const END_OF_INDEX = '~';
 
@@ -146,6 +161,7 @@ export class DynamoDbExportStore implements ExportStore {
       values[':exportId'] = exportId;
       set.push('#activeIndexPk = :active', '#activeIndexSk = :dequeuedAt', '#statusIndexSk = :exportId');
     } else if (changes.lastPolledAt !== undefined) {
+      delete names['#activeIndexPk'];
       set.push('#activeIndexSk = :lastPolledAt');
     } else {
       delete names['#activeIndexPk'];
@@ -245,24 +261,103 @@ export class DynamoDbExportStore implements ExportStore {
     return this.#dueInReconcilerIndex(ReconcilerIndexPartition.ARCHIVE_PENDING, beforeIso, limit);
   }
 
-  async queuePosition(record: ExportRecord): Promise<number> {
-    const { Count = 0 } = await this.#client.send(
-      new QueryCommand({
+  async indexLegacyArchives(): Promise<number> {
+    const { Item: cursor } = await this.#client.send(
+      new GetCommand({ TableName: this.#tableName, Key: legacyArchiveIndexKey(), ConsistentRead: true }),
+    );
+    if (cursor?.done === true) return 0;
+    const { Items = [], LastEvaluatedKey } = await this.#client.send(
+      new ScanCommand({
         TableName: this.#tableName,
-        IndexName: ExportTableIndex.byStatus,
-        KeyConditionExpression: '#statusIndexPk = :queued AND #statusIndexSk < :mine',
+        FilterExpression:
+          '#entityType = :export AND #status = :completed AND attribute_not_exists(#indexPk) AND ' +
+          '(attribute_not_exists(#archive) OR #archive.#archiveStatus = :pending)',
         ExpressionAttributeNames: {
-          '#statusIndexPk': ExportTableAttribute.statusIndexPartitionKey,
-          '#statusIndexSk': ExportTableAttribute.statusIndexSortKey,
+          '#entityType': ExportTableAttribute.entityType,
+          '#status': 'status',
+          '#indexPk': ExportTableAttribute.activeIndexPartitionKey,
+          '#archive': 'archive',
+          '#archiveStatus': 'status',
         },
         ExpressionAttributeValues: {
-          ':queued': statusIndexPartitionKey(record.spotId, ExportStatus.QUEUED),
-          ':mine': statusIndexSortKeyOf(record),
+          ':export': EntityType.export,
+          ':completed': ExportStatus.COMPLETED,
+          ':pending': ArchiveStatus.PENDING,
         },
-        Select: 'COUNT',
+        Limit: LEGACY_SCAN_PAGE_ITEMS,
+        ExclusiveStartKey: cursor?.lastEvaluatedKey as Record<string, unknown> | undefined,
       }),
     );
-    return Count + 1;
+    let indexed = 0;
+    for (const item of Items) {
+      const record = itemToExportRecord(item);
+      const index = reconcilerIndexOf(record);
+      if (index === undefined) continue;
+      try {
+        await this.#client.send(
+          new UpdateCommand({
+            TableName: this.#tableName,
+            Key: exportKey(record.spotId, record.exportId),
+            UpdateExpression: 'SET #indexPk = :indexPk, #indexSk = :indexSk',
+            ConditionExpression: '#status = :completed AND attribute_not_exists(#indexPk)',
+            ExpressionAttributeNames: {
+              '#status': 'status',
+              '#indexPk': ExportTableAttribute.activeIndexPartitionKey,
+              '#indexSk': ExportTableAttribute.activeIndexSortKey,
+            },
+            ExpressionAttributeValues: {
+              ':completed': ExportStatus.COMPLETED,
+              ':indexPk': index.activeIndexPk,
+              ':indexSk': index.activeIndexSk,
+            },
+          }),
+        );
+        indexed += 1;
+      } catch (error) {
+        // Archived, or indexed, meanwhile.
+        if (!isConditionalCheckFailed(error)) throw error;
+      }
+    }
+    await this.#client.send(
+      new PutCommand({
+        TableName: this.#tableName,
+        Item: {
+          ...legacyArchiveIndexKey(),
+          ...(LastEvaluatedKey === undefined
+            ? { done: true }
+            : { lastEvaluatedKey: LastEvaluatedKey, done: false }),
+        },
+      }),
+    );
+    return indexed;
+  }
+
+  async queuePosition(record: ExportRecord): Promise<number> {
+    let ahead = 0;
+    let startKey: Record<string, unknown> | undefined;
+    // A count stops at 1 MB of keys read: page on.
+    do {
+      const { Count = 0, LastEvaluatedKey } = await this.#client.send(
+        new QueryCommand({
+          TableName: this.#tableName,
+          IndexName: ExportTableIndex.byStatus,
+          KeyConditionExpression: '#statusIndexPk = :queued AND #statusIndexSk < :mine',
+          ExpressionAttributeNames: {
+            '#statusIndexPk': ExportTableAttribute.statusIndexPartitionKey,
+            '#statusIndexSk': ExportTableAttribute.statusIndexSortKey,
+          },
+          ExpressionAttributeValues: {
+            ':queued': statusIndexPartitionKey(record.spotId, ExportStatus.QUEUED),
+            ':mine': statusIndexSortKeyOf(record),
+          },
+          Select: 'COUNT',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      ahead += Count;
+      startKey = LastEvaluatedKey;
+    } while (startKey !== undefined);
+    return ahead + 1;
   }
 
   async #dueInReconcilerIndex(

@@ -307,7 +307,7 @@ describe('DynamoDbExportStore (dynalite): recordPoll', () => {
     expect(due.record.version).toBe(processing.version + 2);
   });
 
-  it('records completion with links and takes the record out of the reconciler index', async () => {
+  it("records completion with links and moves the record to the reconciler index's archive-pending partition", async () => {
     // Prepare
     const spotId = freshSpot();
     const processing = await createProcessing(spotId);
@@ -330,8 +330,14 @@ describe('DynamoDbExportStore (dynalite): recordPoll', () => {
     const { Item } = await table.documentClient.send(
       new GetCommand({ TableName: table.tableName, Key: exportKey(spotId, processing.exportId) }),
     );
-    expect(Item).not.toHaveProperty('activeIndexPk');
-    expect(Item).toMatchObject({ statusIndexPk: `SPOT#${spotId}#STATUS#COMPLETED` });
+    expect(Item).toMatchObject({
+      statusIndexPk: `SPOT#${spotId}#STATUS#COMPLETED`,
+      activeIndexPk: 'ARCHIVE_PENDING',
+      activeIndexSk: '2025-01-01T00:05:00.000Z',
+    });
+    expect(await store.findActiveNotPolledSince('9999-12-31T00:00:00.000Z', 100)).not.toContainEqual(
+      expect.objectContaining({ exportId: processing.exportId }),
+    );
   });
 
   it('re-decides against a newer record: a stale completion still wins over a pending abort', async () => {

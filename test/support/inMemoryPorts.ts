@@ -1,5 +1,14 @@
-import type { ExportChangeField, ExportRecord, NewExportRecord } from '../../lib/exports/ExportRecord';
+import {
+  type CoverageLedger,
+  type CoverageWindow,
+  type NewCoverageWindow,
+  type ScheduleWatermark,
+  type WindowPage,
+  WindowState,
+  type WindowUpdate,
+} from '../../lib/exports/CoverageLedger';
 import { ArchiveStatus } from '../../lib/exports/ExportArchive';
+import type { ExportChangeField, ExportRecord, NewExportRecord } from '../../lib/exports/ExportRecord';
 import type { ExportSettings } from '../../lib/exports/ExportSettings';
 import { ExportStatus, isActive } from '../../lib/exports/ExportStatus';
 import type {
@@ -123,6 +132,10 @@ export class InMemoryExportStore implements ExportStore {
       .map(clone);
   }
 
+  async indexLegacyArchives(): Promise<number> {
+    return 0;
+  }
+
   async queuePosition(record: ExportRecord): Promise<number> {
     const mine = queueKey(record);
     return (
@@ -140,6 +153,105 @@ export class InMemoryExportStore implements ExportStore {
       .slice(0, limit)
       .map(clone);
   }
+}
+
+/** The coverage ledger in memory, with the adapter's guards (export id, states, version). */
+export class InMemoryCoverageLedger implements CoverageLedger {
+  readonly #windows = new Map<string, CoverageWindow>();
+  readonly #watermarks = new Map<string, ScheduleWatermark>();
+
+  async claimWindow(
+    window: NewCoverageWindow,
+    options: { replaceGap?: boolean } = {},
+  ): Promise<{ window: CoverageWindow; created: boolean }> {
+    const key = windowKey(window.spotId, window.from, window.until);
+    const existing = this.#windows.get(key);
+    if (existing !== undefined && !(options.replaceGap && existing.state === WindowState.GAP))
+      return { window: structuredClone(existing), created: false };
+    const created: CoverageWindow = {
+      ...structuredClone(window),
+      ...(existing !== undefined && {
+        exportIds: [
+          ...existing.exportIds,
+          ...window.exportIds.filter((id) => !existing.exportIds.includes(id)),
+        ],
+      }),
+      version: (existing?.version ?? 0) + 1,
+    };
+    this.#windows.set(key, created);
+    return { window: structuredClone(created), created: true };
+  }
+
+  async getWindow(spotId: string, from: string, until: string): Promise<CoverageWindow | undefined> {
+    const window = this.#windows.get(windowKey(spotId, from, until));
+    return window === undefined ? undefined : structuredClone(window);
+  }
+
+  async updateWindow(spotId: string, from: string, until: string, update: WindowUpdate) {
+    const key = windowKey(spotId, from, until);
+    const current = this.#windows.get(key);
+    if (
+      current === undefined ||
+      (update.expectedExportId !== undefined && current.exportId !== update.expectedExportId) ||
+      (update.expectedStates !== undefined && !update.expectedStates.includes(current.state)) ||
+      (update.expectedVersion !== undefined && current.version !== update.expectedVersion)
+    )
+      return undefined;
+    const next: CoverageWindow = {
+      ...current,
+      ...structuredClone(withoutUndefined(update.changes)),
+      version: current.version + 1,
+    };
+    for (const field of update.remove ?? []) if (update.changes[field] === undefined) delete next[field];
+    this.#windows.set(key, next);
+    return structuredClone(next);
+  }
+
+  async deleteWindow(spotId: string, from: string, until: string, exportId: string): Promise<boolean> {
+    const key = windowKey(spotId, from, until);
+    if (this.#windows.get(key)?.exportId !== exportId) return false;
+    return this.#windows.delete(key);
+  }
+
+  async listWindows(
+    spotId: string,
+    options: { from: string; until: string; limit: number },
+  ): Promise<WindowPage> {
+    const windows = [...this.#windows.values()]
+      .filter((w) => w.spotId === spotId && w.from < options.until && w.until > options.from)
+      .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.until < b.until ? -1 : 1))
+      .slice(0, options.limit);
+    return { windows: windows.map((window) => structuredClone(window)) };
+  }
+
+  async findDueWindows(beforeIso: string, limit: number): Promise<CoverageWindow[]> {
+    return [...this.#windows.values()]
+      .filter((window) => window.dueAt !== undefined && window.dueAt < beforeIso)
+      .sort((a, b) => ((a.dueAt ?? '') < (b.dueAt ?? '') ? -1 : 1))
+      .slice(0, limit)
+      .map((window) => structuredClone(window));
+  }
+
+  async getWatermark(spotId: string, schedule: string): Promise<ScheduleWatermark | undefined> {
+    const watermark = this.#watermarks.get(`${spotId}/${schedule}`);
+    return watermark === undefined ? undefined : { ...watermark };
+  }
+
+  async advanceWatermark(spotId: string, schedule: string, until: string, updatedAt: string) {
+    const current = this.#watermarks.get(`${spotId}/${schedule}`);
+    if (current !== undefined && current.until >= until) return { ...current };
+    const next = { spotId, schedule, until, updatedAt };
+    this.#watermarks.set(`${spotId}/${schedule}`, next);
+    return { ...next };
+  }
+
+  async listWatermarks(spotId: string): Promise<ScheduleWatermark[]> {
+    return [...this.#watermarks.values()].filter((w) => w.spotId === spotId).map((w) => ({ ...w }));
+  }
+}
+
+function windowKey(spotId: string, from: string, until: string): string {
+  return `${spotId}/${from}/${until}`;
 }
 
 export class InMemorySpotLocks implements SpotLocks {
@@ -289,6 +401,8 @@ export class RecordingWorkflowRunner implements PollingWorkflows {
 export interface InMemoryLifecycle {
   deps: ExportDependencies;
   store: InMemoryExportStore;
+  coverage: InMemoryCoverageLedger;
+  gaps: CoverageWindow[];
   spotLocks: InMemorySpotLocks;
   upstream: ScriptedUpstream;
   workflows: RecordingWorkflowRunner;
@@ -307,6 +421,8 @@ export function inMemoryLifecycle(settings: Partial<ExportSettings> = {}): InMem
   };
   const now = () => clock.nowMs;
   const store = new InMemoryExportStore();
+  const coverage = new InMemoryCoverageLedger();
+  const gaps: CoverageWindow[] = [];
   const spotLocks = new InMemorySpotLocks(now);
   const upstream = new ScriptedUpstream();
   const workflows = new RecordingWorkflowRunner();
@@ -315,17 +431,23 @@ export function inMemoryLifecycle(settings: Partial<ExportSettings> = {}): InMem
   return {
     deps: {
       store,
+      coverage,
       spotLocks,
       idempotencyKeys: new InMemoryIdempotencyKeys(now),
       upstream,
       credentials: { getCredentials: async (spotId) => ({ spotId, apiKey: 'key' }) },
       workflows,
-      events: { publishTerminal: async (record) => void published.push(record) },
+      events: {
+        publishTerminal: async (record) => void published.push(record),
+        publishCoverageGap: async (window) => void gaps.push(window),
+      },
       metrics: { count: (name) => void metrics.push(name) },
       settings: { ...DEFAULT_EXPORT_SETTINGS, ...settings },
       now,
     },
     store,
+    coverage,
+    gaps,
     spotLocks,
     upstream,
     workflows,
