@@ -7,13 +7,13 @@ import type { ExportSettings } from '../../../lib/exports/ExportSettings';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
 import { reconcileExports } from '../../../lib/exports/reconcileExports';
-import { type ScheduleRunCommand, runSchedule, windowsBetween } from '../../../lib/exports/runSchedule';
+import { runSchedule, type ScheduleRunCommand, windowsBetween } from '../../../lib/exports/runSchedule';
 import { mergeIntervals, wholeSecondInstant } from '../../../lib/exports/timeIntervals';
 import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
 import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
 import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
-import type { OpenWebSimulatorOptions } from '../../../local/openweb-simulator';
 import { type LocalS3, startLocalS3 } from '../../../local/localS3';
+import type { OpenWebSimulatorOptions } from '../../../local/openweb-simulator';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { FAR_DEADLINE, runCreateTask } from '../../support/startAndCreate';
 
@@ -87,8 +87,14 @@ describe('scheduled coverage: watermarks, the queue, retries and gaps', () => {
   async function runWorkflow(exportId: string): Promise<void> {
     await runCreateTask(h.deps, SPOT, exportId);
     h.clock.advance(UPSTREAM_RUN_MS);
-    const polled = await pollExportForWorkflow(h.deps, { spotId: SPOT, exportId, deadline: FAR_DEADLINE });
-    if (polled.status === ExportStatus.COMPLETED) await archiveExport(archiveDeps(), { spotId: SPOT, exportId });
+    const polled = await pollExportForWorkflow(h.deps, {
+      action: 'poll',
+      spotId: SPOT,
+      exportId,
+      deadline: FAR_DEADLINE,
+    });
+    if (polled.status === ExportStatus.COMPLETED)
+      await archiveExport(archiveDeps(), { spotId: SPOT, exportId });
   }
 
   async function allWindows(): Promise<CoverageWindow[]> {
@@ -100,7 +106,10 @@ describe('scheduled coverage: watermarks, the queue, retries and gaps', () => {
       windows
         .filter((window) => window.state === WindowState.COVERED)
         .map((window) => ({ fromMs: Date.parse(window.from), untilMs: Date.parse(window.until) })),
-    ).map((interval) => ({ from: wholeSecondInstant(interval.fromMs), until: wholeSecondInstant(interval.untilMs) }));
+    ).map((interval) => ({
+      from: wholeSecondInstant(interval.fromMs),
+      until: wholeSecondInstant(interval.untilMs),
+    }));
   }
 
   it('queues a run that finds its spot busy and covers both windows back to back, with no hole', async () => {
@@ -117,7 +126,12 @@ describe('scheduled coverage: watermarks, the queue, retries and gaps', () => {
     const secondId = second.windows[0]?.exportId as string;
     const queued = await h.store.getExport(SPOT, secondId);
     h.clock.advance(UPSTREAM_RUN_MS);
-    await pollExportForWorkflow(h.deps, { spotId: SPOT, exportId: firstId, deadline: FAR_DEADLINE });
+    await pollExportForWorkflow(h.deps, {
+      action: 'poll',
+      spotId: SPOT,
+      exportId: firstId,
+      deadline: FAR_DEADLINE,
+    });
     const startedOnRelease = await h.store.getExport(SPOT, secondId);
     await archiveExport(archiveDeps(), { spotId: SPOT, exportId: firstId });
     await runWorkflow(secondId);
@@ -208,7 +222,10 @@ describe('scheduled coverage: watermarks, the queue, retries and gaps', () => {
 
     // Assess
     expect((await h.store.getExport(SPOT, firstId))?.status).toBe(ExportStatus.ABORTED);
-    expect(afterFailure).toMatchObject({ state: WindowState.RETRYING, reason: expect.stringMatching(/deadline/) });
+    expect(afterFailure).toMatchObject({
+      state: WindowState.RETRYING,
+      reason: expect.stringMatching(/deadline/),
+    });
     expect(early.windowsAdvanced).toBe(0);
     expect(due.windowsAdvanced).toBe(1);
     expect(retrying.attempts).toBe(2);
@@ -225,7 +242,11 @@ describe('scheduled coverage: watermarks, the queue, retries and gaps', () => {
     const run = await runSchedule(h.deps, runAt(h.clock.now()));
 
     // Act: the first attempt and its one retry both pass their deadline.
-    await abortExport(h.deps, { spotId: SPOT, exportId: run.windows[0]?.exportId as string, reason: 'timeout' });
+    await abortExport(h.deps, {
+      spotId: SPOT,
+      exportId: run.windows[0]?.exportId as string,
+      reason: 'timeout',
+    });
     h.clock.advance(COOLDOWN_SECONDS * 1000 + 1000);
     await reconcileExports(h.deps);
     const retry = (await allWindows())[0] as CoverageWindow;
@@ -266,7 +287,7 @@ describe('scheduled coverage: watermarks, the queue, retries and gaps', () => {
     const exportId = run.windows[0]?.exportId as string;
     await runCreateTask(h.deps, SPOT, exportId);
     h.clock.advance(UPSTREAM_RUN_MS);
-    await pollExportForWorkflow(h.deps, { spotId: SPOT, exportId, deadline: FAR_DEADLINE });
+    await pollExportForWorkflow(h.deps, { action: 'poll', spotId: SPOT, exportId, deadline: FAR_DEADLINE });
     h.workflows.running.clear();
 
     // Act: past the archive's claim window, a sweep gives it a workflow; that workflow archives it.
@@ -276,7 +297,9 @@ describe('scheduled coverage: watermarks, the queue, retries and gaps', () => {
 
     // Assess
     expect(sweep.archivesRestarted).toBe(1);
-    expect([...h.workflows.started.keys()].filter((name) => name.startsWith(`${exportId}-a`))).toHaveLength(1);
+    expect([...h.workflows.started.keys()].filter((name) => name.startsWith(`${exportId}-a`))).toHaveLength(
+      1,
+    );
     expect((await h.store.getExport(SPOT, exportId))?.archive?.status).toBe(ArchiveStatus.ARCHIVED);
     expect((await allWindows())[0]?.state).toBe(WindowState.COVERED);
   });
@@ -288,7 +311,12 @@ describe('scheduled coverage: watermarks, the queue, retries and gaps', () => {
     const firstId = run.windows[0]?.exportId as string;
     await runCreateTask(h.deps, SPOT, firstId);
     h.clock.advance(UPSTREAM_RUN_MS);
-    await pollExportForWorkflow(h.deps, { spotId: SPOT, exportId: firstId, deadline: FAR_DEADLINE });
+    await pollExportForWorkflow(h.deps, {
+      action: 'poll',
+      spotId: SPOT,
+      exportId: firstId,
+      deadline: FAR_DEADLINE,
+    });
     h.clock.advance(8 * DAY_MS);
 
     // Act

@@ -46,7 +46,7 @@ describe('the per-spot queue', () => {
   async function runToCompletion(exportId: string): Promise<ExportRecord> {
     await runCreateTask(h.deps, SPOT, exportId);
     h.clock.advance(2 * HOUR_MS);
-    await pollExportForWorkflow(h.deps, { spotId: SPOT, exportId, deadline: FAR_DEADLINE });
+    await pollExportForWorkflow(h.deps, { action: 'poll', spotId: SPOT, exportId, deadline: FAR_DEADLINE });
     return (await h.store.getExport(SPOT, exportId)) as ExportRecord;
   }
 
@@ -176,6 +176,7 @@ describe('the per-spot queue', () => {
     });
     const lostStart = { ...h.deps, store: listingQueuedFails };
     await pollExportForWorkflow(lostStart, {
+      action: 'poll',
       spotId: SPOT,
       exportId: running.record.exportId,
       deadline: FAR_DEADLINE,
