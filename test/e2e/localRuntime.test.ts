@@ -25,6 +25,8 @@ const READY_TIMEOUT_MS = 60_000;
 const EXPORT_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 25_000;
 const CLI_TIMEOUT_MS = 40_000;
+/** Long enough for the archive to claim the export and ask for its first file. */
+const ARCHIVE_UNDER_WAY_MS = 1_000;
 // A simulated day (30 s + 24 min) lasts 1.5 s; a week about 10 s.
 const TIME_SCALE = '0.001';
 // The same stack config for every start, so the synthesized definition is cached once.
@@ -436,6 +438,49 @@ describe('the local runtime across a restart', () => {
       expect((await second.stop()).code).toBe(0);
     },
     FIRST_READY_TIMEOUT_MS + READY_TIMEOUT_MS + STOP_TIMEOUT_MS + EXPORT_TIMEOUT_MS,
+  );
+
+  it(
+    'archives after a restart an export that was COMPLETED when the runtime was killed (-9) mid-archive',
+    async () => {
+      // Prepare: every download hangs, so the archive is under way when the process dies.
+      upstream.setFaults({ endpoints: { download: { latencyMs: 60_000 } } });
+      const first = await startRuntimeProcess(environment(), READY_TIMEOUT_MS);
+      const requested = await startExport(first, 'sp_demo', WEEK);
+      const archiving = await eventually(
+        async () => {
+          const view = await getExport(first, 'sp_demo', requested.exportId);
+          return view.status === 'COMPLETED' && view.archive.status === 'PENDING' ? view : undefined;
+        },
+        EXPORT_TIMEOUT_MS,
+        `the archive of ${requested.exportId} under way`,
+      );
+      await sleep(ARCHIVE_UNDER_WAY_MS);
+
+      // Act
+      first.child.kill('SIGKILL');
+      const killed = await first.exited;
+      upstream.setFaults({});
+      const second = await startRuntimeProcess(environment(), READY_TIMEOUT_MS);
+      const archived = await eventually(
+        async () => {
+          const view = await getExport(second, 'sp_demo', requested.exportId);
+          return view.archive.status === 'ARCHIVED' ? view : undefined;
+        },
+        EXPORT_TIMEOUT_MS,
+        `the archive of ${requested.exportId} after the restart`,
+      );
+
+      // Assess
+      expect(killed.signal).toBe('SIGKILL');
+      expect(archiving.archive.status).toBe('PENDING');
+      expect(archived.status).toBe('COMPLETED');
+      expect(archived.archive.files).toBeGreaterThan(0);
+      expect(upstream.getExport(archived.upstreamExportId as string)?.state).toBe('completed');
+      expect(second.output()).toMatch(/resumed what was left running: .*1 archive\(s\) restarted/);
+      expect((await second.stop()).code).toBe(0);
+    },
+    2 * READY_TIMEOUT_MS + 2 * EXPORT_TIMEOUT_MS + STOP_TIMEOUT_MS,
   );
 });
 
