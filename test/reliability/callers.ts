@@ -53,14 +53,15 @@ export async function startViaApi(
   scenario: FaultScenario,
   spotId: string,
   window: number,
-  options: { key?: string; container?: () => ScenarioContainer; concurrent?: boolean } = {},
+  options: { key?: string; container?: () => ScenarioContainer; concurrent?: boolean; queue?: boolean } = {},
 ): Promise<ApiAnswer> {
   const headers: Record<string, string> = options.key === undefined ? {} : { 'idempotency-key': options.key };
+  const body = { ...windowRequest(window), ...(options.queue === true && { whenBusy: 'queue' }) };
   let answer: ApiAnswer = { statusCode: 0 };
   for (let attempt = 1; attempt <= API_CALLER_MAX_ATTEMPTS; attempt++) {
     const container = options.container?.() ?? scenario.main;
     const response = parseResponse(
-      await container.invoke(HandlerNames.START, apiRequests.start(spotId, windowRequest(window), headers)),
+      await container.invoke(HandlerNames.START, apiRequests.start(spotId, body, headers)),
     );
     answer = answerOf(response.statusCode, response.body);
     const retryable = response.statusCode >= 500 || response.statusCode === 409;

@@ -211,4 +211,27 @@ describe('the per-spot queue', () => {
     expect(busy.record.status).toBe(ExportStatus.REQUESTED);
     expect(elsewhere.record.status).toBe(ExportStatus.REQUESTED);
   });
+
+  it('counts a queued export’s deadline from when it took the spot, not from its wait in the queue', async () => {
+    // Prepare: the running export outlasts the whole deadline of the one queued behind it.
+    const running = await queue({ request: hourOf(1, 0) });
+    const next = await queue({ request: hourOf(1, 1) });
+    await runCreateTask(h.deps, SPOT, running.record.exportId);
+    h.clock.advance((h.deps.settings.exportDeadlineSeconds + 3600) * 1000);
+
+    // Act
+    await pollExportForWorkflow(h.deps, {
+      action: 'poll',
+      spotId: SPOT,
+      exportId: running.record.exportId,
+      deadline: FAR_DEADLINE,
+    });
+
+    // Assess
+    const started = await h.store.getExport(SPOT, next.record.exportId);
+    const input = h.workflows.started.get(started?.workflowExecutionName as string);
+    expect(Date.parse(input?.deadline as string)).toBe(
+      h.clock.now() + h.deps.settings.exportDeadlineSeconds * 1000,
+    );
+  });
 });
