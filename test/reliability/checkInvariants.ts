@@ -311,7 +311,7 @@ function diedBeforeReleasingTheLock(crash: { step: string; placement: string }):
   // An abort stops the export's workflow between its terminal write and the release.
   return crash.placement === 'before'
     ? crash.step === 'spotLocks.release' || crash.step === 'workflows.stop'
-    : crash.step === 'store.transition';
+    : crash.step === 'store.transition' || crash.step === 'workflows.stop';
 }
 
 /**
