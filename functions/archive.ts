@@ -9,9 +9,13 @@ import {
 import { HandlerNames } from '../lib/http/routeTable';
 import {
   dynamoDbArchiveRecordsFactory,
+  dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
 } from '../lib/runtime/adapterFactories/dynamoDbFactories';
-import { eventBridgeArchiveEventsFactory } from '../lib/runtime/adapterFactories/eventBridgeFactories';
+import {
+  eventBridgeArchiveEventsFactory,
+  eventBridgeEventsFactory,
+} from '../lib/runtime/adapterFactories/eventBridgeFactories';
 import { glueTablePartitionsFactory } from '../lib/runtime/adapterFactories/glueTablePartitionsFactory';
 import { s3ArchiveWriterFactory } from '../lib/runtime/adapterFactories/s3ArchiveWriterFactory';
 import { createHandler } from '../lib/runtime/createHandler';
@@ -58,14 +62,16 @@ export function makeArchiveHandler(runtime: HandlerRuntime<ArchiveDependencies |
 }
 
 // The table and the bucket, written; the catalog, for the table's partitions; the bus, for
-// `Export Archived`. No upstream: the links are the record's.
+// `Export Archived` and a window's `Coverage Gap`. No upstream: the links are the record's.
 export const handler = makeArchiveHandler(
   defaultHandlerRuntime({
     store: dynamoDbExportStoreFactory,
+    coverage: dynamoDbCoverageLedgerFactory,
     archives: dynamoDbArchiveRecordsFactory,
     archiveWriter: s3ArchiveWriterFactory,
     partitions: glueTablePartitionsFactory,
     archiveEvents: eventBridgeArchiveEventsFactory,
+    events: eventBridgeEventsFactory,
   }),
 );
 

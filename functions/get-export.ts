@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { checkExport } from '../lib/exports/checkExport';
 import type { ExportDependencies } from '../lib/exports/ports';
+import { queuePositions } from '../lib/exports/spotQueue';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportView } from '../lib/http/exportView';
 import { jsonResponse } from '../lib/http/jsonResponse';
@@ -32,5 +33,6 @@ async function getExportFromApi(
   const spotId = readSpotId(event);
   const exportId = readExportId(event);
   const record = await checkExport(deps, { spotId, exportId, mode: 'api' });
-  return jsonResponse(200, exportView(record));
+  const positions = await queuePositions(deps, [record]);
+  return jsonResponse(200, exportView(record, positions.get(record.exportId)));
 }

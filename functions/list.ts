@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { listExports } from '../lib/exports/listExports';
 import type { ExportDependencies } from '../lib/exports/ports';
+import { queuePositions } from '../lib/exports/spotQueue';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportView } from '../lib/http/exportView';
 import { jsonResponse } from '../lib/http/jsonResponse';
@@ -33,8 +34,9 @@ async function listFromApi(
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const spotId = readSpotId(event);
   const page = await listExports(deps, { spotId, ...readListQuery(event) });
+  const positions = await queuePositions(deps, page.items);
   return jsonResponse(200, {
-    items: page.items.map(exportView),
+    items: page.items.map((record) => exportView(record, positions.get(record.exportId))),
     ...(page.nextToken !== undefined && { nextToken: page.nextToken }),
   });
 }

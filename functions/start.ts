@@ -1,9 +1,11 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { isScheduledExportEvent, scheduledStartCommand } from '../lib/events/scheduledExportEvent';
-import { SpotBusyError } from '../lib/exports/errors';
+import { isScheduledExportEvent, scheduledRunOf } from '../lib/events/scheduledExportEvent';
+import type { WindowPlanningDependencies } from '../lib/exports/coverageWindows';
 import { exportRequestSchema } from '../lib/exports/exportRequestSchema';
-import { type StartDependencies, startExport } from '../lib/exports/startExport';
+import { runSchedule, type ScheduleRunResult } from '../lib/exports/runSchedule';
+import { queuePositions } from '../lib/exports/spotQueue';
+import { startExport, type WhenBusy } from '../lib/exports/startExport';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportLocation, exportView } from '../lib/http/exportView';
 import { fieldProblemsOf, invalidRequest } from '../lib/http/invalidRequest';
@@ -13,6 +15,7 @@ import { readJsonBody } from '../lib/http/readJsonBody';
 import { readSpotId } from '../lib/http/readSpotId';
 import { HandlerNames } from '../lib/http/routeTable';
 import {
+  dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
   dynamoDbIdempotencyKeysFactory,
   dynamoDbSpotLocksFactory,
@@ -24,8 +27,11 @@ import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
 
+/** A start records exports (and, for a schedule, their windows) and starts workflows: no upstream, no bus. */
+type StartFunctionDependencies = WindowPlanningDependencies;
+
 /** Start an export: `POST /exports`, or an EventBridge Scheduler schedule. */
-export function makeStartHandler(runtime: HandlerRuntime<StartDependencies>) {
+export function makeStartHandler(runtime: HandlerRuntime<StartFunctionDependencies>) {
   return createHandler(runtime, async (event, deps) => {
     if (isApiGatewayEvent(event)) return startFromApi(deps, event);
     if (isScheduledExportEvent(event)) return startFromSchedule(deps, event, runtime.logger);
@@ -37,6 +43,7 @@ export function makeStartHandler(runtime: HandlerRuntime<StartDependencies>) {
 export const handler = makeStartHandler(
   defaultHandlerRuntime({
     store: dynamoDbExportStoreFactory,
+    coverage: dynamoDbCoverageLedgerFactory,
     spotLocks: dynamoDbSpotLocksFactory,
     idempotencyKeys: dynamoDbIdempotencyKeysFactory,
     credentials: spotCredentialsFactory,
@@ -49,62 +56,65 @@ export const handler = makeStartHandler(
  * answer (202, same export, its current state), marked `Idempotent-Replayed: true`.
  */
 async function startFromApi(
-  deps: StartDependencies,
+  deps: StartFunctionDependencies,
   event: APIGatewayProxyEventV2,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const spotId = readSpotId(event);
   const idempotencyKey = readIdempotencyKey(event);
   const body = readJsonBody(event);
   if (body === undefined) throw invalidRequest([{ field: 'body', message: 'is required' }]);
-  const parsed = exportRequestSchema(spotId, { nowMs: deps.now() }).safeParse(body);
+  const { whenBusy, request: requestBody } = readWhenBusy(body);
+  const parsed = exportRequestSchema(spotId, { nowMs: deps.now() }).safeParse(requestBody);
   if (!parsed.success) throw invalidRequest(fieldProblemsOf(parsed.error, 'body'));
   const { record, replayed } = await startExport(deps, {
     spotId,
     request: parsed.data,
     source: 'api',
+    whenBusy,
     ...(idempotencyKey !== undefined && { idempotencyKey }),
   });
-  return jsonResponse(202, exportView(record), {
+  const positions = await queuePositions(deps, [record]);
+  return jsonResponse(202, exportView(record, positions.get(record.exportId)), {
     location: exportLocation(record.exportId),
     ...(replayed && { 'idempotent-replayed': 'true' }),
   });
 }
 
-/** What a scheduled run did: started (or found, on a redelivery) an export, or skipped a busy spot. */
-export type ScheduledStartResult =
-  | { exportId: string; status: string }
-  | { skipped: true; reason: 'spot busy'; spotId: string; activeExportId?: string };
+const WHEN_BUSY_VALUES: readonly WhenBusy[] = ['reject', 'queue'];
 
 /**
- * `{exportId, status}`. A spot still busy with an earlier export is a normal outcome, not a
- * failure: the run is skipped (logged at INFO with the export that holds the spot, counted as
- * ScheduledRunsSkipped) and answered as a success, so Scheduler neither retries it into the same
- * busy spot nor dead-letters it; the next run exports its own window. Other failures are thrown,
- * so Scheduler retries and, in the end, dead-letters them.
+ * `whenBusy` of a start's body (`reject`, the default: 409 while the spot is busy; `queue`: the
+ * export waits its turn), and the rest of the body, which is the export's request.
+ * @throws ProblemError 400 naming `body.whenBusy`
+ */
+function readWhenBusy(body: unknown): { whenBusy: WhenBusy; request: unknown } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('whenBusy' in body))
+    return { whenBusy: 'reject', request: body };
+  const { whenBusy, ...request } = body as Record<string, unknown>;
+  if (!WHEN_BUSY_VALUES.includes(whenBusy as WhenBusy))
+    throw invalidRequest([
+      { field: 'body.whenBusy', message: `must be one of ${WHEN_BUSY_VALUES.join(', ')}` },
+    ]);
+  return { whenBusy: whenBusy as WhenBusy, request };
+}
+
+/**
+ * A scheduled run: every hour from the schedule's watermark up to its scheduled time (less its
+ * lag) is exported, in windows queued behind the spot's running export (see runSchedule).
+ * Failures are thrown, so Scheduler retries and, in the end, dead-letters them; a retried run
+ * finds its windows recorded and starts nothing twice.
  */
 async function startFromSchedule(
-  deps: StartDependencies,
+  deps: StartFunctionDependencies,
   event: unknown,
   logger: Logger,
-): Promise<ScheduledStartResult> {
-  const command = scheduledStartCommand(event);
-  try {
-    const { record } = await startExport(deps, command);
-    return { exportId: record.exportId, status: record.status };
-  } catch (error) {
-    if (!(error instanceof SpotBusyError)) throw error;
-    const until = command.request.kind === 'dateRange' ? command.request.until : undefined;
-    logger.info(`Scheduled export skipped: spot busy with export ${error.activeExportId ?? 'unknown'}`, {
-      spotId: command.spotId,
-      activeExportId: error.activeExportId,
-      windowEnd: until,
-    });
-    deps.metrics.count('ScheduledRunsSkipped');
-    return {
-      skipped: true,
-      reason: 'spot busy',
-      spotId: command.spotId,
-      ...(error.activeExportId !== undefined && { activeExportId: error.activeExportId }),
-    };
-  }
+): Promise<ScheduleRunResult> {
+  const result = await runSchedule(deps, scheduledRunOf(event));
+  logger.info('Scheduled run', {
+    spotId: result.spotId,
+    schedule: result.schedule,
+    watermark: result.watermark,
+    windowsPlanned: result.windows.filter((window) => window.planned).length,
+  });
+  return result;
 }

@@ -177,35 +177,42 @@ export class ExportFunctions extends Construct {
     const readRecords = (...indexes: string[]) =>
       new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn, ...indexes] });
 
-    // A start records the export and starts its workflow; it neither reads history nor ends an export.
-    // A replayed start reads the export it answers with, paged links included.
+    // A start records the export (and a schedule's windows) and starts its workflow, or queues it
+    // and starts the head of the spot's queue (the status index); it never ends an export. A
+    // replayed start reads the export it answers with, paged links included.
     this.start.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
-      readRecords(),
+      readRecords(statusIndexArn),
       ...readSpotSecrets,
       startWorkflow,
     );
-    // A status read polls a stale export and records its end: the spot freed, the end announced.
+    // A status read polls a stale export and records its end: the spot freed, the end announced,
+    // its window written, the spot's next queued export started.
     this.getExport.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
-      readRecords(),
+      readRecords(statusIndexArn),
       ...readSpotSecrets,
+      startWorkflow,
       publishExportEvents,
     );
     // The workflow's tasks: the create learns the first wait from the spot's completed exports
-    // (the status index); an abort that met a create in flight is sent, stopping the workflow.
+    // (the status index); an abort that met a create in flight is sent, stopping the workflow; an
+    // export's end starts the spot's next queued one.
     this.workflowTask.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
       readRecords(statusIndexArn),
       ...readSpotSecrets,
+      startWorkflow,
       stopWorkflows,
       publishExportEvents,
     );
-    // The reconciler finds stale exports through the sparse active index, restarts a workflow
-    // that died (after checking it is not running) and finishes interrupted aborts.
+    // The reconciler finds what is due through the sparse reconciler index (stale, queued and
+    // unarchived exports, due windows), restarts a workflow that died (after checking it is not
+    // running), finishes interrupted aborts, and once reads the whole table for exports from
+    // before their archives were indexed.
     this.reconcile.addToPolicy(
-      new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
-      readRecords(activeIndexArn),
+      new iam.PolicyStatement({ actions: [...recordWrites, 'dynamodb:Scan'], resources: [tableArn] }),
+      readRecords(statusIndexArn, activeIndexArn),
       ...readSpotSecrets,
       startWorkflow,
       new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [props.executionsArn] }),
@@ -214,8 +221,9 @@ export class ExportFunctions extends Construct {
     );
     this.abort.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
-      readRecords(),
+      readRecords(statusIndexArn),
       ...readSpotSecrets,
+      startWorkflow,
       stopWorkflows,
       publishExportEvents,
     );
@@ -230,9 +238,10 @@ export class ExportFunctions extends Construct {
     const archiveObjects = props.archive.bucket.arnForObjects(`${ARCHIVE_KEY_PREFIX}*`);
     const tableObjects = props.archive.bucket.arnForObjects(`${TABLES_KEY_PREFIX}*`);
     this.archive.addToPolicy(
-      // Query reads the link pages of an export whose links did not fit in its item.
+      // Query reads the link pages of an export whose links did not fit in its item; PutItem and
+      // UpdateItem write its window in the coverage ledger (PutItem: a window no planner recorded).
       new iam.PolicyStatement({
-        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
+        actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
         resources: [tableArn],
       }),
       new iam.PolicyStatement({

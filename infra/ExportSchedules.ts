@@ -9,6 +9,7 @@ import { Construct } from 'constructs';
 import type { ReconcilerEvent } from '../lib/events/reconcilerEvent';
 import type { ScheduledExportEvent } from '../lib/events/scheduledExportEvent';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
+import { scheduleDescription, scheduledExportEventOf } from './scheduledExportEventOf';
 import type { SpotConfig } from './stackConfig';
 
 /** A scheduled export that cannot start within this is dropped to the DLQ: the next run covers a fresh window. */
@@ -54,15 +55,14 @@ export class ExportSchedules extends Construct {
       const role = this.invokerRole('ExportSchedulerRole', props.startFunction);
       for (const { spotId, schedule, index } of scheduled) {
         // Scheduler substitutes its scheduled-time placeholder on every run.
-        const input: ScheduledExportEvent = {
-          source: 'schedule',
+        const input: ScheduledExportEvent = scheduledExportEventOf(
           spotId,
-          window: schedule.window,
-          scheduledTime: scheduler.ContextAttribute.scheduledTime,
-        };
+          schedule,
+          scheduler.ContextAttribute.scheduledTime,
+        );
         this.exportSchedules.push(
           new scheduler.Schedule(this, `Export-${spotId}-${index}`, {
-            description: `Export ${spotId} comments of the last ${schedule.window}`,
+            description: scheduleDescription(spotId, schedule),
             schedule: scheduler.ScheduleExpression.expression(
               schedule.expression,
               schedule.timeZone === undefined ? undefined : TimeZone.of(schedule.timeZone),

@@ -17,8 +17,6 @@ import { STEP_FUNCTIONS_MAX_HISTORY_EVENTS, workflowHistoryBudget } from './work
 /** The CDK context key holding the deployment's configuration (a JSON object, or its JSON text from `-c`). */
 export const STACK_CONFIG_CONTEXT_KEY = 'openwebExports';
 
-const SECONDS_PER_HOUR = 3600;
-
 /** The longest a `/files` download URL may work: a URL never outlives the session of the role that signed it. */
 export const MAX_DOWNLOAD_URL_EXPIRY_SECONDS = SETTINGS.archiveDownloadUrlExpirySeconds.kind.max;
 
@@ -27,6 +25,9 @@ export const MAX_FLEXIBLE_WINDOW_MINUTES = 1_440;
 
 // The scalar settings come from the settings table (lib/settings/settingsTable.ts); what follows is the
 // configuration's structure around them: spots and their schedules, the API's authorization, alarm emails.
+
+/** Schedule names: they key the schedule's watermark. */
+const SCHEDULE_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 const scheduleShape = {
   expression: z.string({ error: 'must be a string' }).superRefine((text, context) => {
@@ -38,6 +39,12 @@ const scheduleShape = {
       });
     }
   }),
+  // The schedule's name among the spot's: its watermark is kept under it (default `schedule-<n>`, by position).
+  name: z
+    .string({ error: 'must be a string' })
+    .regex(SCHEDULE_NAME_PATTERN, 'must be 1-64 of letters, digits, _ and -')
+    .optional(),
+  // What the first run exports (later runs continue from where the last one planned up to).
   window: z
     .string({ error: 'must be a string' })
     .refine(
@@ -46,8 +53,26 @@ const scheduleShape = {
     )
     .refine((text) => {
       const seconds = isoDurationSeconds(text);
-      return seconds === undefined || (seconds > 0 && seconds <= MAX_EXPORT_RANGE_HOURS * SECONDS_PER_HOUR);
-    }, `must be longer than zero and at most ${MAX_EXPORT_RANGE_HOURS} hours (the upstream's longest export range)`),
+      return seconds === undefined || seconds > 0;
+    }, 'must be longer than zero'),
+  // How long before the scheduled time a run's exports end, for comments written (or moderated) late.
+  lag: z
+    .string({ error: 'must be a string' })
+    .refine(
+      (text) => isoDurationSeconds(text) !== undefined,
+      'must be an ISO-8601 duration in weeks, days, hours, minutes or seconds, like PT1H',
+    )
+    .optional(),
+  // A run's range is cut into windows of at most this many hours (the upstream allows 730).
+  maxWindowHours: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of hours')
+    .min(1, 'must be at least 1')
+    .max(
+      MAX_EXPORT_RANGE_HOURS,
+      `must be at most ${MAX_EXPORT_RANGE_HOURS} (the upstream's longest export range)`,
+    )
+    .optional(),
   // Matched in any case, as Scheduler does; written with the zone's own name (`europe/paris` → `Europe/Paris`).
   timeZone: z
     .string({ error: 'must be a string' })
@@ -79,9 +104,34 @@ const scheduleSchema = z.strictObject(scheduleShape);
 
 const spotShape = {
   spotId: spotIdSchema,
-  schedules: z.array(scheduleSchema).default([]),
+  schedules: z
+    .array(scheduleSchema)
+    .default([])
+    .transform((schedules) =>
+      schedules.map((schedule, index) => ({
+        ...schedule,
+        name: schedule.name ?? defaultScheduleName(index),
+      })),
+    )
+    .superRefine((schedules, context) => {
+      const seen = new Set<string>();
+      schedules.forEach((schedule, index) => {
+        if (seen.has(schedule.name))
+          context.addIssue({
+            code: 'custom',
+            path: [index, 'name'],
+            message: `${schedule.name} is used twice`,
+          });
+        seen.add(schedule.name);
+      });
+    }),
 };
 const spotSchema = z.strictObject(spotShape);
+
+/** A schedule's name when none is given: by its position among the spot's schedules. */
+export function defaultScheduleName(index: number): string {
+  return `schedule-${index}`;
+}
 
 const iamAuthShape = {
   mode: z.literal('iam'),
@@ -138,6 +188,8 @@ const pollingSchema = z.strictObject(pollingShape).superRefine((value, context) 
 const apiShape = stackSettingsShape('api');
 const apiSchema = z.strictObject(apiShape);
 
+const coverageSchema = z.strictObject(stackSettingsShape('coverage'));
+
 const archiveShape = stackSettingsShape('archive');
 const archiveSchema = z.strictObject(archiveShape).superRefine((value, context) => {
   const archive = value as StackSettings['archive'];
@@ -157,6 +209,7 @@ const topShape = {
   auth: authSchema.default({ mode: 'iam' }),
   polling: pollingSchema.prefault({}),
   api: apiSchema.prefault({}),
+  coverage: coverageSchema.prefault({}),
   archive: archiveSchema.prefault({}),
   alarmEmail: z
     .union([emailSchema, z.array(emailSchema)], { error: 'must be an email address or a list of them' })

@@ -5,7 +5,7 @@ import { settingFromJson } from '../lib/settings/settingValue';
 import { checkScheduleExpression } from './scheduleExpression';
 
 /** The stack configuration's groups of scalar settings (`polling.exportDeadlineSeconds`); auth is structural. */
-export type StackSettingGroup = 'polling' | 'api' | 'archive';
+export type StackSettingGroup = 'polling' | 'coverage' | 'api' | 'archive';
 
 type StackSettingName = { [N in SettingName]: Settings[N] extends { path: string } ? N : never }[SettingName];
 type PathOf<N extends StackSettingName> = Settings[N]['path'];

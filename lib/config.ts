@@ -127,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statusFreshnessSeconds: e.STATUS_FRESHNESS_SECONDS,
       reconcileStaleAfterSeconds: e.RECONCILE_STALE_AFTER_SECONDS,
       idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_SECONDS,
+      windowRetryAttempts: e.WINDOW_RETRY_ATTEMPTS,
+      windowRetryCooldownSeconds: e.WINDOW_RETRY_COOLDOWN_SECONDS,
     },
     authorization: { spotClaim: e.AUTH_SPOT_CLAIM, spotsByPrincipal: e.AUTH_SPOTS_BY_PRINCIPAL },
   };

@@ -2,11 +2,14 @@ import type { ArchiveEvents } from '../lib/archive/ports';
 import {
   type ArchiveEventDetail,
   archiveEventDetail,
+  type CoverageGapDetail,
+  coverageGapDetail,
   EXPORT_EVENT_SOURCE,
   type ExportEventDetail,
   ExportEventDetailType,
   exportEventDetail,
 } from '../lib/events/EventBridgeExportEvents';
+import type { CoverageWindow } from '../lib/exports/CoverageLedger';
 import type { ExportRecord } from '../lib/exports/ExportRecord';
 import { ExportStatus } from '../lib/exports/ExportStatus';
 import type { ExportEvents } from '../lib/exports/ports';
@@ -16,7 +19,7 @@ export interface LocalExportEvent {
   time: string;
   source: typeof EXPORT_EVENT_SOURCE;
   detailType: ExportEventDetailType;
-  detail: ExportEventDetail | ArchiveEventDetail;
+  detail: ExportEventDetail | ArchiveEventDetail | CoverageGapDetail;
 }
 
 export interface LocalExportEventsOptions {
@@ -68,6 +71,14 @@ export class LocalExportEvents implements ExportEvents, ArchiveEvents {
     const rows = record.archive?.rows ?? detail.files.reduce((sum, file) => sum + file.rows, 0);
     this.#options.say?.(
       `event   ${ExportEventDetailType.ARCHIVED}: ${detail.spotId} ${detail.exportId}, ${detail.fileCount} file(s), ${rows} row(s)`,
+    );
+  }
+
+  async publishCoverageGap(window: CoverageWindow): Promise<void> {
+    const detail = coverageGapDetail(window);
+    this.#keep(ExportEventDetailType.COVERAGE_GAP, detail);
+    this.#options.say?.(
+      `event   ${ExportEventDetailType.COVERAGE_GAP}: ${detail.spotId} ${detail.from} – ${detail.until}: ${detail.reason}`,
     );
   }
 

@@ -7,6 +7,7 @@ import type { ExportSettings } from '../lib/exports/ExportSettings';
 import type { ExportDependencies, ExportMetrics, PollingWorkflows } from '../lib/exports/ports';
 import {
   dynamoDbArchiveRecordsFactory,
+  dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
   dynamoDbIdempotencyKeysFactory,
   dynamoDbSpotLocksFactory,
@@ -57,6 +58,7 @@ export function localDependencies(parts: LocalDependencyParts): {
       : { ...parts.config, archive: { ...parts.config.archive, bucketName: archiveStorage.bucketName } };
   const lifecycle = {
     store: dynamoDbExportStoreFactory,
+    coverage: dynamoDbCoverageLedgerFactory,
     spotLocks: dynamoDbSpotLocksFactory,
     idempotencyKeys: dynamoDbIdempotencyKeysFactory,
     credentials: () => parts.credentials,
@@ -68,7 +70,10 @@ export function localDependencies(parts: LocalDependencyParts): {
     clients: { documentClient, ...(archiveStorage !== undefined && { s3: archiveStorage.client }) },
     metrics: parts.metrics,
     logger: parts.logger,
-    settings: scaledExportSettings(config.exports, parts.timeScale),
+    settings: {
+      ...scaledExportSettings(config.exports, parts.timeScale),
+      archiving: archiveStorage !== undefined,
+    },
   };
   if (archiveStorage === undefined) {
     return { deps: buildDependencies(config, lifecycle, options), archiving: undefined };
@@ -114,8 +119,9 @@ export function handlerEnvironment(
 
 /**
  * The deadline is compared with the simulator's scaled durations and bounds the scaled
- * workflow (whose timeout and poll budget shrink with the time scale), so it shrinks too.
- * Leases, claims and freshness guard real I/O and stay as configured.
+ * workflow (whose timeout and poll budget shrink with the time scale), so it shrinks too, and so
+ * does a failed window's cooldown (it waits for the upstream to change). Leases, claims and
+ * freshness guard real I/O and stay as configured.
  */
 export function scaledExportSettings(exports: ExportSettings, timeScale: number): ExportSettings {
   return {
@@ -123,6 +129,10 @@ export function scaledExportSettings(exports: ExportSettings, timeScale: number)
     exportDeadlineSeconds: Math.max(
       MIN_SCALED_EXPORT_DEADLINE_SECONDS,
       exports.exportDeadlineSeconds * timeScale,
+    ),
+    windowRetryCooldownSeconds: Math.max(
+      MIN_SCALED_EXPORT_DEADLINE_SECONDS,
+      exports.windowRetryCooldownSeconds * timeScale,
     ),
   };
 }

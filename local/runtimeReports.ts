@@ -1,4 +1,5 @@
 import type { ReconcileSummary } from '../lib/exports/reconcileExports';
+import type { ScheduleRunResult } from '../lib/exports/runSchedule';
 import type { ScheduleRun } from './schedules/LocalSchedules';
 import { RECONCILER_SCHEDULE_NAME } from './schedules/localScheduleDefinitions';
 
@@ -19,31 +20,47 @@ export function reportScheduleRun(run: ScheduleRun, say: Say): void {
   if (run.schedule === RECONCILER_SCHEDULE_NAME) {
     // Runs every few seconds: only news is printed.
     const summary = run.result as ReconcileSummary | undefined;
-    if (summary !== undefined && summary.examined > 0) {
-      say(
-        `${prefix}: ${summary.examined} examined, ${summary.finished} finished, ` +
-          `${summary.workflowsRestarted} workflow(s) restarted, ${summary.failures} failed`,
-      );
-    }
+    if (summary !== undefined && hasNews(summary)) say(`${prefix}: ${describeSweep(summary)}`);
     return;
   }
-  if (run.outcome === 'skipped') {
-    const skipped = run.result as { spotId?: string; activeExportId?: string } | undefined;
-    say(
-      `${prefix}: skipped, spot ${skipped?.spotId} busy with export ${skipped?.activeExportId ?? 'unknown'} ` +
-        `(window ending ${run.scheduledTime}; a deployed schedule skips it the same way)`,
-    );
-    return;
-  }
-  const started = run.result as { exportId?: string; status?: string } | undefined;
-  say(`${prefix}: export ${started?.exportId} ${started?.status} (window ending ${run.scheduledTime})`);
+  say(`${prefix}: ${describeScheduledRun(run.result as ScheduleRunResult | undefined)}`);
+}
+
+/** What a scheduled run did: its windows and their exports, or that the ledger had them already. */
+function describeScheduledRun(result: ScheduleRunResult | undefined): string {
+  if (result === undefined) return 'no answer';
+  const planned = result.windows.filter((window) => window.planned);
+  if (planned.length === 0) return `nothing new to export (planned up to ${result.watermark})`;
+  const exports = planned.map((window) =>
+    `${window.from}..${window.until} export ${window.exportId} ${window.status ?? ''}`.trimEnd(),
+  );
+  return `${planned.length} window(s) up to ${result.watermark}: ${exports.join('; ')}`;
+}
+
+function hasNews(summary: ReconcileSummary): boolean {
+  return (
+    summary.examined + summary.queuedStarted + summary.archivesRestarted + summary.windowsAdvanced > 0 ||
+    summary.legacyArchivesIndexed + summary.failures > 0
+  );
+}
+
+function describeSweep(summary: ReconcileSummary): string {
+  const parts = [
+    `${summary.examined} examined`,
+    `${summary.finished} finished`,
+    `${summary.workflowsRestarted} workflow(s) restarted`,
+  ];
+  if (summary.queuedStarted > 0) parts.push(`${summary.queuedStarted} queued export(s) started`);
+  if (summary.archivesRestarted > 0) parts.push(`${summary.archivesRestarted} archive(s) restarted`);
+  if (summary.windowsAdvanced > 0) parts.push(`${summary.windowsAdvanced} coverage window(s) advanced`);
+  if (summary.legacyArchivesIndexed > 0)
+    parts.push(`${summary.legacyArchivesIndexed} older archive(s) indexed`);
+  parts.push(`${summary.failures} failed`);
+  return parts.join(', ');
 }
 
 /** What resuming the active exports found at start did; nothing when there were none. */
 export function reportResume(summary: ReconcileSummary, say: Say): void {
-  if (summary.examined === 0) return;
-  say(
-    `resumed ${summary.examined} active export(s): ${summary.finished} reached a final state, ` +
-      `${summary.workflowsRestarted} workflow(s) restarted, ${summary.failures} could not be reconciled`,
-  );
+  if (!hasNews(summary)) return;
+  say(`resumed what was left running: ${describeSweep(summary)}`);
 }

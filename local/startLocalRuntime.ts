@@ -208,7 +208,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     schedules.start();
 
     const resumed = invocations.track(
-      resumeActiveExports(deps, bootedAtMs).then(
+      resumeActiveExports(deps, bootedAtMs, archiving?.archive.archives).then(
         (summary) => {
           resumeDone = true;
           reportResume(summary, say);

@@ -13,7 +13,12 @@ import {
   MAX_EXPORT_RANGE_HOURS,
 } from '../lib/exports/exportRequestSchema';
 import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
-import { type ExportView, MAX_VIEW_LINK_BYTES, type UpstreamWaitView } from '../lib/http/exportView';
+import {
+  type ExportView,
+  MAX_VIEW_LINK_BYTES,
+  type QueueView,
+  type UpstreamWaitView,
+} from '../lib/http/exportView';
 
 /**
  * The schemas of the OpenAPI document's bodies, in zod so they are turned into JSON Schema
@@ -38,7 +43,17 @@ const instant = z
   .string()
   .meta({ description: 'An ISO 8601 instant in UTC, like `2026-01-31T00:00:00.000Z`.' });
 
-export const dateRangeRequestSchema = described(dateRangeRequestShape, {
+const whenBusy = z
+  .enum(['reject', 'queue'])
+  .optional()
+  .meta({
+    description:
+      'What happens while the spot runs another export: `reject` (the default) answers 409 `spot-busy`; ' +
+      "`queue` records the export `QUEUED` in the spot's queue, started as soon as the spot frees " +
+      '(scheduled runs and API starts first in, first out; backfill windows after them).',
+  });
+
+export const dateRangeRequestSchema = described(zm.extend(dateRangeRequestShape, { whenBusy }), {
   id: 'DateRangeExportRequest',
   title: 'Date range export request',
   description:
@@ -46,7 +61,7 @@ export const dateRangeRequestSchema = described(dateRangeRequestShape, {
     `\`until\` after \`from\`, at most ${MAX_EXPORT_RANGE_HOURS} hours apart.`,
 });
 
-export const conversationRequestSchema = described(conversationRequestShape, {
+export const conversationRequestSchema = described(zm.extend(conversationRequestShape, { whenBusy }), {
   id: 'ConversationExportRequest',
   title: 'Conversation export request',
   description:
@@ -58,7 +73,7 @@ export const startExportBodySchema = z.union([dateRangeRequestSchema, conversati
   description:
     'Either `from` and `until` or `conversationId`, with the optional CSV settings `delimiter` ' +
     `(one of ${CSV_DELIMITERS.map((delimiter) => JSON.stringify(delimiter)).join(', ')}) and ` +
-    '`maxRecordsInFile`. Unknown fields are refused.',
+    '`maxRecordsInFile`, and `whenBusy`. Unknown fields are refused.',
 });
 
 const exportRequestViewSchema = z
@@ -85,6 +100,28 @@ const upstreamWaitSchema = z
     description:
       'While `REQUESTED` after a create attempt was put off: why the export still waits for OpenWeb.',
   });
+
+const originSchema = z
+  .strictObject({
+    schedule: z.string().optional().meta({ description: 'The schedule whose run planned the window.' }),
+    backfillId: z.string().optional().meta({ description: 'The backfill the export is a window of.' }),
+  })
+  .meta({ id: 'ExportOrigin', description: 'What planned the export, for the coverage ledger.' });
+
+const queueSchema = z
+  .strictObject({
+    position: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: '1 = the next to start once the spot frees.' }),
+    priority: z.enum(['first', 'backfill']).meta({
+      description: '`first`: API starts and scheduled runs; `backfill`: windows of a backfill, after them.',
+    }),
+    enqueuedAt: instant,
+  })
+  .meta({ id: 'QueuePlace', description: "While QUEUED: where the export waits in its spot's queue." });
 
 const archiveStatus = z.enum(['PENDING', 'ARCHIVED', 'FAILED', 'NONE']).meta({
   description:
@@ -156,7 +193,8 @@ export const exportViewSchema = z
     spotId,
     status: z.enum(ExportStatus).meta({
       description:
-        'REQUESTED → PROCESSING → COMPLETED or FAILED; ABORTING → ABORTED after an abort. ' +
+        "QUEUED (waiting in its spot's queue) → REQUESTED → PROCESSING → COMPLETED or FAILED; " +
+        'ABORTING → ABORTED after an abort (a QUEUED export is ABORTED at once). ' +
         'COMPLETED, FAILED and ABORTED are final.',
     }),
     upstreamStatus: z.string().optional().meta({ description: "OpenWeb's own status string, as received." }),
@@ -177,7 +215,14 @@ export const exportViewSchema = z
     completedAt: instant.optional(),
     lastPolledAt: instant.optional(),
     pollCount: z.number().int().min(0),
-    source: z.enum(['api', 'schedule']).meta({ description: 'Started through the API or by a schedule.' }),
+    source: z
+      .enum(['api', 'schedule', 'backfill'])
+      .meta({ description: 'Started through the API, by a schedule, or as a window of a backfill.' }),
+    origin: originSchema.optional(),
+    queue: queueSchema.optional(),
+    dequeuedAt: instant.optional().meta({
+      description: "When it left its spot's queue and took the spot; its deadline counts from here.",
+    }),
     failureReason: z.string().optional(),
     upstreamWait: upstreamWaitSchema.optional(),
     archive: archiveSummarySchema,
@@ -242,6 +287,8 @@ export const COMPONENT_SCHEMAS = [
   exportViewSchema,
   exportRequestViewSchema,
   upstreamWaitSchema,
+  originSchema,
+  queueSchema,
   exportListSchema,
   archiveSummarySchema,
   archiveStateSchema,
@@ -259,6 +306,7 @@ type RequestOf<K> = Extract<ExportRequest, { kind: K }>;
 type RequestSchemaOf<K> = Extract<z.output<typeof exportRequestViewSchema>, { kind: K }>;
 const describesExportView: Describes<z.output<typeof exportViewSchema>, ExportView> = true;
 const describesUpstreamWait: Describes<z.output<typeof upstreamWaitSchema>, UpstreamWaitView> = true;
+const describesQueue: Describes<z.output<typeof queueSchema>, QueueView> = true;
 const describesDateRange: Describes<RequestSchemaOf<'dateRange'>, RequestOf<'dateRange'>> = true;
 const describesConversation: Describes<RequestSchemaOf<'conversation'>, RequestOf<'conversation'>> = true;
 const describesFieldProblem: Describes<z.output<typeof fieldProblemSchema>, FieldProblem> = true;
@@ -266,6 +314,7 @@ const describesArchivedFiles: Describes<z.output<typeof archivedFilesSchema>, Ar
 export const RESPONSE_SCHEMAS_DESCRIBE_TYPES =
   describesExportView &&
   describesUpstreamWait &&
+  describesQueue &&
   describesDateRange &&
   describesConversation &&
   describesFieldProblem &&

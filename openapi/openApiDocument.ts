@@ -178,13 +178,13 @@ const OPERATIONS: { [K in RouteKey]: OperationDoc } = {
     operationId: 'startExport',
     summary: 'Start an export',
     description:
-      "Records the export and starts its polling workflow; OpenWeb is asked by the workflow, not in this request. One export per spot at a time. With `Idempotency-Key`, a repeated request gets the same answer (the export's current state) with `Idempotent-Replayed: true`.",
+      'Records the export and starts its polling workflow; OpenWeb is asked by the workflow, not in this request. One export per spot at a time: while the spot is busy, a start is refused with 409, or queued with `"whenBusy": "queue"`. With `Idempotency-Key`, a repeated request gets the same answer (the export\'s current state) with `Idempotent-Replayed: true`.',
     requestBody: startExportBodySchema,
     idempotencyKey: true,
     success: {
       status: 202,
       description:
-        'Accepted: the export, `REQUESTED` (on a replay, its current state). Read it back at `Location`.',
+        'Accepted: the export, `REQUESTED`, or `QUEUED` with its place in the queue (on a replay, its current state). Read it back at `Location`.',
       schema: exportViewSchema,
       headers: {
         Location: {
@@ -210,7 +210,8 @@ const OPERATIONS: { [K in RouteKey]: OperationDoc } = {
   'GET /exports': {
     operationId: 'listExports',
     summary: "List the spot's exports",
-    description: 'Newest first, a page at a time. Unknown query parameters are refused.',
+    description:
+      'Newest first, a page at a time; with `status=QUEUED`, in queue order. Unknown query parameters are refused.',
     query: [
       {
         name: 'limit',
@@ -269,7 +270,7 @@ const OPERATIONS: { [K in RouteKey]: OperationDoc } = {
     operationId: 'abortExport',
     summary: 'Abort an export',
     description:
-      'Aborts the export at OpenWeb and stops its workflow. Safe to repeat: an aborted export is answered again; a completed or failed one is 409.',
+      'Aborts the export at OpenWeb and stops its workflow; a QUEUED export leaves its queue, nothing sent to OpenWeb. Safe to repeat: an aborted export is answered again; a completed or failed one is 409.',
     success: {
       status: 202,
       description: 'The export, `ABORTED` (or `ABORTING` while OpenWeb is retried).',

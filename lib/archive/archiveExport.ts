@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { recordWindowOutcomeLater, type WindowOutcomeDependencies } from '../exports/coverageWindows';
 import {
   type ArchivedFile,
   ArchiveStatus,
@@ -27,8 +28,11 @@ import { ArchiveClaimRefusedError, ArchiveRejectedError, ArchiveRetryableError }
 import type { ArchiveEvents, ArchiveRecords, ArchiveSettings, ArchiveWriter, TablePartitions } from './ports';
 import { registerArchivedPartition } from './registerArchivedPartition';
 
-/** What an archive run touches: the record, its archive state, the bucket, the table's catalog, the bus. */
-export interface ArchiveDependencies {
+/**
+ * What an archive run touches: the record, its archive state, the bucket, the table's catalog, the
+ * bus, and the coverage ledger (a window is covered once its data is archived).
+ */
+export interface ArchiveDependencies extends WindowOutcomeDependencies {
   store: Pick<ExportStore, 'getExport'>;
   archives: ArchiveRecords;
   archiveWriter: ArchiveWriter;
@@ -36,7 +40,6 @@ export interface ArchiveDependencies {
   partitions: TablePartitions;
   archiveEvents: ArchiveEvents;
   archiveSettings: ArchiveSettings;
-  now: () => number;
   fetch?: typeof fetch;
 }
 
@@ -114,6 +117,7 @@ export async function archiveExport(
   } catch (error) {
     if (error instanceof ArchiveRejectedError) {
       const record = await recordFailure(deps, claimed, runId, error.message);
+      await recordWindowOutcomeLater(deps, record);
       return { outcome: 'failed', record };
     }
     // Storage or table trouble that passes: the workflow retries, and this run re-enters its claim.
@@ -142,6 +146,7 @@ export async function archiveExport(
     });
   }
   await deps.archiveEvents.publishArchived(record);
+  await recordWindowOutcomeLater(deps, record);
   return { outcome: 'archived', record };
 }
 
@@ -155,12 +160,15 @@ export async function failArchive(
 ): Promise<ExportRecord | undefined> {
   const record = await deps.store.getExport(command.spotId, command.exportId);
   if (record?.archive?.status !== ArchiveStatus.PENDING) return record;
+  let failed: ExportRecord | undefined;
   try {
-    return await recordFailure(deps, record, command.runId ?? workflowRunId(record), command.reason);
+    failed = await recordFailure(deps, record, command.runId ?? workflowRunId(record), command.reason);
   } catch (error) {
     if (error instanceof ArchiveClaimRefusedError) return error.current;
     throw error;
   }
+  await recordWindowOutcomeLater(deps, failed);
+  return failed;
 }
 
 function isFinal(record: ExportRecord | undefined): boolean {

@@ -46,6 +46,11 @@ export interface ArchiveRecords {
    * mixed result. @throws ArchiveClaimRefusedError
    */
   finish(spotId: string, exportId: string, runId: string, archive: ExportArchive): Promise<ExportRecord>;
+  /**
+   * Ends a claim early, as if its lease had lapsed at `at`, while `runId` still holds it: its run is
+   * known to be dead (the local runtime restarted). True when this call ended it.
+   */
+  lapseClaim(spotId: string, exportId: string, runId: string, at: string): Promise<boolean>;
 }
 
 /** Where a finished archive is announced (the export bus), so consumers load the files without polling. */

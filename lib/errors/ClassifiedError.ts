@@ -16,17 +16,24 @@ export type UpstreamWaitKind = (typeof UpstreamWaitKind)[keyof typeof UpstreamWa
  * - `deferred`: nothing reached the upstream and the cause is passing: try again later
  *   (`wait` says why; `retryAfterMs` when the upstream or the pacer said when);
  * - `refused`: the upstream (or the spot's configuration) said no: nothing was created;
+ *   `requestRejected` when it refused the request itself (sending it again would be refused again),
+ *   rather than the spot's credentials or access, which an operator may fix;
  * - `ambiguous`: the create may have reached the upstream: recover, never re-send blindly.
  *   The safe answer for any error that cannot tell.
  */
 export type CreateFailure =
   | { readonly kind: 'deferred'; readonly wait: UpstreamWaitKind; readonly retryAfterMs?: number }
-  | { readonly kind: 'refused' }
+  | { readonly kind: 'refused'; readonly requestRejected?: true }
   | { readonly kind: 'ambiguous' };
 
 export type CreateFailureKind = CreateFailure['kind'];
 
 export const CREATE_REFUSED: CreateFailure = Object.freeze({ kind: 'refused' });
+/** The upstream refused the request itself: the same request would be refused again. */
+export const CREATE_REQUEST_REJECTED: CreateFailure = Object.freeze({
+  kind: 'refused',
+  requestRejected: true,
+});
 export const CREATE_AMBIGUOUS: CreateFailure = Object.freeze({ kind: 'ambiguous' });
 
 export function createDeferred(wait: UpstreamWaitKind, retryAfterMs?: number): CreateFailure {

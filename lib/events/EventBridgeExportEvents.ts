@@ -1,5 +1,6 @@
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { ArchiveEvents } from '../archive/ports';
+import type { CoverageWindow } from '../exports/CoverageLedger';
 import { type ArchivedFile, archiveFileCount } from '../exports/ExportArchive';
 import type { ExportRecord } from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
@@ -17,6 +18,8 @@ export const ExportEventDetailType = {
   ABORTED: 'Export Aborted',
   /** A second event for a COMPLETED export, once its files are in the archive. */
   ARCHIVED: 'Export Archived',
+  /** A window of a spot will not be exported again: its hours are missing until someone fills them. */
+  COVERAGE_GAP: 'Coverage Gap',
 } as const;
 
 export type ExportEventDetailType = (typeof ExportEventDetailType)[keyof typeof ExportEventDetailType];
@@ -101,7 +104,19 @@ export class EventBridgeExportEvents implements ExportEvents, ArchiveEvents {
     );
   }
 
-  async #put(record: ExportRecord, detailType: ExportEventDetailType, detail: object): Promise<void> {
+  async publishCoverageGap(window: CoverageWindow): Promise<void> {
+    await this.#put(
+      { exportId: window.exportId },
+      ExportEventDetailType.COVERAGE_GAP,
+      coverageGapDetail(window),
+    );
+  }
+
+  async #put(
+    record: Pick<ExportRecord, 'exportId'>,
+    detailType: ExportEventDetailType,
+    detail: object,
+  ): Promise<void> {
     const output = await this.#client.send(
       new PutEventsCommand({
         Entries: [
@@ -133,6 +148,30 @@ export function exportEventDetail(record: ExportRecord): ExportEventDetail {
     ...(record.upstreamExportId !== undefined && { upstreamExportId: record.upstreamExportId }),
     ...(record.completedAt !== undefined && { completedAt: record.completedAt }),
     ...(record.failureReason !== undefined && { failureReason: record.failureReason }),
+  };
+}
+
+/** The `detail` of `Coverage Gap`: the spot, the window, why, and the exports that tried. */
+export interface CoverageGapDetail {
+  spotId: string;
+  from: string;
+  until: string;
+  reason: string;
+  attempts: number;
+  exportIds: string[];
+  /** `schedule`, `backfill` or `api`, and the schedule's name or the backfill's id. */
+  source: CoverageWindow['source'];
+}
+
+export function coverageGapDetail(window: CoverageWindow): CoverageGapDetail {
+  return {
+    spotId: window.spotId,
+    from: window.from,
+    until: window.until,
+    reason: window.reason ?? 'no reason recorded',
+    attempts: window.attempts,
+    exportIds: window.exportIds,
+    source: window.source,
   };
 }
 

@@ -1,36 +1,66 @@
 import * as z from 'zod/mini';
-import { exportRequestSchema } from '../exports/exportRequestSchema';
+import { MAX_EXPORT_RANGE_HOURS } from '../exports/exportRequestSchema';
 import { spotIdSchema } from '../exports/spotId';
-import type { StartExportCommand } from '../exports/startExport';
 import { InvalidScheduledExportEventError } from './errors';
 import { isoDurationSeconds } from './isoDurationSeconds';
 
 /**
- * What an EventBridge Scheduler schedule sends to the start function. `scheduledTime`
- * is Scheduler's `<aws.scheduler.scheduled-time>`, so a redelivery carries the same value.
+ * What an EventBridge Scheduler schedule sends to the start function. `scheduledTime` is
+ * Scheduler's `<aws.scheduler.scheduled-time>`, so a redelivery carries the same value.
  */
 export interface ScheduledExportEvent {
   source: 'schedule';
   spotId: string;
-  /** ISO-8601 duration, e.g. `P1D`: the export covers this much time up to the scheduled time. */
+  /** The schedule's name among the spot's: its watermark is kept under it. */
+  schedule: string;
+  /** ISO-8601 duration, e.g. `P1D`: what the schedule's first run exports, up to its scheduled time. */
   window: string;
+  /** ISO-8601 duration: each run's exports end this long before the scheduled time. */
+  lag?: string;
+  /** A run's range is cut into windows of at most this many hours. */
+  maxWindowHours?: number;
   scheduledTime: string;
+}
+
+/** A scheduled run, read from its event. */
+export interface ScheduledRun {
+  spotId: string;
+  schedule: string;
+  /** Epoch ms, whole seconds. */
+  scheduledTimeMs: number;
+  firstWindowSeconds: number;
+  lagSeconds: number;
+  maxWindowHours: number;
 }
 
 const MS_PER_SECOND = 1000;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 
+const duration = (positive: boolean) =>
+  z.string({ error: 'must be a string' }).check(
+    z.refine((text: string) => {
+      const seconds = isoDurationSeconds(text);
+      return seconds !== undefined && (positive ? seconds > 0 : seconds >= 0);
+    }, 'must be an ISO-8601 duration like P1D or PT6H'),
+  );
+
 const scheduledExportEventSchema = z.object({
   source: z.literal('schedule'),
   spotId: spotIdSchema,
-  window: z
+  schedule: z
     .string({ error: 'must be a string' })
-    .check(
-      z.refine(
-        (text: string) => (isoDurationSeconds(text) ?? 0) > 0,
-        'must be an ISO-8601 duration like P1D or PT6H',
+    .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a schedule name')),
+  window: duration(true),
+  lag: z.optional(duration(false)),
+  maxWindowHours: z.optional(
+    z
+      .number({ error: 'must be a number' })
+      .check(
+        z.int('must be an integer'),
+        z.gte(1, 'must be at least 1'),
+        z.lte(MAX_EXPORT_RANGE_HOURS, `must be at most ${MAX_EXPORT_RANGE_HOURS}`),
       ),
-    ),
+  ),
   scheduledTime: z.string({ error: 'must be a string' }).check(
     z.regex(ISO_INSTANT, 'must be an ISO-8601 instant'),
     z.refine((text: string) => Number.isFinite(Date.parse(text)), 'is not a real instant'),
@@ -46,22 +76,19 @@ export function toWholeSecondInstant(ms: number): string {
   return new Date(Math.floor(ms / MS_PER_SECOND) * MS_PER_SECOND).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/**
- * The start a scheduled event asks for: the window ending at the scheduled time,
- * both ends on whole seconds. The idempotency key is derived from the window and its
- * end, so a redelivered event (same scheduled time) starts nothing new.
- * @throws InvalidScheduledExportEventError
- */
-export function scheduledStartCommand(event: unknown): StartExportCommand {
+/** The run a scheduled event asks for. @throws InvalidScheduledExportEventError */
+export function scheduledRunOf(event: unknown): ScheduledRun {
   const parsed = scheduledExportEventSchema.safeParse(event);
   if (!parsed.success) throw new InvalidScheduledExportEventError(describe(parsed.error));
-  const { spotId, window, scheduledTime } = parsed.data;
-  const untilMs = Math.floor(Date.parse(scheduledTime) / MS_PER_SECOND) * MS_PER_SECOND;
-  const fromMs = untilMs - (isoDurationSeconds(window) ?? 0) * MS_PER_SECOND;
-  const until = toWholeSecondInstant(untilMs);
-  const request = exportRequestSchema(spotId).safeParse({ from: toWholeSecondInstant(fromMs), until });
-  if (!request.success) throw new InvalidScheduledExportEventError(describe(request.error));
-  return { spotId, request: request.data, source: 'schedule', idempotencyKey: `schedule:${window}:${until}` };
+  const { spotId, schedule, window, lag, maxWindowHours, scheduledTime } = parsed.data;
+  return {
+    spotId,
+    schedule,
+    scheduledTimeMs: Math.floor(Date.parse(scheduledTime) / MS_PER_SECOND) * MS_PER_SECOND,
+    firstWindowSeconds: isoDurationSeconds(window) ?? 0,
+    lagSeconds: lag === undefined ? 0 : (isoDurationSeconds(lag) ?? 0),
+    maxWindowHours: maxWindowHours ?? MAX_EXPORT_RANGE_HOURS,
+  };
 }
 
 function describe(error: z.core.$ZodError): string[] {

@@ -63,6 +63,8 @@ export interface ExportArchive {
   reason?: string;
   /** The run that holds the archive while PENDING: only it may record the result. */
   runId?: string;
+  /** When that run claimed it. */
+  claimedAt?: string;
   /** A PENDING claim older than this belongs to a run that died; another run may take it over. */
   claimedUntil?: string;
 }

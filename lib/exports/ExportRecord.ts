@@ -23,7 +23,31 @@ export interface ConversationExportRequest extends ExportFileOptions {
 
 export type ExportRequest = DateRangeExportRequest | ConversationExportRequest;
 
-export type ExportSource = 'api' | 'schedule';
+export type ExportSource = 'api' | 'schedule' | 'backfill';
+
+/** Where a queued export waits: scheduled runs ahead of backfill windows, first in first out within each. */
+export const QueuePriority = {
+  /** API starts that chose to queue, and scheduled runs. */
+  FIRST: 1,
+  /** Backfill windows: history waits for what is due now. */
+  BACKFILL: 2,
+} as const;
+
+export type QueuePriority = (typeof QueuePriority)[keyof typeof QueuePriority];
+
+/** A queued export's place: its priority and when it joined the queue. */
+export interface QueueEntry {
+  priority: QueuePriority;
+  enqueuedAt: string;
+}
+
+/** What an export covers beyond its request, for the coverage ledger: the schedule or backfill it belongs to. */
+export interface ExportOrigin {
+  /** The schedule whose run planned this export's window. */
+  schedule?: string;
+  /** The backfill this export is a window of. */
+  backfillId?: string;
+}
 
 /** The last transient reason the upstream create was put off. */
 export interface UpstreamWait {
@@ -50,6 +74,12 @@ export interface ExportRecord {
   /** Polls that were recorded; a poll that changed nothing and was not due for bookkeeping is not counted. */
   pollCount: number;
   source: ExportSource;
+  /** The schedule or backfill this export is a window of. */
+  origin?: ExportOrigin;
+  /** While QUEUED (and kept after): its place in the spot's queue. */
+  queue?: QueueEntry;
+  /** When it left the queue and took the spot; its deadline counts from here. */
+  dequeuedAt?: string;
   idempotencyKey?: string;
   workflowExecutionName?: string;
   failureReason?: string;
@@ -99,6 +129,7 @@ export type ExportChanges = Partial<
     | 'createAttempts'
     | 'lastUpstreamWait'
     | 'nextCreateAttemptAt'
+    | 'dequeuedAt'
   >
 >;
 
@@ -117,6 +148,7 @@ export const EXPORT_CHANGE_FIELDS = [
   'createAttempts',
   'lastUpstreamWait',
   'nextCreateAttemptAt',
+  'dequeuedAt',
 ] as const satisfies readonly (keyof ExportChanges)[];
 
 export type ExportChangeField = (typeof EXPORT_CHANGE_FIELDS)[number];

@@ -17,4 +17,10 @@ export interface ExportSettings {
   startLockLeaseSeconds: number;
   /** A concurrent start's claim on the upstream create older than this is treated as a crash. */
   createClaimTimeoutSeconds: number;
+  /** Whether COMPLETED exports are archived; their window counts as covered once archived (else once COMPLETED). */
+  archiving: boolean;
+  /** A coverage window whose export failed for a reason that may pass is exported again this many times. */
+  windowRetryAttempts: number;
+  /** Before the first retry of a window; each further one waits twice as long. */
+  windowRetryCooldownSeconds: number;
 }

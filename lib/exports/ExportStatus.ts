@@ -1,5 +1,7 @@
 /** Our own lifecycle of an export; the upstream's raw status string is kept separately. */
 export const ExportStatus = {
+  /** Waiting in its spot's queue: nothing recorded upstream, the spot not held, no workflow yet. */
+  QUEUED: 'QUEUED',
   REQUESTED: 'REQUESTED',
   PROCESSING: 'PROCESSING',
   COMPLETED: 'COMPLETED',

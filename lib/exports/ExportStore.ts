@@ -56,8 +56,23 @@ export interface ExportStore {
    * @throws ExportNotFoundError; TransitionConflictError carrying the current record when refused
    */
   transition(spotId: string, exportId: string, request: ConditionalTransition): Promise<ExportRecord>;
-  /** Newest first. @throws InvalidPaginationTokenError */
+  /**
+   * Newest first; a spot's QUEUED exports in queue order (scheduled runs ahead of backfill
+   * windows, first in first out). @throws InvalidPaginationTokenError
+   */
   listExports(spotId: string, options: ListExportsOptions): Promise<ExportPage>;
-  /** Active exports whose lastPolledAt (else requestedAt) is before `beforeIso`, oldest first; eventually consistent. */
+  /** Active exports whose lastPolledAt (else when they took the spot) is before `beforeIso`, oldest first; eventually consistent. */
   findActiveNotPolledSince(beforeIso: string, limit: number): Promise<ExportRecord[]>;
+  /** Queued exports of every spot, first queued first; eventually consistent. */
+  findQueued(limit: number): Promise<ExportRecord[]>;
+  /** COMPLETED exports whose archive is absent or PENDING under a claim that lapsed before `beforeIso`; eventually consistent. */
+  findArchivePending(beforeIso: string, limit: number): Promise<ExportRecord[]>;
+  /** A QUEUED export's place in its spot's queue, from 1. */
+  queuePosition(record: ExportRecord): Promise<number>;
+  /**
+   * Puts COMPLETED exports written before archives were indexed (archive absent or PENDING) into
+   * the index `findArchivePending` reads, a batch per call, resuming where the last call stopped;
+   * answers how many it indexed (0 once every record was looked at).
+   */
+  indexLegacyArchives(): Promise<number>;
 }

@@ -2,6 +2,7 @@ import { checkExport } from './checkExport';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus } from './ExportStatus';
 import { ExportAlreadyFinishedError, ExportNotFoundError } from './errors';
+import { DEADLINE_PASSED_BEFORE_CREATE_REASON, DEADLINE_PASSED_REASON } from './failureReasons';
 import { isoAt } from './isoAt';
 import type { ExportDependencies } from './ports';
 import { adoptListedExport, giveUpRecovery, isRecoveryOver } from './recoverUpstreamExport';
@@ -26,7 +27,7 @@ export interface AbortExportCommand {
 
 /**
  * PROCESSING → ABORTING (conditional) → upstream abort → ABORTED, spot freed,
- * workflow stopped. Abort racing completion has one winner: the first conditional
+ * workflow stopped; QUEUED (or a create never sent) → ABORTED, nothing upstream. Abort racing completion has one winner: the first conditional
  * write. Repeating an abort is safe: ABORTED answers again, ABORTING retries upstream.
  * @throws ExportNotFoundError, ExportAlreadyFinishedError
  */
@@ -98,26 +99,31 @@ async function markAborting(
   record: ExportRecord,
   reason: AbortReason,
 ): Promise<ExportRecord> {
-  if (record.status !== ExportStatus.PROCESSING && record.status !== ExportStatus.REQUESTED) return record;
-  // A create never sent leaves nothing upstream: straight to ABORTED.
+  if (
+    record.status !== ExportStatus.PROCESSING &&
+    record.status !== ExportStatus.REQUESTED &&
+    record.status !== ExportStatus.QUEUED
+  )
+    return record;
+  // A queued export, or a create never sent, leaves nothing upstream: straight to ABORTED.
   const to =
-    record.status === ExportStatus.REQUESTED && record.upstreamCreateAttemptedAt === undefined
+    record.status === ExportStatus.QUEUED ||
+    (record.status === ExportStatus.REQUESTED && record.upstreamCreateAttemptedAt === undefined)
       ? ExportStatus.ABORTED
       : ExportStatus.ABORTING;
   const { record: next, won } = await transitionOrCurrent(deps, record, to, {
     ...(reason === 'timeout' && {
       failureReason:
-        to === ExportStatus.ABORTED
-          ? 'deadline passed before the upstream accepted the create; nothing was sent'
-          : 'polling deadline passed',
+        to === ExportStatus.ABORTED ? DEADLINE_PASSED_BEFORE_CREATE_REASON : DEADLINE_PASSED_REASON,
     }),
     ...(to === ExportStatus.ABORTED && { completedAt: isoAt(deps.now()) }),
   });
   if (won && next.status === ExportStatus.ABORTED) {
-    await onTerminal(deps, next);
-    // Its workflow is still waiting to create: stop it (the timeout path is the workflow itself).
+    // Its workflow is still waiting to create: stop it first, before it sees the record ended
+    // (the timeout path is the workflow itself).
     if (reason === 'requested' && next.workflowExecutionName !== undefined)
       await deps.workflows.stop(next.workflowExecutionName, 'export aborted');
+    await onTerminal(deps, next);
   }
   // Lost the race: another writer moved it on; decide again from what it wrote.
   return next.status === record.status ? markAborting(deps, next, reason) : next;
@@ -134,10 +140,10 @@ async function finishAbort(
     ...(upstreamStatus !== undefined && { upstreamStatus }),
   });
   if (!won) return aborted;
-  await onTerminal(deps, aborted);
   // The timeout path is the workflow itself, which ends on its own.
   if (reason === 'requested' && aborted.workflowExecutionName !== undefined) {
     await deps.workflows.stop(aborted.workflowExecutionName, 'export aborted');
   }
+  await onTerminal(deps, aborted);
   return aborted;
 }

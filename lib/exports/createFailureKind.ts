@@ -5,6 +5,7 @@ import {
   isClassified,
   UpstreamWaitKind,
 } from '../errors/ClassifiedError';
+import { CREATE_REFUSED_REASON_PREFIX, REQUEST_REJECTED_REASON_PREFIX } from './failureReasons';
 
 /** What a failed create attempt means for the export, as the error says; ambiguous for an unknown error. */
 function createFailureOf(error: unknown): CreateFailure {
@@ -31,6 +32,17 @@ export function retryAtMsOf(error: unknown, nowMs: number): number | undefined {
   const failure = createFailureOf(error);
   if (failure.kind !== 'deferred' || failure.retryAfterMs === undefined) return undefined;
   return nowMs + failure.retryAfterMs;
+}
+
+/** Whether a refused create was refused for the request itself (the same request would be refused again). */
+export function isRequestRejected(error: unknown): boolean {
+  const failure = createFailureOf(error);
+  return failure.kind === 'refused' && failure.requestRejected === true;
+}
+
+/** The failure reason of an export whose create was refused, beginning with what kind of refusal it was. */
+export function refusalReason(error: unknown): string {
+  return `${isRequestRejected(error) ? REQUEST_REJECTED_REASON_PREFIX : CREATE_REFUSED_REASON_PREFIX}${describeCreateFailure(error)}`;
 }
 
 /** A reason safe to store and show: the error's kind and message, never a body or a key. */

@@ -15,9 +15,6 @@ import { transitionOrCurrent } from './transitionExport';
  * attempt, an abort or the reconciler continues from.
  */
 
-/** How the failure reason of an export whose create was refused begins (the rest says why). */
-export const CREATE_REFUSED_REASON_PREFIX = 'the create was refused: ';
-
 /** The auth could not be had yet: count the attempt, say why the export waits, let the workflow retry. */
 export async function deferBeforeClaim(
   deps: ExportDependencies,

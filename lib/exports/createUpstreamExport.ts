@@ -1,12 +1,6 @@
 import { toUpstreamRequest } from './CreateExportRequest';
-import { createFailureKind, describeCreateFailure } from './createFailureKind';
-import {
-  CREATE_REFUSED_REASON_PREFIX,
-  defer,
-  deferBeforeClaim,
-  markProcessing,
-  refuse,
-} from './createOutcomes';
+import { createFailureKind, describeCreateFailure, refusalReason } from './createFailureKind';
+import { defer, deferBeforeClaim, markProcessing, refuse } from './createOutcomes';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import {
@@ -16,6 +10,7 @@ import {
   SpotBusyError,
 } from './errors';
 import { firstPollDelaySecondsFor } from './expectedExportDuration';
+import { CREATE_REFUSED_REASON_PREFIX } from './failureReasons';
 import { isoAt } from './isoAt';
 import { isTransientFailure } from './isTransientFailure';
 import type { ExportDependencies } from './ports';
@@ -85,8 +80,7 @@ async function claimAndSend(deps: ExportDependencies, record: ExportRecord): Pro
     await deps.upstream.ensureAuthenticated(record.spotId);
   } catch (error) {
     const kind = createFailureKind(error);
-    if (kind === 'refused')
-      return refuse(deps, record, `${CREATE_REFUSED_REASON_PREFIX}${describeCreateFailure(error)}`, error);
+    if (kind === 'refused') return refuse(deps, record, refusalReason(error), error);
     if (kind === 'deferred') return deferBeforeClaim(deps, record, error);
     throw error;
   }
@@ -116,8 +110,7 @@ async function claimAndSend(deps: ExportDependencies, record: ExportRecord): Pro
   } catch (error) {
     const kind = createFailureKind(error);
     if (kind === 'deferred') return defer(deps, claimed, error);
-    if (kind === 'refused')
-      return refuse(deps, claimed, `${CREATE_REFUSED_REASON_PREFIX}${describeCreateFailure(error)}`, error);
+    if (kind === 'refused') return refuse(deps, claimed, refusalReason(error), error);
     return resolveEarlierClaim(deps, claimed, { justSent: true });
   }
   // Outside the try: the upstream export exists, so a failure from here on must not fail the record.

@@ -1,20 +1,23 @@
 import { EXPORT_STATUSES, ExportStatus } from './ExportStatus';
 import { IllegalTransitionError } from './errors';
 
-const { REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportStatus;
+const { QUEUED, REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportStatus;
 
 /**
  * Legal transitions, by current status. Everything not listed is illegal.
  *
- * | from \ to  | REQUESTED | PROCESSING | COMPLETED | FAILED | ABORTING | ABORTED |
- * |------------|-----------|------------|-----------|--------|----------|---------|
- * | REQUESTED  | update    | yes        |           | yes    | yes      | yes     |
- * | PROCESSING |           | update     | yes       | yes    | yes      | yes     |
- * | ABORTING   |           |            | yes       | yes    | update   | yes     |
- * | COMPLETED  |           |            |           |        |          |         |
- * | FAILED     |           |            |           |        |          |         |
- * | ABORTED    |           |            |           |        |          |         |
+ * | from \ to  | QUEUED | REQUESTED | PROCESSING | COMPLETED | FAILED | ABORTING | ABORTED |
+ * |------------|--------|-----------|------------|-----------|--------|----------|---------|
+ * | QUEUED     | update | yes       |            |           |        |          | yes     |
+ * | REQUESTED  |        | update    | yes        |           | yes    | yes      | yes     |
+ * | PROCESSING |        |           | update     | yes       | yes    | yes      | yes     |
+ * | ABORTING   |        |           |            | yes       | yes    | update   | yes     |
+ * | COMPLETED  |        |           |            |           |        |          |         |
+ * | FAILED     |        |           |            |           |        |          |         |
+ * | ABORTED    |        |           |            |           |        |          |         |
  *
+ * - QUEUED → REQUESTED: its turn came and it took the spot; QUEUED → ABORTED: taken out of the
+ *   queue, nothing was ever sent upstream.
  * - REQUESTED → FAILED: the upstream rejected the create.
  * - REQUESTED → ABORTED: aborted before the upstream create was sent, so there
  *   is nothing upstream to abort.
@@ -33,6 +36,7 @@ const { REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportSt
  *   abort is requested the export ends.
  */
 const LEGAL_TARGETS: Readonly<Record<ExportStatus, readonly ExportStatus[]>> = {
+  [QUEUED]: [QUEUED, REQUESTED, ABORTED],
   [REQUESTED]: [REQUESTED, PROCESSING, FAILED, ABORTING, ABORTED],
   [PROCESSING]: [PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED],
   [ABORTING]: [ABORTING, COMPLETED, FAILED, ABORTED],

@@ -1,3 +1,4 @@
+import type { CoverageLedger, CoverageWindow } from './CoverageLedger';
 import type { CredentialsProvider } from './CredentialsProvider';
 import type { ExportRecord } from './ExportRecord';
 import type { ExportSettings } from './ExportSettings';
@@ -19,6 +20,8 @@ export interface PollingWorkflows {
 /** Where terminal exports are announced (EventBridge), so users react without polling. */
 export interface ExportEvents {
   publishTerminal(record: ExportRecord): Promise<void>;
+  /** A window of a spot became a gap: it will not be exported again unless someone fills it. */
+  publishCoverageGap(window: CoverageWindow): Promise<void>;
 }
 
 /** Counters the use cases report (Powertools Metrics in the cloud). */
@@ -35,11 +38,21 @@ export type ExportMetricName =
   | 'UpstreamPolls'
   | 'WorkflowsRestarted'
   | 'WorkflowStartsFailed'
-  | 'ScheduledRunsSkipped';
+  | 'ExportsQueued'
+  | 'ExportsDequeued'
+  | 'QueueStartsDeferred'
+  | 'QueueStartsFailed'
+  | 'ArchivesRestarted'
+  | 'ArchivesExpired'
+  | 'CoverageWindowsPlanned'
+  | 'CoverageWindowsRetried'
+  | 'CoverageGaps'
+  | 'CoverageOutcomesDeferred';
 
 /** Everything a use case may touch. Handlers build it once per container. */
 export interface ExportDependencies {
   store: ExportStore;
+  coverage: CoverageLedger;
   spotLocks: SpotLocks;
   idempotencyKeys: IdempotencyKeys;
   upstream: UpstreamExports;

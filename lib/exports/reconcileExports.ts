@@ -1,12 +1,14 @@
 import { abortExport } from './abortExport';
 import { checkExport } from './checkExport';
+import { advanceWindow } from './coverageWindows';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { ExportAlreadyFinishedError, ReconcileFailedError } from './errors';
 import { isoAt } from './isoAt';
 import { isTransientFailure } from './isTransientFailure';
 import type { ExportDependencies } from './ports';
-import { ensurePollingWorkflow } from './startWorkflow';
+import { startNextQueued } from './spotQueue';
+import { ensurePollingWorkflow, startWorkflowExecution } from './startWorkflow';
 
 /** Records repaired per reconciler run; the rest wait for the next run. */
 export const RECONCILE_BATCH_SIZE = 25;
@@ -14,9 +16,20 @@ const MS_PER_SECOND = 1000;
 const EXECUTION_ATTEMPT_SUFFIX = /-r(\d+)$/;
 
 export interface ReconcileSummary {
+  /** Active exports looked at (not polled for a while). */
   examined: number;
+  /** Of those, the ones that turned out finished. */
   finished: number;
+  /** Of those, the ones whose lost workflow was started again. */
   workflowsRestarted: number;
+  /** Queued exports started because their spot was free (a lost start after a release, a crash). */
+  queuedStarted: number;
+  /** COMPLETED exports whose archive was left unfinished, given a workflow that archives them. */
+  archivesRestarted: number;
+  /** Coverage windows that were due: retried, their export recorded, or their outcome settled. */
+  windowsAdvanced: number;
+  /** COMPLETED exports from before the archive was indexed, put in the reconciler's index. */
+  legacyArchivesIndexed: number;
   failures: number;
 }
 
@@ -24,10 +37,15 @@ export interface ReconcileSummary {
  * @throws ReconcileFailedError after the whole sweep when a record failed for a reason that is
  *   not passing (e.g. a missing grant), so the run fails visibly (logged at ERROR, retried, DLQ).
  *
- * Sweeps active exports nobody has polled for a while (a workflow died, a deploy
- * happened, an abort was interrupted) and brings each one forward: poll it, resend
- * a pending abort, and give a still-running export a new workflow if its own is gone.
- * One record's failure does not stop the sweep.
+ * Repairs what a lost workflow, a crash or an interrupted step left behind, oldest first, a
+ * batch of each per run:
+ * - active exports nobody has polled for a while: poll, resend a pending abort, give a
+ *   still-running export a new workflow if its own is gone;
+ * - COMPLETED exports whose archive never finished: a workflow that archives them;
+ * - coverage windows that are due: retried after their cooldown, their export recorded or their
+ *   outcome settled if a crash lost it;
+ * - queued exports whose spot is free: started.
+ * One item's failure does not stop the sweep.
  */
 export async function reconcileExports(
   deps: ExportDependencies,
@@ -39,22 +57,74 @@ export async function reconcileExports(
     examined: stale.length,
     finished: 0,
     workflowsRestarted: 0,
+    queuedStarted: 0,
+    archivesRestarted: 0,
+    windowsAdvanced: 0,
+    legacyArchivesIndexed: 0,
     failures: 0,
   };
   const unexpected: { exportId: string; error: unknown }[] = [];
-  for (const record of stale) {
+  // One item's failure does not stop the sweep: a passing outage is the next run's; anything else
+  // (a missing grant, a bug) is thrown once the sweep is over, so it is seen.
+  const attempt = async (exportId: string, step: () => Promise<void>) => {
     try {
+      await step();
+    } catch (error) {
+      summary.failures += 1;
+      if (!isTransientFailure(error)) unexpected.push({ exportId, error });
+    }
+  };
+  for (const record of stale) {
+    await attempt(record.exportId, async () => {
       const next = await reconcileOne(deps, record);
       if (isTerminal(next.status)) summary.finished += 1;
       else if (next.workflowExecutionName !== record.workflowExecutionName) summary.workflowsRestarted += 1;
-    } catch (error) {
-      summary.failures += 1;
-      // A passing outage is the next run's; anything else (a missing grant, a bug) must be seen.
-      if (!isTransientFailure(error)) unexpected.push({ exportId: record.exportId, error });
+    });
+  }
+  await attempt('legacy archives', async () => {
+    summary.legacyArchivesIndexed = await deps.store.indexLegacyArchives();
+  });
+  if (deps.settings.archiving) {
+    for (const record of await deps.store.findArchivePending(isoAt(deps.now()), batchSize)) {
+      await attempt(record.exportId, async () => {
+        if (await restartArchiveWorkflow(deps, record)) summary.archivesRestarted += 1;
+      });
     }
+  }
+  for (const window of await deps.coverage.findDueWindows(isoAt(deps.now()), batchSize)) {
+    await attempt(window.exportId, async () => {
+      if ((await advanceWindow(deps, window)) !== 'nothing to do') summary.windowsAdvanced += 1;
+    });
+  }
+  // Last: the windows just retried, and the spots the sweep freed, may have queued exports to start.
+  const queuedSpots = new Set((await deps.store.findQueued(batchSize)).map((record) => record.spotId));
+  for (const spotId of queuedSpots) {
+    await attempt(spotId, async () => {
+      if ((await startNextQueued(deps, spotId)) !== undefined) summary.queuedStarted += 1;
+    });
   }
   if (unexpected.length > 0) throw new ReconcileFailedError(summary, unexpected);
   return summary;
+}
+
+/**
+ * A COMPLETED export whose archive never finished (a crash, a lost or timed-out workflow, a record
+ * from before the archive existed) gets a workflow again: its create and poll tasks find it
+ * COMPLETED at once and its archive task archives it (or records it FAILED once the links expired,
+ * which the window's retries then answer). The execution's name is fixed per lapsed claim, so two
+ * sweeps before the new run claims the archive start one workflow. False while a workflow of it runs.
+ */
+async function restartArchiveWorkflow(deps: ExportDependencies, record: ExportRecord): Promise<boolean> {
+  if (
+    record.workflowExecutionName !== undefined &&
+    (await deps.workflows.isRunning(record.workflowExecutionName))
+  )
+    return false;
+  const lapsedAt = record.archive?.claimedUntil ?? record.completedAt ?? record.requestedAt;
+  const executionName = `${record.exportId}-a${Math.floor(Date.parse(lapsedAt) / MS_PER_SECOND)}`;
+  if (!(await startWorkflowExecution(deps, record, executionName))) return false;
+  deps.metrics.count('ArchivesRestarted');
+  return true;
 }
 
 async function reconcileOne(deps: ExportDependencies, record: ExportRecord): Promise<ExportRecord> {

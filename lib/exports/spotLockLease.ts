@@ -1,5 +1,5 @@
 import type { ExportSettings } from './ExportSettings';
-import { isTerminal } from './ExportStatus';
+import { ExportStatus, isTerminal } from './ExportStatus';
 import { SpotBusyError } from './errors';
 import type { ExportDependencies } from './ports';
 
@@ -28,7 +28,7 @@ export async function holdSpotLock(
 /**
  * Takes the spot for this export. A holder that is not running any more is freed first: one that
  * finished but lost its release to a crash, or a start that died between taking the lock and
- * recording its export (no record once the start lease is over).
+ * recording its export (no record, or a record still QUEUED, once the start lease is over).
  * @throws SpotBusyError while another export runs
  */
 export async function takeSpotLock(
@@ -42,8 +42,10 @@ export async function takeSpotLock(
     if (!(error instanceof SpotBusyError) || error.lock === undefined) throw error;
     const holder = await deps.store.getExport(spotId, error.lock.exportId);
     const acquiredMs = Date.parse(error.lock.acquiredAt);
+    // A start (or a dequeue) that died between taking the lock and recording the export's move.
     const startAbandoned =
-      holder === undefined && deps.now() > acquiredMs + deps.settings.startLockLeaseSeconds * MS_PER_SECOND;
+      (holder === undefined || holder.status === ExportStatus.QUEUED) &&
+      deps.now() > acquiredMs + deps.settings.startLockLeaseSeconds * MS_PER_SECOND;
     if (!startAbandoned && (holder === undefined || !isTerminal(holder.status))) throw error;
     await deps.spotLocks.release(spotId, error.lock.exportId);
     await holdSpotLock(deps, spotId, exportId);

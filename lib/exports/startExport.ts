@@ -1,4 +1,10 @@
-import type { ExportRecord, ExportRequest, ExportSource } from './ExportRecord';
+import {
+  type ExportOrigin,
+  type ExportRecord,
+  type ExportRequest,
+  type ExportSource,
+  QueuePriority,
+} from './ExportRecord';
 import { ExportStatus } from './ExportStatus';
 import { ExportAlreadyExistsError, IdempotencyConflictError } from './errors';
 import { newExportId } from './exportId';
@@ -6,8 +12,12 @@ import { isoAt } from './isoAt';
 import type { ExportDependencies } from './ports';
 import { requestFingerprint } from './requestFingerprint';
 import { takeSpotLock } from './spotLockLease';
+import { startNextQueued } from './spotQueue';
 import { ensurePollingWorkflow, startWorkflowExecution } from './startWorkflow';
 import { pollingExecutionName } from './workflowContract';
+
+/** What a start does when the spot is busy with another export. */
+export type WhenBusy = 'reject' | 'queue';
 
 export interface StartExportCommand {
   spotId: string;
@@ -15,6 +25,17 @@ export interface StartExportCommand {
   source: ExportSource;
   /** Same key + same request = same export, however often it is sent. */
   idempotencyKey?: string;
+  /**
+   * `reject` (the default): a busy spot is a SpotBusyError. `queue`: the export waits its turn in
+   * the spot's queue (QUEUED) and starts as soon as the spot is free.
+   */
+  whenBusy?: WhenBusy;
+  /** Where a queued export waits; scheduled runs ahead of backfill windows. Default: first. */
+  priority?: QueuePriority;
+  /** The export's id, when the caller named it beforehand (a coverage window names its export before it exists). */
+  exportId?: string;
+  /** The schedule or backfill the export is a window of. */
+  origin?: ExportOrigin;
 }
 
 export interface StartExportResult {
@@ -32,13 +53,14 @@ export type StartDependencies = Pick<
 const MS_PER_SECOND = 1000;
 
 /**
- * credentials configured → idempotency → spot lock → REQUESTED → polling workflow.
+ * credentials configured → idempotency → spot lock → REQUESTED → polling workflow; or, with
+ * `whenBusy: 'queue'`, → QUEUED → the spot's queue starts it (at once when the spot is free).
  * Nothing here talks to the upstream: the workflow's create task authenticates and
  * creates, and waits out a slow or throttled upstream instead of failing the caller.
  * Every step converges when repeated: a crash anywhere leaves state that a retry (same
- * key) or the reconciler picks up.
+ * key, same export id) or the reconciler picks up.
  * @throws CredentialsNotFoundError and InvalidCredentialsError (nothing is recorded),
- *   SpotBusyError, IdempotencyKeyReusedError
+ *   SpotBusyError (only when rejecting), IdempotencyKeyReusedError
  */
 export async function startExport(
   deps: StartDependencies,
@@ -48,14 +70,22 @@ export async function startExport(
   // Reading the secret is not upstream I/O: a spot without credentials is told at once, and nothing is left behind.
   await deps.credentials.getCredentials(spotId);
   const { exportId, replayed } = await bindIdempotencyKey(deps, command);
-  let record = replayed ? await deps.store.getExport(spotId, exportId) : undefined;
+  let record =
+    replayed || command.exportId !== undefined ? await deps.store.getExport(spotId, exportId) : undefined;
+  if (record?.status === ExportStatus.QUEUED || (record === undefined && command.whenBusy === 'queue')) {
+    record ??= await createRecord(deps, command, exportId, ExportStatus.QUEUED);
+    // Whoever is first in the queue starts if the spot is free: this export, or one queued before it.
+    const started = await startNextQueued(deps, spotId, record);
+    const current = started?.exportId === exportId ? started : await deps.store.getExport(spotId, exportId);
+    return { record: current ?? record, replayed };
+  }
   if (record !== undefined && record.status !== ExportStatus.REQUESTED) {
     return { record: await ensurePollingWorkflow(deps, record), replayed };
   }
   // Re-entrant for a replay: renews our own lease, or fails if another export took the spot meanwhile.
   // It lasts as long as the export may, so no second export starts while the upstream is slow.
   await takeSpotLock(deps, spotId, exportId);
-  record ??= await createRequestedRecord(deps, command, exportId);
+  record ??= await createRecord(deps, command, exportId, ExportStatus.REQUESTED);
   // The execution's name is recorded with the export, so the start costs no write after it; if the
   // start fails on a passing error, the reconciler finds the named execution missing and starts it.
   if (record.workflowExecutionName === undefined)
@@ -69,7 +99,7 @@ async function bindIdempotencyKey(
   deps: Pick<ExportDependencies, 'idempotencyKeys' | 'settings' | 'now'>,
   command: StartExportCommand,
 ): Promise<{ exportId: string; replayed: boolean }> {
-  const exportId = newExportId(deps.now());
+  const exportId = command.exportId ?? newExportId(deps.now());
   if (command.idempotencyKey === undefined) return { exportId, replayed: false };
   try {
     await deps.idempotencyKeys.put(command.spotId, command.idempotencyKey, {
@@ -86,24 +116,32 @@ async function bindIdempotencyKey(
   }
 }
 
-async function createRequestedRecord(
-  deps: Pick<ExportDependencies, 'store' | 'now'>,
+/** A new REQUESTED record (its workflow named) or QUEUED one (its place in the queue); an existing one is answered. */
+async function createRecord(
+  deps: Pick<ExportDependencies, 'store' | 'metrics' | 'now'>,
   command: StartExportCommand,
   exportId: string,
+  status: typeof ExportStatus.REQUESTED | typeof ExportStatus.QUEUED,
 ): Promise<ExportRecord> {
+  const now = isoAt(deps.now());
   try {
-    return await deps.store.createExport({
+    const created = await deps.store.createExport({
       spotId: command.spotId,
       exportId,
-      status: ExportStatus.REQUESTED,
+      status,
       request: command.request,
       links: [],
-      requestedAt: isoAt(deps.now()),
+      requestedAt: now,
       pollCount: 0,
       source: command.source,
-      workflowExecutionName: pollingExecutionName(exportId),
+      ...(status === ExportStatus.REQUESTED
+        ? { workflowExecutionName: pollingExecutionName(exportId) }
+        : { queue: { priority: command.priority ?? QueuePriority.FIRST, enqueuedAt: now } }),
+      ...(command.origin !== undefined && { origin: command.origin }),
       ...(command.idempotencyKey !== undefined && { idempotencyKey: command.idempotencyKey }),
     });
+    if (status === ExportStatus.QUEUED) deps.metrics.count('ExportsQueued');
+    return created;
   } catch (error) {
     if (error instanceof ExportAlreadyExistsError && error.existing) return error.existing;
     throw error;

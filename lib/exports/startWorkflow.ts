@@ -8,9 +8,12 @@ import { pollingExecutionName } from './workflowContract';
 
 const MS_PER_SECOND = 1000;
 
-/** When polling gives up on this export. */
+/**
+ * When polling gives up on this export: the deadline counts from its create upstream, else from
+ * when it took the spot (a queued export's wait in the queue does not count), else its request.
+ */
 export function exportDeadlineMs(deps: Pick<ExportDependencies, 'settings'>, record: ExportRecord): number {
-  const startMs = Date.parse(record.startedAt ?? record.requestedAt);
+  const startMs = Date.parse(record.startedAt ?? record.dequeuedAt ?? record.requestedAt);
   return startMs + deps.settings.exportDeadlineSeconds * MS_PER_SECOND;
 }
 

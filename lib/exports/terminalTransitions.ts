@@ -1,17 +1,17 @@
+import { recordWindowOutcomeLater } from './coverageWindows';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import type { ExportDependencies } from './ports';
+import { startNextQueuedLater } from './spotQueue';
 
 /**
  * After a write made the export terminal (COMPLETED, FAILED, ABORTED): free the spot, tell the
- * world, count it. Called once, by the writer that won the transition.
+ * world, count it, write what it means for its coverage window, and start the spot's next queued
+ * export at once. Called once, by the writer that won the transition.
  */
-export async function onTerminal(
-  deps: Pick<ExportDependencies, 'spotLocks' | 'events' | 'metrics'>,
-  record: ExportRecord,
-): Promise<void> {
+export async function onTerminal(deps: ExportDependencies, record: ExportRecord): Promise<void> {
   if (!isTerminal(record.status)) return;
-  await deps.spotLocks.release(record.spotId, record.exportId);
+  const released = await deps.spotLocks.release(record.spotId, record.exportId);
   await deps.events.publishTerminal(record);
   deps.metrics.count(
     record.status === ExportStatus.COMPLETED
@@ -20,4 +20,8 @@ export async function onTerminal(
         ? 'ExportsAborted'
         : 'ExportsFailed',
   );
+  // Its window, if it exports one, is covered or tried again (a COMPLETED one once archived).
+  await recordWindowOutcomeLater(deps, record);
+  // A queued export that ends frees nothing; one that held the spot hands it on.
+  if (released) await startNextQueuedLater(deps, record.spotId);
 }

@@ -10,6 +10,7 @@ import {
   ClassifiedError,
   CREATE_AMBIGUOUS,
   CREATE_REFUSED,
+  CREATE_REQUEST_REJECTED,
   type CreateFailure,
   createDeferred,
   UpstreamWaitKind,
@@ -257,7 +258,7 @@ export class InvalidExportRequestError extends UpstreamError {
   }
 
   override get createFailure(): CreateFailure {
-    return CREATE_REFUSED;
+    return CREATE_REQUEST_REJECTED;
   }
 
   override get problem(): ProblemInit {
@@ -296,7 +297,7 @@ export class UpstreamRequestRejectedError extends UpstreamError {
   }
 
   override get createFailure(): CreateFailure {
-    return CREATE_REFUSED;
+    return CREATE_REQUEST_REJECTED;
   }
 }
 

@@ -1,6 +1,12 @@
 import { type ArchiveView, archiveView } from '../archive/archivedFiles';
 import { archiveFileCount } from '../exports/ExportArchive';
-import type { ExportRecord, ExportRequest, ExportSource } from '../exports/ExportRecord';
+import {
+  type ExportOrigin,
+  type ExportRecord,
+  type ExportRequest,
+  type ExportSource,
+  QueuePriority,
+} from '../exports/ExportRecord';
 import { ExportStatus } from '../exports/ExportStatus';
 import { itemsWithin } from '../exports/itemsWithin';
 
@@ -32,6 +38,12 @@ export interface ExportView {
   lastPolledAt?: string;
   pollCount: number;
   source: ExportSource;
+  /** The schedule whose run planned the export, or the backfill it is a window of. */
+  origin?: ExportOrigin;
+  /** While QUEUED: where it waits in its spot's queue. */
+  queue?: QueueView;
+  /** When it left its spot's queue and took the spot. */
+  dequeuedAt?: string;
   failureReason?: string;
   /** While REQUESTED after a create attempt was put off: why the export still waits for the upstream. */
   upstreamWait?: UpstreamWaitView;
@@ -45,6 +57,14 @@ export interface ArchiveSummaryView extends ArchiveView {
   rows?: number;
 }
 
+/** A queued export's place: scheduled runs and API starts ahead of backfill windows, first in first out within each. */
+export interface QueueView {
+  /** 1 = next to start once the spot frees; absent when not read (a page of a listing that is not of QUEUED exports). */
+  position?: number;
+  priority: 'first' | 'backfill';
+  enqueuedAt: string;
+}
+
 export interface UpstreamWaitView {
   /** Create attempts so far. */
   attempts: number;
@@ -55,7 +75,8 @@ export interface UpstreamWaitView {
   nextAttemptAt?: string;
 }
 
-export function exportView(record: ExportRecord): ExportView {
+/** `queuePosition`: the export's place in its spot's queue, when QUEUED and read. */
+export function exportView(record: ExportRecord, queuePosition?: number): ExportView {
   const links = itemsWithin(record.links, MAX_VIEW_LINK_BYTES);
   return {
     exportId: record.exportId,
@@ -73,6 +94,9 @@ export function exportView(record: ExportRecord): ExportView {
     ...(record.lastPolledAt !== undefined && { lastPolledAt: record.lastPolledAt }),
     pollCount: record.pollCount,
     source: record.source,
+    ...(record.origin !== undefined && { origin: record.origin }),
+    ...queueOf(record, queuePosition),
+    ...(record.dequeuedAt !== undefined && { dequeuedAt: record.dequeuedAt }),
     ...(record.failureReason !== undefined && { failureReason: record.failureReason }),
     ...upstreamWaitOf(record),
     archive: archiveSummary(record),
@@ -87,6 +111,17 @@ function archiveSummary(record: ExportRecord): ArchiveSummaryView {
     ...archiveView(record),
     files,
     ...(files > 0 && rows !== undefined && { rows }),
+  };
+}
+
+function queueOf(record: ExportRecord, position: number | undefined): { queue?: QueueView } {
+  if (record.status !== ExportStatus.QUEUED || record.queue === undefined) return {};
+  return {
+    queue: {
+      ...(position !== undefined && { position }),
+      priority: record.queue.priority === QueuePriority.BACKFILL ? 'backfill' : 'first',
+      enqueuedAt: record.queue.enqueuedAt,
+    },
   };
 }
 

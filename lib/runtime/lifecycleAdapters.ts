@@ -1,4 +1,5 @@
 import {
+  dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
   dynamoDbIdempotencyKeysFactory,
   dynamoDbSpotLocksFactory,
@@ -10,7 +11,7 @@ import { stepFunctionsWorkflowsFactory } from './adapterFactories/stepFunctionsW
 import type { AdapterFactories } from './buildDependencies';
 
 /**
- * Every adapter the export lifecycle uses on AWS: DynamoDB for records, locks, keys and the
+ * Every adapter the export lifecycle uses on AWS: DynamoDB for records, the coverage ledger, locks, keys and the
  * fleet-wide upstream token (one table), Secrets Manager (or a local file) for spot credentials,
  * OpenWeb upstream, Step Functions for polling, EventBridge for announcements. The functions
  * that may take an export to its end (a status read, the workflow's tasks, abort, the
@@ -18,6 +19,7 @@ import type { AdapterFactories } from './buildDependencies';
  */
 export const LIFECYCLE_ADAPTERS = {
   store: dynamoDbExportStoreFactory,
+  coverage: dynamoDbCoverageLedgerFactory,
   spotLocks: dynamoDbSpotLocksFactory,
   idempotencyKeys: dynamoDbIdempotencyKeysFactory,
   credentials: spotCredentialsFactory,
@@ -25,5 +27,5 @@ export const LIFECYCLE_ADAPTERS = {
   workflows: stepFunctionsWorkflowsFactory,
   events: eventBridgeEventsFactory,
 } satisfies AdapterFactories<
-  'store' | 'spotLocks' | 'idempotencyKeys' | 'credentials' | 'upstream' | 'workflows' | 'events'
+  'store' | 'coverage' | 'spotLocks' | 'idempotencyKeys' | 'credentials' | 'upstream' | 'workflows' | 'events'
 >;

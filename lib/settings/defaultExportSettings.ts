@@ -15,4 +15,8 @@ export const DEFAULT_EXPORT_SETTINGS: ExportSettings = {
   idempotencyTtlSeconds: SETTINGS.idempotencyTtlSeconds.default,
   startLockLeaseSeconds: START_LOCK_LEASE_SECONDS,
   createClaimTimeoutSeconds: CREATE_CLAIM_TIMEOUT_SECONDS,
+  // The functions always archive; only the local runtime may be told not to.
+  archiving: true,
+  windowRetryAttempts: SETTINGS.windowRetryAttempts.default,
+  windowRetryCooldownSeconds: SETTINGS.windowRetryCooldownSeconds.default,
 };

@@ -230,6 +230,28 @@ export const SETTINGS = {
     default: 'rate(5 minutes)',
     description: 'How often the reconciler runs, a Scheduler `rate()` expression.',
   },
+  // The coverage ledger.
+  windowRetryAttempts: {
+    path: 'coverage.windowRetryAttempts',
+    env: 'WINDOW_RETRY_ATTEMPTS',
+    scope: 'deployment',
+    readBy: 'all',
+    kind: { type: 'integer', min: 0, max: 10 },
+    default: 3,
+    unit: 'attempts',
+    description:
+      'A window whose export failed for a reason that may pass (the deadline, the upstream, expired links) is exported again this many times before it is a gap.',
+  },
+  windowRetryCooldownSeconds: {
+    path: 'coverage.windowRetryCooldownSeconds',
+    env: 'WINDOW_RETRY_COOLDOWN_SECONDS',
+    scope: 'deployment',
+    readBy: 'all',
+    kind: { type: 'integer', min: SECONDS_PER_MINUTE, max: SECONDS_PER_DAY },
+    default: 10 * SECONDS_PER_MINUTE,
+    unit: 'seconds',
+    description: 'The wait before a failed window is exported again; each further retry waits twice as long.',
+  },
   idempotencyTtlSeconds: {
     env: 'IDEMPOTENCY_TTL_SECONDS',
     scope: 'deployment',

@@ -8,7 +8,7 @@ import { isConditionalCheckFailed } from './conditionalCheckFailure';
 import { DynamoDbExportLinks } from './DynamoDbExportLinks';
 import { withoutUndefined } from './exportItem';
 import { ExportTableAttribute } from './tableDefinition';
-import { exportKey } from './tableKeys';
+import { exportKey, ReconcilerIndexPartition } from './tableKeys';
 
 export interface DynamoDbArchiveRecordsOptions {
   client: DynamoDBDocumentClient;
@@ -32,6 +32,7 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
       status: ArchiveStatus.PENDING,
       files: [],
       runId: claim.runId,
+      claimedAt: claim.now,
       claimedUntil: claim.claimedUntil,
     };
     const takeable = [
@@ -40,6 +41,8 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
       ...(claim.force === true ? ['#archive.#archiveStatus IN (:archived, :failed)'] : []),
     ];
     return this.#write(spotId, exportId, pending, {
+      // The reconciler looks at it again once this claim lapses.
+      index: { partition: ReconcilerIndexPartition.ARCHIVE_PENDING, dueAt: claim.claimedUntil },
       condition: `attribute_exists(#pk) AND #status = :completed AND (${takeable.join(' OR ')})`,
       names: { '#status': 'status', '#claimedUntil': 'claimedUntil' },
       values: {
@@ -61,8 +64,10 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
     return this.#write(
       spotId,
       exportId,
-      withoutUndefined({ ...archive, runId: undefined, claimedUntil: undefined }),
+      withoutUndefined({ ...archive, runId: undefined, claimedAt: undefined, claimedUntil: undefined }),
       {
+        // A final archive leaves the reconciler's index.
+        index: 'remove',
         condition:
           'attribute_exists(#pk) AND #archive.#archiveStatus = :pending AND #archive.#runId = :runId',
         names: {},
@@ -71,18 +76,56 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
     );
   }
 
+  async lapseClaim(spotId: string, exportId: string, runId: string, at: string): Promise<boolean> {
+    try {
+      await this.#client.send(
+        new UpdateCommand({
+          TableName: this.#tableName,
+          Key: exportKey(spotId, exportId),
+          UpdateExpression: 'SET #archive.#claimedUntil = :at, #indexSk = :at',
+          ConditionExpression: '#archive.#archiveStatus = :pending AND #archive.#runId = :runId',
+          ExpressionAttributeNames: {
+            '#archive': 'archive',
+            '#archiveStatus': 'status',
+            '#runId': 'runId',
+            '#claimedUntil': 'claimedUntil',
+            '#indexSk': ExportTableAttribute.activeIndexSortKey,
+          },
+          ExpressionAttributeValues: { ':pending': ArchiveStatus.PENDING, ':runId': runId, ':at': at },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return false;
+      throw error;
+    }
+  }
+
   async #write(
     spotId: string,
     exportId: string,
     archive: ExportArchive,
-    expression: { condition: string; names: Record<string, string>; values: Record<string, unknown> },
+    expression: {
+      index: { partition: string; dueAt: string } | 'remove';
+      condition: string;
+      names: Record<string, string>;
+      values: Record<string, unknown>;
+    },
   ): Promise<ExportRecord> {
+    const index =
+      expression.index === 'remove'
+        ? { update: ' REMOVE #activeIndexPk, #activeIndexSk', set: '', values: {} }
+        : {
+            update: '',
+            set: ', #activeIndexPk = :indexPartition, #activeIndexSk = :indexDueAt',
+            values: { ':indexPartition': expression.index.partition, ':indexDueAt': expression.index.dueAt },
+          };
     try {
       const { Attributes } = await this.#client.send(
         new UpdateCommand({
           TableName: this.#tableName,
           Key: exportKey(spotId, exportId),
-          UpdateExpression: 'SET #archive = :archive, #version = #version + :one',
+          UpdateExpression: `SET #archive = :archive, #version = #version + :one${index.set}${index.update}`,
           ConditionExpression: expression.condition,
           ExpressionAttributeNames: {
             '#pk': ExportTableAttribute.partitionKey,
@@ -90,9 +133,16 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
             '#archiveStatus': 'status',
             '#runId': 'runId',
             '#version': 'version',
+            '#activeIndexPk': ExportTableAttribute.activeIndexPartitionKey,
+            '#activeIndexSk': ExportTableAttribute.activeIndexSortKey,
             ...expression.names,
           },
-          ExpressionAttributeValues: { ':archive': archive, ':one': 1, ...expression.values },
+          ExpressionAttributeValues: {
+            ':archive': archive,
+            ':one': 1,
+            ...index.values,
+            ...expression.values,
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );

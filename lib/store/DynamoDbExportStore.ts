@@ -3,10 +3,12 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { ArchiveStatus } from '../exports/ExportArchive';
 import { EXPORT_CHANGE_FIELDS, type ExportRecord, type NewExportRecord } from '../exports/ExportRecord';
-import { isTerminal } from '../exports/ExportStatus';
+import { ExportStatus, isTerminal } from '../exports/ExportStatus';
 import type {
   ConditionalTransition,
   ExportPage,
@@ -18,11 +20,27 @@ import { ExportAlreadyExistsError, ExportNotFoundError, TransitionConflictError 
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { refusingValue } from './contendedWrite';
 import { DynamoDbExportLinks, LinkAttribute, type LinkItemAttributes } from './DynamoDbExportLinks';
-import { exportRecordToItem, itemToExportRecord } from './exportItem';
+import {
+  exportRecordToItem,
+  itemToExportRecord,
+  reconcilerIndexOf,
+  statusIndexSortKeyOf,
+} from './exportItem';
 import { clampLimit, exportListing } from './exportListing';
 import { decodePaginationToken, encodePaginationToken } from './paginationToken';
 import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
-import { ACTIVE_INDEX_PARTITION, exportKey, statusIndexPartitionKey } from './tableKeys';
+import {
+  EntityType,
+  exportKey,
+  legacyArchiveIndexKey,
+  ReconcilerIndexPartition,
+  statusIndexPartitionKey,
+} from './tableKeys';
+
+/** Items one legacy-archive sweep reads (the table is read once, a page per reconciler run). */
+const LEGACY_SCAN_PAGE_ITEMS = 200;
+/** Sorts after every instant: the whole partition. */
+const END_OF_INDEX = '~';
 
 export interface DynamoDbExportStoreOptions {
   client: DynamoDBDocumentClient;
@@ -127,14 +145,27 @@ export class DynamoDbExportStore implements ExportStore {
       names[`#${field}`] = field;
       remove.push(`#${field}`);
     }
-    // Keep the sparse reconciler index in step: terminal records leave it, polls move it.
-    if (isTerminal(to)) {
-      names['#activeIndexPk'] = ExportTableAttribute.activeIndexPartitionKey;
-      names['#activeIndexSk'] = ExportTableAttribute.activeIndexSortKey;
+    // Keep the sparse reconciler index in step: a dequeued export becomes active, a COMPLETED one
+    // waits for its archive, other terminal records leave it, polls move it.
+    names['#activeIndexPk'] = ExportTableAttribute.activeIndexPartitionKey;
+    names['#activeIndexSk'] = ExportTableAttribute.activeIndexSortKey;
+    if (to === ExportStatus.COMPLETED) {
+      values[':archivePending'] = ReconcilerIndexPartition.ARCHIVE_PENDING;
+      values[':archiveDueAt'] = changes.completedAt ?? new Date().toISOString();
+      set.push('#activeIndexPk = :archivePending', '#activeIndexSk = :archiveDueAt');
+    } else if (isTerminal(to)) {
       remove.push('#activeIndexPk', '#activeIndexSk');
+    } else if (changes.dequeuedAt !== undefined) {
+      names['#statusIndexSk'] = ExportTableAttribute.statusIndexSortKey;
+      values[':active'] = ReconcilerIndexPartition.ACTIVE;
+      values[':exportId'] = exportId;
+      set.push('#activeIndexPk = :active', '#activeIndexSk = :dequeuedAt', '#statusIndexSk = :exportId');
     } else if (changes.lastPolledAt !== undefined) {
-      names['#activeIndexSk'] = ExportTableAttribute.activeIndexSortKey;
+      delete names['#activeIndexPk'];
       set.push('#activeIndexSk = :lastPolledAt');
+    } else {
+      delete names['#activeIndexPk'];
+      delete names['#activeIndexSk'];
     }
 
     const fromPlaceholders = from.map((status, index) => {
@@ -195,7 +226,8 @@ export class DynamoDbExportStore implements ExportStore {
       new QueryCommand({
         TableName: this.#tableName,
         ...listing.query,
-        ScanIndexForward: false,
+        // A queue lists in its order; everything else newest first.
+        ScanIndexForward: options.status === ExportStatus.QUEUED,
         Limit: limit + 1,
         ExclusiveStartKey: startKey,
       }),
@@ -214,18 +246,135 @@ export class DynamoDbExportStore implements ExportStore {
     };
   }
 
-  /** Active exports whose lastPolledAt (else requestedAt) is before `beforeIso`, oldest first. */
-  async findActiveNotPolledSince(beforeIso: string, limit: number): Promise<ExportRecord[]> {
+  /** Active exports whose lastPolledAt (else when they took the spot) is before `beforeIso`, oldest first. */
+  findActiveNotPolledSince(beforeIso: string, limit: number): Promise<ExportRecord[]> {
+    return this.#dueInReconcilerIndex(ReconcilerIndexPartition.ACTIVE, beforeIso, limit);
+  }
+
+  /** Queued exports of every spot, first queued first. */
+  findQueued(limit: number): Promise<ExportRecord[]> {
+    return this.#dueInReconcilerIndex(ReconcilerIndexPartition.QUEUED, END_OF_INDEX, limit);
+  }
+
+  /** COMPLETED exports whose archive is absent, or PENDING with a claim that lapsed before `beforeIso`. */
+  findArchivePending(beforeIso: string, limit: number): Promise<ExportRecord[]> {
+    return this.#dueInReconcilerIndex(ReconcilerIndexPartition.ARCHIVE_PENDING, beforeIso, limit);
+  }
+
+  async indexLegacyArchives(): Promise<number> {
+    const { Item: cursor } = await this.#client.send(
+      new GetCommand({ TableName: this.#tableName, Key: legacyArchiveIndexKey(), ConsistentRead: true }),
+    );
+    if (cursor?.done === true) return 0;
+    const { Items = [], LastEvaluatedKey } = await this.#client.send(
+      new ScanCommand({
+        TableName: this.#tableName,
+        FilterExpression:
+          '#entityType = :export AND #status = :completed AND attribute_not_exists(#indexPk) AND ' +
+          '(attribute_not_exists(#archive) OR #archive.#archiveStatus = :pending)',
+        ExpressionAttributeNames: {
+          '#entityType': ExportTableAttribute.entityType,
+          '#status': 'status',
+          '#indexPk': ExportTableAttribute.activeIndexPartitionKey,
+          '#archive': 'archive',
+          '#archiveStatus': 'status',
+        },
+        ExpressionAttributeValues: {
+          ':export': EntityType.export,
+          ':completed': ExportStatus.COMPLETED,
+          ':pending': ArchiveStatus.PENDING,
+        },
+        Limit: LEGACY_SCAN_PAGE_ITEMS,
+        ExclusiveStartKey: cursor?.lastEvaluatedKey as Record<string, unknown> | undefined,
+      }),
+    );
+    let indexed = 0;
+    for (const item of Items) {
+      const record = itemToExportRecord(item);
+      const index = reconcilerIndexOf(record);
+      if (index === undefined) continue;
+      try {
+        await this.#client.send(
+          new UpdateCommand({
+            TableName: this.#tableName,
+            Key: exportKey(record.spotId, record.exportId),
+            UpdateExpression: 'SET #indexPk = :indexPk, #indexSk = :indexSk',
+            ConditionExpression: '#status = :completed AND attribute_not_exists(#indexPk)',
+            ExpressionAttributeNames: {
+              '#status': 'status',
+              '#indexPk': ExportTableAttribute.activeIndexPartitionKey,
+              '#indexSk': ExportTableAttribute.activeIndexSortKey,
+            },
+            ExpressionAttributeValues: {
+              ':completed': ExportStatus.COMPLETED,
+              ':indexPk': index.activeIndexPk,
+              ':indexSk': index.activeIndexSk,
+            },
+          }),
+        );
+        indexed += 1;
+      } catch (error) {
+        // Archived, or indexed, meanwhile.
+        if (!isConditionalCheckFailed(error)) throw error;
+      }
+    }
+    await this.#client.send(
+      new PutCommand({
+        TableName: this.#tableName,
+        Item: {
+          ...legacyArchiveIndexKey(),
+          ...(LastEvaluatedKey === undefined
+            ? { done: true }
+            : { lastEvaluatedKey: LastEvaluatedKey, done: false }),
+        },
+      }),
+    );
+    return indexed;
+  }
+
+  async queuePosition(record: ExportRecord): Promise<number> {
+    let ahead = 0;
+    let startKey: Record<string, unknown> | undefined;
+    // A count stops at 1 MB of keys read: page on.
+    do {
+      const { Count = 0, LastEvaluatedKey } = await this.#client.send(
+        new QueryCommand({
+          TableName: this.#tableName,
+          IndexName: ExportTableIndex.byStatus,
+          KeyConditionExpression: '#statusIndexPk = :queued AND #statusIndexSk < :mine',
+          ExpressionAttributeNames: {
+            '#statusIndexPk': ExportTableAttribute.statusIndexPartitionKey,
+            '#statusIndexSk': ExportTableAttribute.statusIndexSortKey,
+          },
+          ExpressionAttributeValues: {
+            ':queued': statusIndexPartitionKey(record.spotId, ExportStatus.QUEUED),
+            ':mine': statusIndexSortKeyOf(record),
+          },
+          Select: 'COUNT',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      ahead += Count;
+      startKey = LastEvaluatedKey;
+    } while (startKey !== undefined);
+    return ahead + 1;
+  }
+
+  async #dueInReconcilerIndex(
+    partition: ReconcilerIndexPartition,
+    beforeIso: string,
+    limit: number,
+  ): Promise<ExportRecord[]> {
     const { Items = [] } = await this.#client.send(
       new QueryCommand({
         TableName: this.#tableName,
         IndexName: ExportTableIndex.activeByLastPolled,
-        KeyConditionExpression: '#activeIndexPk = :active AND #activeIndexSk < :before',
+        KeyConditionExpression: '#activeIndexPk = :partition AND #activeIndexSk < :before',
         ExpressionAttributeNames: {
           '#activeIndexPk': ExportTableAttribute.activeIndexPartitionKey,
           '#activeIndexSk': ExportTableAttribute.activeIndexSortKey,
         },
-        ExpressionAttributeValues: { ':active': ACTIVE_INDEX_PARTITION, ':before': beforeIso },
+        ExpressionAttributeValues: { ':partition': partition, ':before': beforeIso },
         ScanIndexForward: true,
         Limit: clampLimit(limit),
       }),

@@ -1,20 +1,73 @@
 import type { ExportArchive } from '../exports/ExportArchive';
-import type { ExportRecord, ExportRequest } from '../exports/ExportRecord';
-import { isActive } from '../exports/ExportStatus';
+import { ArchiveStatus } from '../exports/ExportArchive';
+import {
+  type ExportOrigin,
+  type ExportRecord,
+  type ExportRequest,
+  type QueueEntry,
+  QueuePriority,
+} from '../exports/ExportRecord';
+import { ExportStatus, isActive } from '../exports/ExportStatus';
 import type { StoredItem } from './conditionalCheckFailure';
-import { ACTIVE_INDEX_PARTITION, EntityType, exportKey, statusIndexPartitionKey } from './tableKeys';
+import { EntityType, exportKey, ReconcilerIndexPartition, statusIndexPartitionKey } from './tableKeys';
+
+/**
+ * Where a record sits in the reconciler index, if anywhere: queued exports by when they joined
+ * the queue, active ones by their last poll, completed ones whose archive is not final by when
+ * their archive claim lapses. Terminal records with nothing left to do are not in it.
+ */
+export function reconcilerIndexOf(
+  record: ExportRecord,
+): { activeIndexPk: string; activeIndexSk: string } | undefined {
+  if (record.status === ExportStatus.QUEUED)
+    return {
+      activeIndexPk: ReconcilerIndexPartition.QUEUED,
+      activeIndexSk: `${record.queue?.enqueuedAt ?? record.requestedAt}#${record.exportId}`,
+    };
+  if (isActive(record.status))
+    return {
+      activeIndexPk: ReconcilerIndexPartition.ACTIVE,
+      activeIndexSk: record.lastPolledAt ?? record.dequeuedAt ?? record.requestedAt,
+    };
+  const archiveStatus = record.archive?.status;
+  if (
+    record.status === ExportStatus.COMPLETED &&
+    (archiveStatus === undefined || archiveStatus === ArchiveStatus.PENDING)
+  )
+    return {
+      activeIndexPk: ReconcilerIndexPartition.ARCHIVE_PENDING,
+      activeIndexSk: record.archive?.claimedUntil ?? record.completedAt ?? record.requestedAt,
+    };
+  return undefined;
+}
+
+/**
+ * A queued export's sort key in the status index: by priority (scheduled runs ahead of backfill
+ * windows), then first in first out; every other status sorts by export id (creation time).
+ */
+export function statusIndexSortKeyOf(
+  record: Pick<ExportRecord, 'status' | 'exportId' | 'queue' | 'requestedAt'>,
+): string {
+  if (record.status !== ExportStatus.QUEUED) return record.exportId;
+  return queueSortKey(
+    record.queue?.priority ?? QueuePriority.FIRST,
+    record.queue?.enqueuedAt ?? record.requestedAt,
+    record.exportId,
+  );
+}
+
+export function queueSortKey(priority: number, enqueuedAt: string, exportId: string): string {
+  return `${priority}#${enqueuedAt}#${exportId}`;
+}
 
 /** The stored form of a record: its fields plus keys; index keys only where the record belongs in the index. */
 export function exportRecordToItem(record: ExportRecord): StoredItem {
-  const activeIndex = isActive(record.status)
-    ? { activeIndexPk: ACTIVE_INDEX_PARTITION, activeIndexSk: record.lastPolledAt ?? record.requestedAt }
-    : {};
   return withoutUndefined({
     ...exportKey(record.spotId, record.exportId),
     entityType: EntityType.export,
     statusIndexPk: statusIndexPartitionKey(record.spotId, record.status),
-    statusIndexSk: record.exportId,
-    ...activeIndex,
+    statusIndexSk: statusIndexSortKeyOf(record),
+    ...reconcilerIndexOf(record),
     spotId: record.spotId,
     exportId: record.exportId,
     upstreamExportId: record.upstreamExportId,
@@ -36,6 +89,9 @@ export function exportRecordToItem(record: ExportRecord): StoredItem {
     createAttempts: record.createAttempts,
     lastUpstreamWait: record.lastUpstreamWait,
     nextCreateAttemptAt: record.nextCreateAttemptAt,
+    origin: record.origin,
+    queue: record.queue,
+    dequeuedAt: record.dequeuedAt,
     archive: record.archive,
     version: record.version,
   });
@@ -67,6 +123,9 @@ export function itemToExportRecord(item: StoredItem): ExportRecord {
     createAttempts: typeof item.createAttempts === 'number' ? item.createAttempts : undefined,
     lastUpstreamWait: item.lastUpstreamWait,
     nextCreateAttemptAt: item.nextCreateAttemptAt,
+    origin: item.origin as ExportOrigin | undefined,
+    queue: item.queue as QueueEntry | undefined,
+    dequeuedAt: item.dequeuedAt,
     archive: item.archive as ExportArchive | undefined,
     version: item.version,
   };

@@ -61,6 +61,6 @@ export function exportListing(spotId: string, status: ExportStatus | undefined):
   };
 }
 
-export function clampLimit(limit: number): number {
-  return Math.min(Math.max(Math.trunc(limit) || 1, 1), MAX_LIST_EXPORTS_LIMIT);
+export function clampLimit(limit: number, max = MAX_LIST_EXPORTS_LIMIT): number {
+  return Math.min(Math.max(Math.trunc(limit) || 1, 1), max);
 }

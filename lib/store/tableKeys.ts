@@ -11,6 +11,9 @@ import type { ExportStatus } from '../exports/ExportStatus';
  * | idempotency key | SPOT#<spotId> | IDEMPOTENCY#<key>    | –                                    | –                                |
  * | export links    | SPOT#<spotId> | LINKS#<exportId>#<linkSetId>#<n> | –                        | –                                |
  * | upstream token  | SPOT#<spotId> | UPSTREAM_TOKEN       | –                                    | –                                |
+ * | coverage window | SPOT#<spotId> | WINDOW#<from>#<until> | –                                   | WINDOW_DUE / dueAt (while due)   |
+ * | watermark       | SPOT#<spotId> | WATERMARK#<schedule> | –                                    | –                                |
+ * | backfill        | SPOT#<spotId> | BACKFILL#<id>        | –                                    | BACKFILL_OPEN / createdAt (while its windows are being recorded) |
  * | auth pacing     | UPSTREAM_AUTH | PACING               | –                                    | –                                |
  *
  * Export ids sort by creation time, so a descending query lists newest first
@@ -25,11 +28,37 @@ export const EntityType = {
   idempotency: 'IDEMPOTENCY',
   exportLinks: 'EXPORT_LINKS',
   upstreamToken: 'UPSTREAM_TOKEN',
+  coverageWindow: 'COVERAGE_WINDOW',
+  scheduleWatermark: 'SCHEDULE_WATERMARK',
+  backfill: 'BACKFILL',
   authPacing: 'AUTH_PACING',
 } as const;
 
 export const EXPORT_SORT_KEY_PREFIX = 'EXPORT#';
-export const ACTIVE_INDEX_PARTITION = 'ACTIVE';
+
+/**
+ * The partitions of the sparse reconciler index (physically `activeByLastPolled`, its name since
+ * it held active exports only): what the reconciler must look at, each sorted by when it is due.
+ * An item is in at most one of them, and leaves the index once nothing is due.
+ */
+export const ReconcilerIndexPartition = {
+  /** Active exports (REQUESTED, PROCESSING, ABORTING), by last poll (else when they took the spot). */
+  ACTIVE: 'ACTIVE',
+  /** Queued exports, oldest first: the reconciler starts one whose spot is free. */
+  QUEUED: 'QUEUED',
+  /** COMPLETED exports whose archive is not final, by when their claim lapses (else completion). */
+  ARCHIVE_PENDING: 'ARCHIVE_PENDING',
+  /**
+   * Coverage windows the reconciler must look at, by when: an IN_FLIGHT window's export is checked
+   * (recorded if a crash lost it, its outcome settled if it was missed), a RETRYING one tried again.
+   */
+  WINDOW_DUE: 'WINDOW_DUE',
+  /** Backfills whose windows are not all recorded yet, by when they were planned. */
+  BACKFILL_OPEN: 'BACKFILL_OPEN',
+} as const;
+
+export type ReconcilerIndexPartition =
+  (typeof ReconcilerIndexPartition)[keyof typeof ReconcilerIndexPartition];
 
 export interface TableKey {
   pk: string;
@@ -62,6 +91,25 @@ export function exportLinksPageKey(
   };
 }
 
+/** Sort-key prefix of a spot's coverage windows: they sort by start, then end. */
+export const WINDOW_SORT_KEY_PREFIX = 'WINDOW#';
+
+export function coverageWindowKey(spotId: string, from: string, until: string): TableKey {
+  return { pk: spotPartitionKey(spotId), sk: `${WINDOW_SORT_KEY_PREFIX}${from}#${until}` };
+}
+
+export const WATERMARK_SORT_KEY_PREFIX = 'WATERMARK#';
+
+export function scheduleWatermarkKey(spotId: string, schedule: string): TableKey {
+  return { pk: spotPartitionKey(spotId), sk: `${WATERMARK_SORT_KEY_PREFIX}${schedule}` };
+}
+
+export const BACKFILL_SORT_KEY_PREFIX = 'BACKFILL#';
+
+export function backfillKey(spotId: string, backfillId: string): TableKey {
+  return { pk: spotPartitionKey(spotId), sk: `${BACKFILL_SORT_KEY_PREFIX}${backfillId}` };
+}
+
 export function spotLockKey(spotId: string): TableKey {
   return { pk: spotPartitionKey(spotId), sk: 'LOCK' };
 }
@@ -72,6 +120,14 @@ export function idempotencyKey(spotId: string, key: string): TableKey {
 
 export function upstreamTokenKey(spotId: string): TableKey {
   return { pk: spotPartitionKey(spotId), sk: 'UPSTREAM_TOKEN' };
+}
+
+/**
+ * Where the one-off sweep that indexes the archives of records from before archives were indexed
+ * stands: the scan's next start key, or done.
+ */
+export function legacyArchiveIndexKey(): TableKey {
+  return { pk: 'MIGRATION', sk: 'LEGACY_ARCHIVE_INDEX' };
 }
 
 /** The one item the fleet's auth requests are spaced by: the upstream's limit is per address, not per spot. */

@@ -22,8 +22,7 @@ export interface ScheduleRun {
   scheduledTime: string;
   /** Fired by hand rather than by the clock. */
   manual: boolean;
-  /** `skipped`: the target answered that it had nothing to do now (a scheduled export's spot was busy). */
-  outcome: 'succeeded' | 'skipped' | 'failed';
+  outcome: 'succeeded' | 'failed';
   result?: unknown;
   /** `<error name>: <message>` of a failed run. */
   error?: string;
@@ -182,7 +181,7 @@ export class LocalSchedules {
     const run = Promise.resolve()
       .then(() => this.#options.invoke(definition.target, definition.eventFor(scheduledTime)))
       .then(
-        (result): ScheduleRun => ({ ...base, outcome: isSkipped(result) ? 'skipped' : 'succeeded', result }),
+        (result): ScheduleRun => ({ ...base, outcome: 'succeeded', result }),
         (error: unknown): ScheduleRun => ({ ...base, outcome: 'failed', error: describeError(error) }),
       )
       .then((finished) => {
@@ -218,11 +217,6 @@ export class LocalSchedules {
     if (timing.kind === 'cron') return `on the ${timeZone ?? 'UTC'} wall clock (not scaled)`;
     return `every ${formatDuration(scaledRateIntervalMs(timing.intervalMs, this.#options.timeScale))}`;
   }
-}
-
-/** A target's answer that it skipped the run, like the start handler's `{skipped: true, …}`. */
-function isSkipped(result: unknown): boolean {
-  return typeof result === 'object' && result !== null && (result as { skipped?: unknown }).skipped === true;
 }
 
 function describeError(error: unknown): string {

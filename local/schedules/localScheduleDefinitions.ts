@@ -1,3 +1,4 @@
+import { scheduleDescription, scheduledExportEventOf } from '../../infra/scheduledExportEventOf';
 import type { StackConfig } from '../../infra/stackConfig';
 import type { ReconcilerEvent } from '../../lib/events/reconcilerEvent';
 import type { ScheduledExportEvent } from '../../lib/events/scheduledExportEvent';
@@ -24,19 +25,15 @@ export function localScheduleDefinitions(config: StackConfig): LocalScheduleDefi
     spot.schedules.map(
       (schedule, index): LocalScheduleDefinition => ({
         name: exportScheduleName(spot.spotId, index),
-        description: `Export ${spot.spotId} comments of the last ${schedule.window}`,
+        description: scheduleDescription(spot.spotId, schedule),
         expression: schedule.expression,
         ...(schedule.timeZone !== undefined && { timeZone: schedule.timeZone }),
         ...(schedule.flexibleWindowMinutes !== undefined && {
           flexibleWindowMs: schedule.flexibleWindowMinutes * MS_PER_MINUTE,
         }),
         target: HandlerNames.START,
-        eventFor: (scheduledTime): ScheduledExportEvent => ({
-          source: 'schedule',
-          spotId: spot.spotId,
-          window: schedule.window,
-          scheduledTime,
-        }),
+        eventFor: (scheduledTime): ScheduledExportEvent =>
+          scheduledExportEventOf(spot.spotId, schedule, scheduledTime),
       }),
     ),
   );

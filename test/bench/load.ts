@@ -216,7 +216,10 @@ async function waitForTerminalEvents(
     const { events } = await getJson<{ events: LocalExportEvent[] }>(`${runtime.apiUrl}/_local/events`);
     // One terminal event per export; `Export Archived` follows a completed one and is not counted.
     const ours = events.filter(
-      (event) => exportIds.has(event.detail.exportId) && event.detailType !== ExportEventDetailType.ARCHIVED,
+      (event) =>
+        'exportId' in event.detail &&
+        exportIds.has(event.detail.exportId) &&
+        event.detailType !== ExportEventDetailType.ARCHIVED,
     );
     if (ours.length >= exportIds.size || Date.now() > deadline) {
       return ours.length === 0 ? Number.NaN : Math.max(...ours.map((event) => Date.parse(event.time)));

@@ -25,6 +25,8 @@ const READY_TIMEOUT_MS = 60_000;
 const EXPORT_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 25_000;
 const CLI_TIMEOUT_MS = 40_000;
+/** Long enough for the archive to claim the export and ask for its first file. */
+const ARCHIVE_UNDER_WAY_MS = 1_000;
 // A simulated day (30 s + 24 min) lasts 1.5 s; a week about 10 s.
 const TIME_SCALE = '0.001';
 // The same stack config for every start, so the synthesized definition is cached once.
@@ -264,7 +266,11 @@ describe('the local runtime, run as npm start runs it', () => {
     const fired = await requestJson(`${runtime.apiUrl}/_local/schedules/Export-sp_other-0/fire`, {
       method: 'POST',
     });
-    const run = fired.body as { outcome: string; scheduledTime: string; result: { exportId: string } };
+    const run = fired.body as {
+      outcome: string;
+      scheduledTime: string;
+      result: { windows: { exportId: string; until: string }[] };
+    };
     const page = await requestJson(`${runtime.apiUrl}/exports`, { spotId: 'sp_other' });
     const unknown = await requestJson(`${runtime.apiUrl}/_local/schedules/Nope/fire`, { method: 'POST' });
 
@@ -275,11 +281,19 @@ describe('the local runtime, run as npm start runs it', () => {
     expect(names).toEqual(['Export-sp_other-0', 'Reconciler']);
     expect(fired.status).toBe(200);
     expect(run.outcome).toBe('succeeded');
+    const [window] = run.result.windows;
     const recorded = (page.body as { items: ExportView[] }).items.find(
-      (item) => item.exportId === run.result.exportId,
+      (item) => item.exportId === window?.exportId,
     );
-    expect(recorded).toMatchObject({ spotId: 'sp_other', source: 'schedule' });
-    expect(recorded?.request).toMatchObject({ kind: 'dateRange', until: run.scheduledTime });
+    expect(recorded).toMatchObject({
+      spotId: 'sp_other',
+      source: 'schedule',
+      origin: { schedule: 'schedule-0' },
+    });
+    expect(recorded?.request).toMatchObject({
+      kind: 'dateRange',
+      until: run.scheduledTime.replace(/\.\d+Z$/, 'Z'),
+    });
     expect(unknown.status).toBe(404);
   });
 
@@ -420,10 +434,53 @@ describe('the local runtime across a restart', () => {
       expect(finished.links.length).toBeGreaterThan(0);
       // Resumed, not started again: the upstream saw one export.
       expect(upstream.listExports('sp_demo')).toHaveLength(1);
-      expect(second.output()).toMatch(/resumed 1 active export\(s\)/);
+      expect(second.output()).toMatch(/resumed what was left running: 1 examined/);
       expect((await second.stop()).code).toBe(0);
     },
     FIRST_READY_TIMEOUT_MS + READY_TIMEOUT_MS + STOP_TIMEOUT_MS + EXPORT_TIMEOUT_MS,
+  );
+
+  it(
+    'archives after a restart an export that was COMPLETED when the runtime was killed (-9) mid-archive',
+    async () => {
+      // Prepare: every download hangs, so the archive is under way when the process dies.
+      upstream.setFaults({ endpoints: { download: { latencyMs: 60_000 } } });
+      const first = await startRuntimeProcess(environment(), READY_TIMEOUT_MS);
+      const requested = await startExport(first, 'sp_demo', WEEK);
+      const archiving = await eventually(
+        async () => {
+          const view = await getExport(first, 'sp_demo', requested.exportId);
+          return view.status === 'COMPLETED' && view.archive.status === 'PENDING' ? view : undefined;
+        },
+        EXPORT_TIMEOUT_MS,
+        `the archive of ${requested.exportId} under way`,
+      );
+      await sleep(ARCHIVE_UNDER_WAY_MS);
+
+      // Act
+      first.child.kill('SIGKILL');
+      const killed = await first.exited;
+      upstream.setFaults({});
+      const second = await startRuntimeProcess(environment(), READY_TIMEOUT_MS);
+      const archived = await eventually(
+        async () => {
+          const view = await getExport(second, 'sp_demo', requested.exportId);
+          return view.archive.status === 'ARCHIVED' ? view : undefined;
+        },
+        EXPORT_TIMEOUT_MS,
+        `the archive of ${requested.exportId} after the restart`,
+      );
+
+      // Assess
+      expect(killed.signal).toBe('SIGKILL');
+      expect(archiving.archive.status).toBe('PENDING');
+      expect(archived.status).toBe('COMPLETED');
+      expect(archived.archive.files).toBeGreaterThan(0);
+      expect(upstream.getExport(archived.upstreamExportId as string)?.state).toBe('completed');
+      expect(second.output()).toMatch(/resumed what was left running: .*1 archive\(s\) restarted/);
+      expect((await second.stop()).code).toBe(0);
+    },
+    2 * READY_TIMEOUT_MS + 2 * EXPORT_TIMEOUT_MS + STOP_TIMEOUT_MS,
   );
 });
 
@@ -466,7 +523,7 @@ describe('the local runtime across a restart, with its built-in simulator', () =
 
       // Assess
       expect(stopped.code).toBe(0);
-      expect(second.output()).toMatch(/resumed 1 active export\(s\)/);
+      expect(second.output()).toMatch(/resumed what was left running: 1 examined/);
       expect(finished.status).toBe('COMPLETED');
       expect(finished.upstreamExportId).toBe(started.upstreamExportId);
       expect(download.status).toBe(200);
@@ -625,7 +682,7 @@ describe('a first run, as the README tells it', () => {
   );
 
   it(
-    'skips a schedule fired while its spot is busy (200, naming the active export), and an abort reads "abort accepted"',
+    'queues a schedule fired while its spot is busy, and an abort reads "abort accepted" and starts the queued window at once',
     async () => {
       // Prepare: a week-long export holds sp_other
       const started = await startExport(runtime, 'sp_other', WEEK);
@@ -635,32 +692,34 @@ describe('a first run, as the README tells it', () => {
       const fired = await requestJson(`${runtime.apiUrl}/_local/schedules/Export-sp_other-0/fire`, {
         method: 'POST',
       });
+      const queuedId = (fired.body as { result: { windows: { exportId: string }[] } }).result.windows[0]
+        ?.exportId as string;
+      const whileBusy = await getExport(runtime, 'sp_other', queuedId);
       const aborted = await requestJson(`${runtime.apiUrl}/exports/${started.exportId}/abort`, {
         method: 'POST',
         spotId: 'sp_other',
       });
+      const afterAbort = await getExport(runtime, 'sp_other', queuedId);
       const status = await within(
         runCliProcess(['status', started.exportId, '--spot', 'sp_other', '--api', runtime.apiUrl]).exited,
         PROCESS_TIMEOUT_MS,
         'the status command',
       );
-      const listed = await requestJson(`${runtime.apiUrl}/exports`, { spotId: 'sp_other' });
 
-      // Assess: the schedule
+      // Assess: the schedule's window waited in the spot's queue, then started as the abort freed the spot
       expect(fired.status).toBe(200);
       expect(fired.body).toMatchObject({
         schedule: 'Export-sp_other-0',
-        outcome: 'skipped',
-        result: { skipped: true, reason: 'spot busy', spotId: 'sp_other', activeExportId: started.exportId },
+        outcome: 'succeeded',
+        result: { windows: [{ planned: true, status: 'QUEUED' }] },
       });
-      expect((listed.body as { items: ExportView[] }).items.map((item) => item.exportId)).toEqual([
-        started.exportId,
-      ]);
-      expect(runtime.output()).toContain(
-        `Scheduled export skipped: spot busy with export ${started.exportId}`,
-      );
-      expect(runtime.output()).toContain(
-        `schedule Export-sp_other-0 (fired by hand): skipped, spot sp_other busy with export ${started.exportId}`,
+      expect(whileBusy).toMatchObject({ status: 'QUEUED', queue: { position: 1, priority: 'first' } });
+      expect(afterAbort.status).not.toBe('QUEUED');
+      expect(afterAbort.dequeuedAt).toBeDefined();
+      expect(runtime.output()).toMatch(
+        new RegExp(
+          `schedule Export-sp_other-0 \\(fired by hand\\): 1 window\\(s\\) up to .*export ${queuedId} QUEUED`,
+        ),
       );
       // Assess: the abort
       expect(running.status).toBe('PROCESSING');

@@ -510,6 +510,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       expect(JSON.parse(target.Input)).toEqual({
         source: 'schedule',
         spotId: 'sp_abc123',
+        schedule: 'schedule-0',
         window: 'P1D',
         scheduledTime: '<aws.scheduler.scheduled-time>',
       });

@@ -132,6 +132,8 @@ describe('the archive bucket', () => {
       [
         ...FUNCTION_BASICS,
         'dynamodb:GetItem',
+        // Records the window's outcome in the coverage ledger (an interval, a window's state).
+        'dynamodb:PutItem',
         'dynamodb:Query',
         'dynamodb:UpdateItem',
         's3:AbortMultipartUpload',

@@ -82,7 +82,7 @@ describe('function grants', () => {
     );
   });
 
-  it('lets get-export poll a stale export, record its end and publish it: no workflow calls', () => {
+  it("lets get-export poll a stale export, record its end, publish it and start the spot's next queued export", () => {
     // Act
     const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.GET_EXPORT));
 
@@ -93,12 +93,13 @@ describe('function grants', () => {
         ...RECORD_ACTIONS,
         'dynamodb:Query',
         'secretsmanager:GetSecretValue',
+        'states:StartExecution',
         'events:PutEvents',
       ].sort(),
     );
   });
 
-  it('lets workflow-task create, poll and abort, stop a workflow an abort met and publish events; never start one', () => {
+  it("lets workflow-task create, poll and abort, stop a workflow an abort met, publish events and start the spot's next queued export", () => {
     // Act
     const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.WORKFLOW_TASK));
 
@@ -109,22 +110,24 @@ describe('function grants', () => {
         ...RECORD_ACTIONS,
         'dynamodb:Query',
         'secretsmanager:GetSecretValue',
+        'states:StartExecution',
         'states:StopExecution',
         'events:PutEvents',
       ].sort(),
     );
   });
 
-  it('lets reconcile repair: describe, restart and stop workflows, poll and abort, publish events', () => {
+  it('lets reconcile repair: describe, restart and stop workflows, poll and abort, publish events, index older archives once', () => {
     // Act
     const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.RECONCILE));
 
-    // Assess
+    // Assess: Scan finds, once, the COMPLETED exports recorded before the reconciler's index held archives.
     expect(actions).toEqual(
       [
         ...FUNCTION_BASICS,
         ...RECORD_ACTIONS,
         'dynamodb:Query',
+        'dynamodb:Scan',
         'secretsmanager:GetSecretValue',
         'states:DescribeExecution',
         'states:StartExecution',
@@ -137,7 +140,7 @@ describe('function grants', () => {
     );
   });
 
-  it('lets abort update the record, read secrets, stop the workflow and publish events', () => {
+  it("lets abort update the record, read secrets, stop the workflow, publish events and start the spot's next queued export", () => {
     // Act
     const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.ABORT));
 
@@ -148,6 +151,7 @@ describe('function grants', () => {
         ...RECORD_ACTIONS,
         'dynamodb:Query',
         'secretsmanager:GetSecretValue',
+        'states:StartExecution',
         'states:StopExecution',
         'events:PutEvents',
       ].sort(),
@@ -215,14 +219,25 @@ describe('function grants', () => {
 
     // Assess
     expect(Object.values(queried).join(' ')).not.toContain('index/*');
+    // Only the reconciler sweeps its index; every function that ends an export reads the spot's queue.
     expect(queried.reconcile).toContain(`/index/${ExportTableIndex.activeByLastPolled}`);
-    expect(queried.reconcile).not.toContain(ExportTableIndex.byStatus);
-    expect(queried['workflow-task']).toContain(`/index/${ExportTableIndex.byStatus}`);
-    expect(queried['workflow-task']).not.toContain(ExportTableIndex.activeByLastPolled);
-    expect(queried['get-export']).not.toContain('/index/');
-    expect(queried.list).toContain(`/index/${ExportTableIndex.byStatus}`);
-    expect(queried.list).not.toContain(ExportTableIndex.activeByLastPolled);
-    expect(queried.abort).not.toContain('/index/');
+    for (const handler of [
+      HandlerNames.START,
+      HandlerNames.GET_EXPORT,
+      HandlerNames.WORKFLOW_TASK,
+      HandlerNames.RECONCILE,
+      HandlerNames.ABORT,
+      HandlerNames.LIST,
+    ])
+      expect(queried[handler]).toContain(`/index/${ExportTableIndex.byStatus}`);
+    for (const handler of [
+      HandlerNames.START,
+      HandlerNames.GET_EXPORT,
+      HandlerNames.WORKFLOW_TASK,
+      HandlerNames.ABORT,
+      HandlerNames.LIST,
+    ])
+      expect(queried[handler]).not.toContain(ExportTableIndex.activeByLastPolled);
   });
 
   it('publishes only to the stack’s own event bus', () => {

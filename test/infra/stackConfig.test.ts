@@ -53,7 +53,7 @@ describe('parseStackConfig', () => {
 
     // Assess
     expect(fromText).toEqual(fromObject);
-    expect(fromText.spots[0]?.schedules[0]).toEqual(validSchedule);
+    expect(fromText.spots[0]?.schedules[0]).toEqual({ ...validSchedule, name: 'schedule-0' });
     expect(fromText.polling.exportDeadlineSeconds).toBe(3600);
     expect(fromText.polling.statusPollIntervalSeconds).toBe(10);
   });
@@ -111,16 +111,52 @@ describe('parseStackConfig', () => {
     ]);
   });
 
-  it('rejects a window longer than the upstream accepts', () => {
+  it('accepts a first window longer than one export may cover: its runs cut it into windows', () => {
     // Act
-    const problems = problemsOf({
-      spots: [{ spotId: 'sp_abc', schedules: [{ ...validSchedule, window: 'P31D' }] }],
+    const config = parseStackConfig({
+      spots: [{ spotId: 'sp_abc', schedules: [{ ...validSchedule, window: 'P90D', maxWindowHours: 24 }] }],
     });
 
     // Assess
-    expect(problems).toEqual([
-      expect.stringContaining('window: must be longer than zero and at most 730 hours'),
-    ]);
+    expect(config.spots[0]?.schedules[0]).toMatchObject({ window: 'P90D', maxWindowHours: 24 });
+  });
+
+  it('names schedules by position unless named, and refuses one name twice for a spot', () => {
+    // Act
+    const named = parseStackConfig({
+      spots: [{ spotId: 'sp_abc', schedules: [validSchedule, { ...validSchedule, name: 'nightly' }] }],
+    });
+    const problems = problemsOf({
+      spots: [
+        {
+          spotId: 'sp_abc',
+          schedules: [
+            { ...validSchedule, name: 'nightly' },
+            { ...validSchedule, name: 'nightly' },
+          ],
+        },
+      ],
+    });
+
+    // Assess
+    expect(named.spots[0]?.schedules.map((schedule) => schedule.name)).toEqual(['schedule-0', 'nightly']);
+    expect(problems).toEqual([expect.stringContaining('nightly is used twice')]);
+  });
+
+  it.each([
+    ['an empty window', { window: 'PT0S' }, 'window: must be longer than zero'],
+    ['a window size beyond the upstream', { maxWindowHours: 731 }, 'maxWindowHours: must be at most 730'],
+    ['a fractional window size', { maxWindowHours: 2.5 }, 'maxWindowHours: must be a whole number of hours'],
+    ['a lag that is not a duration', { lag: '15 minutes' }, 'lag: must be an ISO-8601 duration'],
+    ['a schedule name with a slash', { name: 'a/b' }, 'name: must be 1-64 of letters'],
+  ])('rejects %s', (_, change, message) => {
+    // Act
+    const problems = problemsOf({
+      spots: [{ spotId: 'sp_abc', schedules: [{ ...validSchedule, ...change }] }],
+    });
+
+    // Assess
+    expect(problems).toEqual([expect.stringContaining(message)]);
   });
 
   it('rejects an unknown time zone and a malformed schedule expression', () => {

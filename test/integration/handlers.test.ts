@@ -8,10 +8,12 @@ import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider'
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { CredentialsNotFoundError } from '../../lib/exports/errors';
 import type { ExportDependencies, PollingWorkflows } from '../../lib/exports/ports';
+import type { ScheduleRunResult } from '../../lib/exports/runSchedule';
 import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
+import { DynamoDbCoverageLedger } from '../../lib/store/DynamoDbCoverageLedger';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { DynamoDbIdempotencyKeys } from '../../lib/store/DynamoDbIdempotencyKeys';
 import { DynamoDbSpotLocks } from '../../lib/store/DynamoDbSpotLocks';
@@ -85,6 +87,7 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
     const { documentClient: client, tableName } = table;
     const dependencies: ExportDependencies = {
       store: new DynamoDbExportStore({ client, tableName }),
+      coverage: new DynamoDbCoverageLedger({ client, tableName }),
       spotLocks: new DynamoDbSpotLocks({ client, tableName, now: clock.now }),
       idempotencyKeys: new DynamoDbIdempotencyKeys({ client, tableName, now: clock.now }),
       credentials: demoCredentials,
@@ -97,7 +100,10 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
         now: clock.now,
       }),
       workflows,
-      events: { publishTerminal: async (record) => void announced.push(record) },
+      events: {
+        publishTerminal: async (record) => void announced.push(record),
+        publishCoverageGap: async () => {},
+      },
       metrics: new InMemoryExportMetrics(),
       settings: DEFAULT_EXPORT_SETTINGS,
       now: clock.now,
@@ -269,24 +275,31 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
 
   it('records a scheduled export, and a redelivered schedule event creates nothing more upstream', async () => {
     // Prepare
-    const event = { source: 'schedule', spotId: SPOT, window: 'PT6H', scheduledTime: '2026-11-01T06:00:00Z' };
+    const event = {
+      source: 'schedule',
+      spotId: SPOT,
+      schedule: 'six-hourly',
+      window: 'PT6H',
+      scheduledTime: '2026-11-01T06:00:00Z',
+    };
 
     // Act
-    const first = (await handlers.start(event, lambdaContext())) as { exportId: string; status: string };
-    const redelivered = (await handlers.start({ ...event }, lambdaContext())) as { exportId: string };
-    await runCreateTask(first.exportId);
+    const first = (await handlers.start(event, lambdaContext())) as ScheduleRunResult;
+    const redelivered = (await handlers.start({ ...event }, lambdaContext())) as ScheduleRunResult;
+    const exportId = first.windows[0]?.exportId as string;
+    await runCreateTask(exportId);
     await handlers.start({ ...event }, lambdaContext());
-    const read = parseResponse(
-      await handlers.check(apiRequests.check(SPOT, first.exportId), lambdaContext()),
-    );
+    const read = parseResponse(await handlers.check(apiRequests.check(SPOT, exportId), lambdaContext()));
 
     // Assess
-    expect(first.status).toBe('REQUESTED');
-    expect(redelivered.exportId).toBe(first.exportId);
+    expect(first.windows).toEqual([expect.objectContaining({ planned: true, status: 'REQUESTED' })]);
+    // The watermark had moved to the run's end: nothing left to plan.
+    expect(redelivered).toMatchObject({ watermark: first.watermark, windows: [] });
     expect(workflows.started).toHaveLength(1);
     expect(simulator.requestsTo('create')).toHaveLength(1);
     expect(read.body).toMatchObject({
       source: 'schedule',
+      origin: { schedule: 'six-hourly' },
       request: { kind: 'dateRange', from: '2026-11-01T00:00:00Z', until: '2026-11-01T06:00:00Z' },
     });
   });

@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportRecord } from '../../lib/exports/ExportRecord';
+import { ArchiveStatus } from '../../lib/exports/ExportArchive';
+import { type ExportRecord, QueuePriority } from '../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../lib/exports/ExportStatus';
 import type { TransitionRequest } from '../../lib/exports/ExportStore';
 import {
@@ -13,6 +14,7 @@ import {
 import { newExportId } from '../../lib/exports/exportId';
 import { recordPoll } from '../../lib/exports/recordPoll';
 import { transitionExport } from '../../lib/exports/transitionExport';
+import { DynamoDbArchiveRecords } from '../../lib/store/DynamoDbArchiveRecords';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { encodePaginationToken } from '../../lib/store/paginationToken';
 import { exportKey } from '../../lib/store/tableKeys';
@@ -20,7 +22,7 @@ import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
 import { dynamoDbItemBytes } from '../support/dynamoDbItemBytes';
 import { newExportRecordFixture } from '../support/exportRecordFixtures';
 
-const { REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportStatus;
+const { QUEUED, REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportStatus;
 
 let table: DynaliteTable;
 let store: DynamoDbExportStore;
@@ -307,7 +309,7 @@ describe('DynamoDbExportStore (dynalite): recordPoll', () => {
     expect(due.record.version).toBe(processing.version + 2);
   });
 
-  it('records completion with links and takes the record out of the reconciler index', async () => {
+  it("records completion with links and moves the record to the reconciler index's archive-pending partition", async () => {
     // Prepare
     const spotId = freshSpot();
     const processing = await createProcessing(spotId);
@@ -330,8 +332,14 @@ describe('DynamoDbExportStore (dynalite): recordPoll', () => {
     const { Item } = await table.documentClient.send(
       new GetCommand({ TableName: table.tableName, Key: exportKey(spotId, processing.exportId) }),
     );
-    expect(Item).not.toHaveProperty('activeIndexPk');
-    expect(Item).toMatchObject({ statusIndexPk: `SPOT#${spotId}#STATUS#COMPLETED` });
+    expect(Item).toMatchObject({
+      statusIndexPk: `SPOT#${spotId}#STATUS#COMPLETED`,
+      activeIndexPk: 'ARCHIVE_PENDING',
+      activeIndexSk: '2025-01-01T00:05:00.000Z',
+    });
+    expect(await store.findActiveNotPolledSince('9999-12-31T00:00:00.000Z', 100)).not.toContainEqual(
+      expect.objectContaining({ exportId: processing.exportId }),
+    );
   });
 
   it('re-decides against a newer record: a stale completion still wins over a pending abort', async () => {
@@ -598,5 +606,166 @@ describe('DynamoDbExportStore (dynalite): findActiveNotPolledSince', () => {
 
     // Assess
     expect(found.map((record) => record.exportId)).toEqual([stale.exportId, stalePolled.exportId]);
+  });
+});
+
+describe('DynamoDbExportStore (dynalite): the queue and the archives left pending', () => {
+  function createQueued(spotId: string, enqueuedAt: string, priority: QueuePriority): Promise<ExportRecord> {
+    return store.createExport(
+      newExportRecordFixture({
+        spotId,
+        status: QUEUED,
+        requestedAt: enqueuedAt,
+        queue: { priority, enqueuedAt },
+      }),
+    );
+  }
+
+  it('finds queued exports of every spot and counts each one’s place in its own spot’s queue', async () => {
+    // Prepare
+    const spotA = freshSpot();
+    const spotB = freshSpot();
+    const backfill = await createQueued(spotA, '2025-01-01T00:00:01.000Z', QueuePriority.BACKFILL);
+    const laterFirst = await createQueued(spotA, '2025-01-01T00:00:03.000Z', QueuePriority.FIRST);
+    const earlierFirst = await createQueued(spotA, '2025-01-01T00:00:02.000Z', QueuePriority.FIRST);
+    const elsewhere = await createQueued(spotB, '2025-01-01T00:00:00.000Z', QueuePriority.BACKFILL);
+    const running = await store.createExport(newExportRecordFixture({ spotId: spotA }));
+
+    // Act
+    const found = (await store.findQueued(100)).map((record) => record.exportId);
+    const positions = await Promise.all(
+      [earlierFirst, laterFirst, backfill, elsewhere].map((record) => store.queuePosition(record)),
+    );
+    const head = await store.listExports(spotA, { status: QUEUED, limit: 1 });
+
+    // Assess
+    expect(found).toEqual(
+      expect.arrayContaining([
+        backfill.exportId,
+        laterFirst.exportId,
+        earlierFirst.exportId,
+        elsewhere.exportId,
+      ]),
+    );
+    expect(found).not.toContain(running.exportId);
+    expect(positions).toEqual([1, 2, 3, 1]);
+    expect(head.items.map((record) => record.exportId)).toEqual([earlierFirst.exportId]);
+  });
+
+  it('takes an export out of the queue and its index once it leaves the queue', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const first = await createQueued(spotId, '2025-01-01T00:00:01.000Z', QueuePriority.FIRST);
+    const second = await createQueued(spotId, '2025-01-01T00:00:02.000Z', QueuePriority.FIRST);
+
+    // Act
+    await transition(spotId, first.exportId, {
+      from: QUEUED,
+      to: REQUESTED,
+      changes: { dequeuedAt: '2025-01-01T00:01:00.000Z' },
+    });
+    const aborted = await transition(spotId, second.exportId, {
+      from: QUEUED,
+      to: ABORTED,
+      changes: { completedAt: '2025-01-01T00:01:00.000Z' },
+    });
+
+    // Assess
+    const found = (await store.findQueued(100)).map((record) => record.exportId);
+    expect(found).not.toContain(first.exportId);
+    expect(found).not.toContain(second.exportId);
+    expect(aborted.status).toBe(ABORTED);
+    expect((await store.listExports(spotId, { status: QUEUED, limit: 10 })).items).toEqual([]);
+  });
+
+  it('finds a COMPLETED export whose archive claim lapsed, and not once it is archived', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const archives = new DynamoDbArchiveRecords({ client: table.documentClient, tableName: table.tableName });
+    const processing = await createProcessing(spotId);
+    const { record: completed } = await recordPoll(store, processing, {
+      status: COMPLETED,
+      upstreamStatus: 'Done',
+      links: ['https://files/a.csv.zip'],
+      observedAt: '2025-01-01T00:05:00.000Z',
+    });
+    const ids = async (beforeIso: string) =>
+      (await store.findArchivePending(beforeIso, 1000)).map((record) => record.exportId);
+
+    // Act
+    const beforeCompletion = await ids('2025-01-01T00:04:00.000Z');
+    const afterCompletion = await ids('2025-01-01T00:06:00.000Z');
+    await archives.claim(spotId, completed.exportId, {
+      runId: 'run-1',
+      now: '2025-01-01T00:06:00.000Z',
+      claimedUntil: '2025-01-01T00:26:00.000Z',
+    });
+    const duringClaim = await ids('2025-01-01T00:20:00.000Z');
+    const claimLapsed = await ids('2025-01-01T00:30:00.000Z');
+    await archives.finish(spotId, completed.exportId, 'run-1', {
+      status: ArchiveStatus.ARCHIVED,
+      files: [],
+      archivedAt: '2025-01-01T00:07:00.000Z',
+    });
+    const archived = await ids('2030-01-01T00:00:00.000Z');
+
+    // Assess
+    expect(beforeCompletion).not.toContain(completed.exportId);
+    expect(afterCompletion).toContain(completed.exportId);
+    expect(duringClaim).not.toContain(completed.exportId);
+    expect(claimLapsed).toContain(completed.exportId);
+    expect(archived).not.toContain(completed.exportId);
+  });
+
+  it('indexes COMPLETED exports from before the archive index once, so the sweep finds them', async () => {
+    // Prepare: its own table, holding what an older version wrote: COMPLETED with the archive
+    // PENDING (or absent), and no reconciler index attributes.
+    const legacyTable = await startDynaliteTable();
+    try {
+      const legacyStore = new DynamoDbExportStore({
+        client: legacyTable.documentClient,
+        tableName: legacyTable.tableName,
+      });
+      const spotId = freshSpot();
+      const legacy = [
+        { archive: { status: ArchiveStatus.PENDING, files: [] } },
+        {},
+        { archive: { status: ArchiveStatus.ARCHIVED, files: [], archivedAt: '2024-06-01T00:10:00.000Z' } },
+      ].map((extra) => ({
+        ...newExportRecordFixture({ spotId, status: COMPLETED, requestedAt: '2024-06-01T00:00:00.000Z' }),
+        completedAt: '2024-06-01T00:05:00.000Z',
+        links: ['https://files/a.csv.zip'],
+        ...extra,
+      }));
+      for (const record of legacy) {
+        await legacyTable.documentClient.send(
+          new PutCommand({
+            TableName: legacyTable.tableName,
+            Item: {
+              ...exportKey(spotId, record.exportId),
+              entityType: 'EXPORT',
+              ...record,
+              version: 1,
+            },
+          }),
+        );
+      }
+
+      // Act
+      const before = await legacyStore.findArchivePending('2030-01-01T00:00:00.000Z', 10);
+      const indexed = await legacyStore.indexLegacyArchives();
+      const again = await legacyStore.indexLegacyArchives();
+      const after = await legacyStore.findArchivePending('2030-01-01T00:00:00.000Z', 10);
+
+      // Assess
+      expect(before).toEqual([]);
+      expect(indexed).toBe(2);
+      expect(again).toBe(0);
+      expect(after.map((record) => record.exportId).sort()).toEqual(
+        [legacy[0]?.exportId, legacy[1]?.exportId].sort(),
+      );
+    } finally {
+      await legacyTable.close();
+    }
   });
 });

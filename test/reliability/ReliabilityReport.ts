@@ -1,6 +1,9 @@
-import { CREATE_REFUSED_REASON_PREFIX } from '../../lib/exports/createOutcomes';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../lib/exports/ExportStatus';
+import {
+  CREATE_REFUSED_REASON_PREFIX,
+  REQUEST_REJECTED_REASON_PREFIX,
+} from '../../lib/exports/failureReasons';
 import type { SimulatorRequest } from '../../local/openweb-simulator';
 import type { FaultScenario } from './FaultScenario';
 
@@ -35,7 +38,8 @@ const EMPTY_TALLY: GroupTally = {
 function failureKind(record: ExportRecord): 'failedUpstream' | 'failedRejected' | 'failedOther' {
   const reason = record.failureReason ?? '';
   if (reason.startsWith('the upstream reported')) return 'failedUpstream';
-  if (reason.startsWith(CREATE_REFUSED_REASON_PREFIX)) return 'failedRejected';
+  if (reason.startsWith(CREATE_REFUSED_REASON_PREFIX) || reason.startsWith(REQUEST_REJECTED_REASON_PREFIX))
+    return 'failedRejected';
   return 'failedOther';
 }
 

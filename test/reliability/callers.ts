@@ -13,6 +13,8 @@ export const SCHEDULER_MAX_DELIVERIES = 4;
 export const SCHEDULER_RETRY_PAUSE_SECONDS = 60;
 /** The scheduled window every schedule in the suite exports. */
 export const SCHEDULE_WINDOW = 'P1D';
+/** The one schedule each spot of the suite has. */
+export const SCHEDULE_NAME = 'daily';
 const MS_PER_SECOND = 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const FIRST_WINDOW_END_MS = Date.parse('2026-10-20T00:00:00Z');
@@ -25,7 +27,13 @@ export function windowRequest(window: number): { from: string; until: string } {
 
 /** The schedule event for a window: the same scheduled time on every redelivery. */
 export function scheduleEvent(spotId: string, window: number) {
-  return { source: 'schedule', spotId, window: SCHEDULE_WINDOW, scheduledTime: windowRequest(window).until };
+  return {
+    source: 'schedule',
+    spotId,
+    schedule: SCHEDULE_NAME,
+    window: SCHEDULE_WINDOW,
+    scheduledTime: windowRequest(window).until,
+  };
 }
 
 export interface ApiAnswer {
@@ -45,14 +53,15 @@ export async function startViaApi(
   scenario: FaultScenario,
   spotId: string,
   window: number,
-  options: { key?: string; container?: () => ScenarioContainer; concurrent?: boolean } = {},
+  options: { key?: string; container?: () => ScenarioContainer; concurrent?: boolean; queue?: boolean } = {},
 ): Promise<ApiAnswer> {
   const headers: Record<string, string> = options.key === undefined ? {} : { 'idempotency-key': options.key };
+  const body = { ...windowRequest(window), ...(options.queue === true && { whenBusy: 'queue' }) };
   let answer: ApiAnswer = { statusCode: 0 };
   for (let attempt = 1; attempt <= API_CALLER_MAX_ATTEMPTS; attempt++) {
     const container = options.container?.() ?? scenario.main;
     const response = parseResponse(
-      await container.invoke(HandlerNames.START, apiRequests.start(spotId, windowRequest(window), headers)),
+      await container.invoke(HandlerNames.START, apiRequests.start(spotId, body, headers)),
     );
     answer = answerOf(response.statusCode, response.body);
     const retryable = response.statusCode >= 500 || response.statusCode === 409;

@@ -1,10 +1,11 @@
-import { scheduledStartCommand } from '../../lib/events/scheduledExportEvent';
+import { scheduledRunOf } from '../../lib/events/scheduledExportEvent';
 import { abortExport } from '../../lib/exports/abortExport';
 import { checkExport } from '../../lib/exports/checkExport';
 import { createUpstreamExport } from '../../lib/exports/createUpstreamExport';
 import { exportRequestSchema } from '../../lib/exports/exportRequestSchema';
 import type { ExportDependencies } from '../../lib/exports/ports';
 import { reconcileExports } from '../../lib/exports/reconcileExports';
+import { runSchedule } from '../../lib/exports/runSchedule';
 import { startExport } from '../../lib/exports/startExport';
 import type { CreateTaskInput } from '../../lib/exports/workflowContract';
 import { type CrashPlacement, IoStepCrasher } from '../support/IoStepCrasher';
@@ -114,7 +115,7 @@ export const CRASH_TARGETS: readonly CrashTarget[] = [
     // The same use case as the API start with another command; the races cover redeliveries.
     reduced: 'full run only',
     prepare: async () => ({ spotId: SPOT }),
-    call: (deps) => startExport(deps, scheduledStartCommand(scheduleEvent(SPOT, SCHEDULE_WINDOW))),
+    call: (deps) => runSchedule(deps, scheduledRunOf(scheduleEvent(SPOT, SCHEDULE_WINDOW))),
     retry: (scenario) => deliverSchedule(scenario, SPOT, SCHEDULE_WINDOW),
   },
   {

@@ -1,5 +1,5 @@
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
-import { isTerminal } from '../../lib/exports/ExportStatus';
+import { ExportStatus, isTerminal } from '../../lib/exports/ExportStatus';
 import { RECOVERY_HORIZON_MS } from '../../lib/exports/recoverUpstreamExport';
 import { HandlerNames } from '../../lib/http/routeTable';
 import { createSeededRandom, deriveSeed } from '../../local/openweb-simulator/seededRandom';
@@ -15,6 +15,8 @@ export const MAX_DRIVE_ROUNDS = 8;
  * must be reachable too.
  */
 export const DEADLINE_ROUND = 4;
+/** Rounds a queued export needs once its turn comes: its create, its polls, its end. */
+const ROUNDS_PER_QUEUED_EXPORT = 3;
 /** Share of the upstream exports the drive finishes that fail rather than complete. */
 const UPSTREAM_FAILURE_SHARE = 0.2;
 /** Real-time runs: how long the local workflows get to end on their own per round. */
@@ -31,7 +33,10 @@ export async function driveToEnd(scenario: FaultScenario): Promise<void> {
   scenario.harness.simulator.setFaults({});
   await drainSlowCalls(scenario);
   const outcomes = createSeededRandom(deriveSeed(scenario.seed, 'drive:outcomes'));
-  for (let round = 0; round < MAX_DRIVE_ROUNDS; round++) {
+  // Queued exports run one after another, each over a few rounds of its own.
+  const queued = (await scenario.records()).filter((record) => record.status === ExportStatus.QUEUED).length;
+  const rounds = MAX_DRIVE_ROUNDS + ROUNDS_PER_QUEUED_EXPORT * queued;
+  for (let round = 0; round < rounds; round++) {
     if (scenario.realTime) await scenario.waitForWorkflows(WORKFLOW_SETTLE_TIMEOUT_MS);
     const records = await scenario.records();
     const active = records.filter((record) => !isTerminal(record.status));

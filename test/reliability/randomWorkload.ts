@@ -12,6 +12,7 @@ import { stepWorkflows } from './stepWorkflows';
 
 export type WorkloadStepKind =
   | 'apiStart'
+  | 'apiQueuedStart'
   | 'scheduleDelivery'
   | 'apiCheck'
   | 'apiAbort'
@@ -28,6 +29,7 @@ export type WorkloadMix = Partial<Record<WorkloadStepKind, number>>;
 
 export const DEFAULT_WORKLOAD_MIX: WorkloadMix = {
   apiStart: 4,
+  apiQueuedStart: 2,
   scheduleDelivery: 2,
   apiCheck: 2,
   apiAbort: 1,
@@ -82,6 +84,17 @@ async function runStep(scenario: FaultScenario, random: SeededRandom, kind: Work
       await startViaApi(scenario, spotId, window, {
         ...(key !== undefined && { key }),
         container: containerFor,
+      });
+      return;
+    }
+    case 'apiQueuedStart': {
+      // Waits its turn instead of a 409 while the spot is busy.
+      const window = Math.floor(random() * API_WINDOWS);
+      const key = random() < UNKEYED_START_SHARE ? undefined : `queued-window-${window}`;
+      await startViaApi(scenario, spotId, window, {
+        ...(key !== undefined && { key }),
+        container: containerFor,
+        queue: true,
       });
       return;
     }

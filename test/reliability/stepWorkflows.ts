@@ -50,7 +50,7 @@ export async function stepWorkflows(scenario: FaultScenario): Promise<void> {
           exportId: input.exportId,
         };
         // Its failure ends the execution as PollingFailed: the reconciler takes over.
-        await scenario.main.invoke(HandlerNames.ABORT, abortInput).catch(() => undefined);
+        await scenario.main.invoke(HandlerNames.WORKFLOW_TASK, abortInput).catch(() => undefined);
       }
       await scenario.workflows.stop(executionName, 'ended');
     }

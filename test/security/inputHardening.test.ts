@@ -77,6 +77,7 @@ describe('input hardening: refusals happen before any I/O', () => {
     io = [];
     const dependencies: ExportDependencies = {
       store: recordingPort('store', io),
+      coverage: recordingPort('coverage', io),
       spotLocks: recordingPort('spotLocks', io),
       idempotencyKeys: recordingPort('idempotencyKeys', io),
       upstream: recordingPort('upstream', io),

@@ -63,7 +63,6 @@ const UNUSED_GRANTS: Record<string, string> = {
   'reconcile sqs:* *ReconcilerDeadLetterQueue*': 'failure destination of reconciler runs, used by Lambda',
   // Paths this run does not take.
   'start dynamodb:DeleteItem *:table/*': 'drops the idempotency record and spot lock of a start that failed',
-  'start dynamodb:UpdateItem *:table/*': 'names the workflow of a replayed start whose record has none',
   'abort dynamodb:Query *:table/*': 'an abort of an export whose create answer was lost looks for it',
   'archive s3:AbortMultipartUpload *': 'a failed multipart upload (a file over the 5 MiB part size)',
   'files s3:ListBucket *':
@@ -251,7 +250,27 @@ const requests = {
   /** With an Idempotency-Key, so a repeated request is answered with the same export. */
   start: (spotId: string, idempotencyKey = `key-${spotId}`) =>
     apiRequests.start(spotId, EXPORT_WINDOW, { 'idempotency-key': idempotencyKey }),
+  /** A start that waits in the spot's queue while the spot is busy. */
+  queued: (spotId: string) =>
+    apiRequests.start(
+      spotId,
+      { ...EXPORT_WINDOW, whenBusy: 'queue' },
+      { 'idempotency-key': `queued-${spotId}` },
+    ),
 };
+
+/** Queues an export behind the spot's running one: the function that ends the running one starts it. */
+async function queueBehind(spotId: string): Promise<string> {
+  const queued = await api(HandlerNames.START, requests.queued(spotId));
+  expect(queued).toMatchObject({ statusCode: 202, body: { status: 'QUEUED', queue: { position: 1 } } });
+  return String(queued.body.exportId);
+}
+
+async function statusOf(spotId: string, exportId: string): Promise<string | undefined> {
+  const listed = await api(HandlerNames.LIST, requests.list(spotId));
+  const items = listed.body.items as { exportId: string; status: string }[];
+  return items.find((item) => item.exportId === exportId)?.status;
+}
 
 const HOUR_MS = 3_600_000;
 /** The last whole day up to the hour, fixed once: a replayed request must be the same request. */
@@ -335,10 +354,13 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
 
       // An archive whose downloads keep failing, until the workflow gives up on it.
       const unarchived = await startAndCreate(SPOTS.archiveFailed);
+      const waitingForArchiveFailed = await queueBehind(SPOTS.archiveFailed);
       simulator.finishExport(upstreamIdOf(SPOTS.archiveFailed), 'completed');
-      // A status read finds it finished: it records the links (paged), frees the spot and announces it.
+      // A status read finds it finished: it records the links (paged), frees the spot, announces it and
+      // starts the export queued behind it.
       const seen = await api(HandlerNames.GET_EXPORT, requests.check(SPOTS.archiveFailed, unarchived));
       expect(seen).toMatchObject({ statusCode: 200, body: { status: 'COMPLETED', linkCount: EXPORT_FILES } });
+      expect(await statusOf(SPOTS.archiveFailed, waitingForArchiveFailed)).toBe('REQUESTED');
       simulator.setFaults({ endpoints: { download: { errorRate: 1, errorStatus: 503 } } });
       const retried = await invoke(HandlerNames.ARCHIVE, {
         ...archive,
@@ -357,13 +379,17 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
 
       // Aborted over the API, and by the workflow's timeout path.
       const aborted = await startAndCreate(SPOTS.aborted);
+      const waitingForAborted = await queueBehind(SPOTS.aborted);
       // The upstream rejects the fleet's token once: the abort signs in again with the spot's secret.
       simulator.setFaults({ script: [{ endpoint: 'abort', kind: 'error', status: 401 }] });
       const abortAnswer = await api(HandlerNames.ABORT, requests.abort(SPOTS.aborted, aborted));
       expect(abortAnswer).toMatchObject({ statusCode: 202, body: { status: 'ABORTED' } });
+      expect(await statusOf(SPOTS.aborted, waitingForAborted)).toBe('REQUESTED');
       const timedOut = await startAndCreate(SPOTS.timedOut);
+      const waitingForTimedOut = await queueBehind(SPOTS.timedOut);
       const timeout = { action: 'abortOnTimeout', spotId: SPOTS.timedOut, exportId: timedOut };
       expect(await succeed(HandlerNames.WORKFLOW_TASK, timeout)).toMatchObject({ status: 'ABORTED' });
+      expect(await statusOf(SPOTS.timedOut, waitingForTimedOut)).toBe('REQUESTED');
 
       // A scheduled start, as EventBridge Scheduler delivers the template's schedule input; its abort
       // meets an upstream outage and is left ABORTING for the reconciler.
@@ -374,10 +400,12 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
           new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
         ),
       ) as { spotId: string };
-      const scheduledStart = await succeed(HandlerNames.START, scheduled);
-      const scheduledExport = String(scheduledStart.exportId);
-      // Scheduler may deliver a run twice: the same export answers.
-      expect(await succeed(HandlerNames.START, scheduled)).toMatchObject({ exportId: scheduledExport });
+      const scheduledStart = (await succeed(HandlerNames.START, scheduled)) as {
+        windows: { exportId: string }[];
+      };
+      const scheduledExport = String(scheduledStart.windows[0]?.exportId);
+      // Scheduler may deliver a run twice: the second finds its window planned and plans nothing.
+      expect(await succeed(HandlerNames.START, scheduled)).toMatchObject({ windows: [] });
       await succeed(HandlerNames.WORKFLOW_TASK, {
         action: 'create',
         spotId: scheduled.spotId,
@@ -410,7 +438,8 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
       const swept = await reconciler.process.invoke(JSON.parse(String(reconcilerInput)));
       if (swept.error !== undefined)
         throw new Error(`reconciler: ${JSON.stringify(swept.error)}\n${reconciler.process.output}`);
-      expect(swept.result).toMatchObject({ finished: 1, workflowsRestarted: 1, failures: 0 });
+      // The dead workflows: the stale export's and those of the three exports started from the queue.
+      expect(swept.result).toMatchObject({ finished: 1, workflowsRestarted: 4, failures: 0 });
 
       expect(standIns.unsupported).toEqual([]);
     },

@@ -1,3 +1,4 @@
+import type { CoverageLedger, CoverageWindow } from '../../lib/exports/CoverageLedger';
 import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
 import type { ExportSettings } from '../../lib/exports/ExportSettings';
@@ -9,6 +10,7 @@ import type { SpotLocks } from '../../lib/exports/SpotLock';
 import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
 import { OpenWebClient, type OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
+import { DynamoDbCoverageLedger } from '../../lib/store/DynamoDbCoverageLedger';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { DynamoDbIdempotencyKeys } from '../../lib/store/DynamoDbIdempotencyKeys';
 import { DynamoDbSpotLocks } from '../../lib/store/DynamoDbSpotLocks';
@@ -71,6 +73,9 @@ export interface ExportHarness {
   simulator: OpenWebSimulator;
   table: DynaliteTable;
   store: ExportStore;
+  coverage: CoverageLedger;
+  /** Every `Coverage Gap` announced. */
+  gaps: CoverageWindow[];
   spotLocks: SpotLocks;
   idempotencyKeys: IdempotencyKeys;
   workflows: RecordingWorkflows;
@@ -109,6 +114,8 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
   const metrics: ExportMetricName[] = [];
   const store = new DynamoDbExportStore({ client: table.documentClient, tableName: table.tableName });
   const spotLocks = new DynamoDbSpotLocks({ client: table.documentClient, tableName: table.tableName, now });
+  const coverage = new DynamoDbCoverageLedger({ client: table.documentClient, tableName: table.tableName });
+  const gaps: CoverageWindow[] = [];
   const idempotencyKeys = new DynamoDbIdempotencyKeys({
     client: table.documentClient,
     tableName: table.tableName,
@@ -117,6 +124,7 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
   const settings = { ...DEFAULT_EXPORT_SETTINGS, ...options.settings };
   const newContainer = (): ExportDependencies => ({
     store,
+    coverage,
     spotLocks,
     idempotencyKeys,
     credentials: new DemoCredentials(),
@@ -135,7 +143,10 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
       ...options.client,
     }),
     workflows: options.workflows ?? workflows,
-    events: { publishTerminal: async (record) => void published.push(record) },
+    events: {
+      publishTerminal: async (record) => void published.push(record),
+      publishCoverageGap: async (window) => void gaps.push(window),
+    },
     metrics: { count: (name) => void metrics.push(name) },
     settings,
     now,
@@ -143,6 +154,8 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
   return {
     deps: newContainer(),
     clock,
+    coverage,
+    gaps,
     spotLocks,
     idempotencyKeys,
     simulator,

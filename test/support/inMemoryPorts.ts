@@ -1,6 +1,16 @@
+import {
+  type CoverageLedger,
+  type CoverageWindow,
+  type NewCoverageWindow,
+  type ScheduleWatermark,
+  type WindowPage,
+  WindowState,
+  type WindowUpdate,
+} from '../../lib/exports/CoverageLedger';
+import { ArchiveStatus } from '../../lib/exports/ExportArchive';
 import type { ExportChangeField, ExportRecord, NewExportRecord } from '../../lib/exports/ExportRecord';
 import type { ExportSettings } from '../../lib/exports/ExportSettings';
-import { isActive } from '../../lib/exports/ExportStatus';
+import { ExportStatus, isActive } from '../../lib/exports/ExportStatus';
 import type {
   ConditionalTransition,
   ExportPage,
@@ -89,9 +99,51 @@ export class InMemoryExportStore implements ExportStore {
     const items = [...this.#records.values()]
       .filter((record) => record.spotId === spotId)
       .filter((record) => options.status === undefined || record.status === options.status)
-      .sort((a, b) => (a.exportId < b.exportId ? 1 : -1))
+      .sort((a, b) =>
+        options.status === ExportStatus.QUEUED
+          ? queueKey(a) < queueKey(b)
+            ? -1
+            : 1
+          : a.exportId < b.exportId
+            ? 1
+            : -1,
+      )
       .slice(0, options.limit);
     return { items: items.map(clone) };
+  }
+
+  async findQueued(limit: number): Promise<ExportRecord[]> {
+    return [...this.#records.values()]
+      .filter((record) => record.status === ExportStatus.QUEUED)
+      .sort((a, b) => ((a.queue?.enqueuedAt ?? '') < (b.queue?.enqueuedAt ?? '') ? -1 : 1))
+      .slice(0, limit)
+      .map(clone);
+  }
+
+  async findArchivePending(beforeIso: string, limit: number): Promise<ExportRecord[]> {
+    return [...this.#records.values()]
+      .filter(
+        (record) =>
+          record.status === ExportStatus.COMPLETED &&
+          (record.archive === undefined || record.archive.status === ArchiveStatus.PENDING) &&
+          (record.archive?.claimedUntil ?? record.completedAt ?? '') < beforeIso,
+      )
+      .slice(0, limit)
+      .map(clone);
+  }
+
+  async indexLegacyArchives(): Promise<number> {
+    return 0;
+  }
+
+  async queuePosition(record: ExportRecord): Promise<number> {
+    const mine = queueKey(record);
+    return (
+      [...this.#records.values()].filter(
+        (other) =>
+          other.spotId === record.spotId && other.status === ExportStatus.QUEUED && queueKey(other) < mine,
+      ).length + 1
+    );
   }
 
   async findActiveNotPolledSince(beforeIso: string, limit: number): Promise<ExportRecord[]> {
@@ -101,6 +153,105 @@ export class InMemoryExportStore implements ExportStore {
       .slice(0, limit)
       .map(clone);
   }
+}
+
+/** The coverage ledger in memory, with the adapter's guards (export id, states, version). */
+export class InMemoryCoverageLedger implements CoverageLedger {
+  readonly #windows = new Map<string, CoverageWindow>();
+  readonly #watermarks = new Map<string, ScheduleWatermark>();
+
+  async claimWindow(
+    window: NewCoverageWindow,
+    options: { replaceGap?: boolean } = {},
+  ): Promise<{ window: CoverageWindow; created: boolean }> {
+    const key = windowKey(window.spotId, window.from, window.until);
+    const existing = this.#windows.get(key);
+    if (existing !== undefined && !(options.replaceGap && existing.state === WindowState.GAP))
+      return { window: structuredClone(existing), created: false };
+    const created: CoverageWindow = {
+      ...structuredClone(window),
+      ...(existing !== undefined && {
+        exportIds: [
+          ...existing.exportIds,
+          ...window.exportIds.filter((id) => !existing.exportIds.includes(id)),
+        ],
+      }),
+      version: (existing?.version ?? 0) + 1,
+    };
+    this.#windows.set(key, created);
+    return { window: structuredClone(created), created: true };
+  }
+
+  async getWindow(spotId: string, from: string, until: string): Promise<CoverageWindow | undefined> {
+    const window = this.#windows.get(windowKey(spotId, from, until));
+    return window === undefined ? undefined : structuredClone(window);
+  }
+
+  async updateWindow(spotId: string, from: string, until: string, update: WindowUpdate) {
+    const key = windowKey(spotId, from, until);
+    const current = this.#windows.get(key);
+    if (
+      current === undefined ||
+      (update.expectedExportId !== undefined && current.exportId !== update.expectedExportId) ||
+      (update.expectedStates !== undefined && !update.expectedStates.includes(current.state)) ||
+      (update.expectedVersion !== undefined && current.version !== update.expectedVersion)
+    )
+      return undefined;
+    const next: CoverageWindow = {
+      ...current,
+      ...structuredClone(withoutUndefined(update.changes)),
+      version: current.version + 1,
+    };
+    for (const field of update.remove ?? []) if (update.changes[field] === undefined) delete next[field];
+    this.#windows.set(key, next);
+    return structuredClone(next);
+  }
+
+  async deleteWindow(spotId: string, from: string, until: string, exportId: string): Promise<boolean> {
+    const key = windowKey(spotId, from, until);
+    if (this.#windows.get(key)?.exportId !== exportId) return false;
+    return this.#windows.delete(key);
+  }
+
+  async listWindows(
+    spotId: string,
+    options: { from: string; until: string; limit: number },
+  ): Promise<WindowPage> {
+    const windows = [...this.#windows.values()]
+      .filter((w) => w.spotId === spotId && w.from < options.until && w.until > options.from)
+      .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.until < b.until ? -1 : 1))
+      .slice(0, options.limit);
+    return { windows: windows.map((window) => structuredClone(window)) };
+  }
+
+  async findDueWindows(beforeIso: string, limit: number): Promise<CoverageWindow[]> {
+    return [...this.#windows.values()]
+      .filter((window) => window.dueAt !== undefined && window.dueAt < beforeIso)
+      .sort((a, b) => ((a.dueAt ?? '') < (b.dueAt ?? '') ? -1 : 1))
+      .slice(0, limit)
+      .map((window) => structuredClone(window));
+  }
+
+  async getWatermark(spotId: string, schedule: string): Promise<ScheduleWatermark | undefined> {
+    const watermark = this.#watermarks.get(`${spotId}/${schedule}`);
+    return watermark === undefined ? undefined : { ...watermark };
+  }
+
+  async advanceWatermark(spotId: string, schedule: string, until: string, updatedAt: string) {
+    const current = this.#watermarks.get(`${spotId}/${schedule}`);
+    if (current !== undefined && current.until >= until) return { ...current };
+    const next = { spotId, schedule, until, updatedAt };
+    this.#watermarks.set(`${spotId}/${schedule}`, next);
+    return { ...next };
+  }
+
+  async listWatermarks(spotId: string): Promise<ScheduleWatermark[]> {
+    return [...this.#watermarks.values()].filter((w) => w.spotId === spotId).map((w) => ({ ...w }));
+  }
+}
+
+function windowKey(spotId: string, from: string, until: string): string {
+  return `${spotId}/${from}/${until}`;
 }
 
 export class InMemorySpotLocks implements SpotLocks {
@@ -250,6 +401,8 @@ export class RecordingWorkflowRunner implements PollingWorkflows {
 export interface InMemoryLifecycle {
   deps: ExportDependencies;
   store: InMemoryExportStore;
+  coverage: InMemoryCoverageLedger;
+  gaps: CoverageWindow[];
   spotLocks: InMemorySpotLocks;
   upstream: ScriptedUpstream;
   workflows: RecordingWorkflowRunner;
@@ -268,6 +421,8 @@ export function inMemoryLifecycle(settings: Partial<ExportSettings> = {}): InMem
   };
   const now = () => clock.nowMs;
   const store = new InMemoryExportStore();
+  const coverage = new InMemoryCoverageLedger();
+  const gaps: CoverageWindow[] = [];
   const spotLocks = new InMemorySpotLocks(now);
   const upstream = new ScriptedUpstream();
   const workflows = new RecordingWorkflowRunner();
@@ -276,17 +431,23 @@ export function inMemoryLifecycle(settings: Partial<ExportSettings> = {}): InMem
   return {
     deps: {
       store,
+      coverage,
       spotLocks,
       idempotencyKeys: new InMemoryIdempotencyKeys(now),
       upstream,
       credentials: { getCredentials: async (spotId) => ({ spotId, apiKey: 'key' }) },
       workflows,
-      events: { publishTerminal: async (record) => void published.push(record) },
+      events: {
+        publishTerminal: async (record) => void published.push(record),
+        publishCoverageGap: async (window) => void gaps.push(window),
+      },
       metrics: { count: (name) => void metrics.push(name) },
       settings: { ...DEFAULT_EXPORT_SETTINGS, ...settings },
       now,
     },
     store,
+    coverage,
+    gaps,
     spotLocks,
     upstream,
     workflows,
@@ -294,6 +455,10 @@ export function inMemoryLifecycle(settings: Partial<ExportSettings> = {}): InMem
     metrics,
     clock,
   };
+}
+
+function queueKey(record: ExportRecord): string {
+  return `${record.queue?.priority ?? 1}#${record.queue?.enqueuedAt ?? record.requestedAt}#${record.exportId}`;
 }
 
 function clone(record: ExportRecord): ExportRecord {

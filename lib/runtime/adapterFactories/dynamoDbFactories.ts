@@ -1,4 +1,5 @@
 import { DynamoDbArchiveRecords } from '../../store/DynamoDbArchiveRecords';
+import { DynamoDbCoverageLedger } from '../../store/DynamoDbCoverageLedger';
 import { DynamoDbExportStore } from '../../store/DynamoDbExportStore';
 import { DynamoDbIdempotencyKeys } from '../../store/DynamoDbIdempotencyKeys';
 import { DynamoDbSpotLocks } from '../../store/DynamoDbSpotLocks';
@@ -24,3 +25,7 @@ export const dynamoDbIdempotencyKeysFactory: AdapterFactory<'idempotencyKeys'> =
 /** The archive state on the export records. */
 export const dynamoDbArchiveRecordsFactory: AdapterFactory<'archives'> = (context) =>
   new DynamoDbArchiveRecords(table(context));
+
+/** The coverage ledger (windows, schedule watermarks), beside the records on the same table. */
+export const dynamoDbCoverageLedgerFactory: AdapterFactory<'coverage'> = (context) =>
+  new DynamoDbCoverageLedger(table(context));

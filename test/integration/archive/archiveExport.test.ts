@@ -94,6 +94,10 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
       archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
       partitions: PATH_TABLE_PARTITIONS,
       archiveEvents: { publishArchived: async (record) => void archived.push(record) },
+      coverage: h.coverage,
+      events: h.deps.events,
+      metrics: h.deps.metrics,
+      settings: h.deps.settings,
       archiveSettings: {
         claimLeaseSeconds: 1200,
         downloadTimeoutMs: 10_000,
@@ -323,6 +327,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
       finish: async () => {
         throw new Error('the container died');
       },
+      lapseClaim: (...args) => real.lapseClaim(...args),
     };
     const crashed = await captureError(
       archiveExport(archiveDeps({ archives: crashing }), { spotId: SPOT, exportId: record.exportId }),
@@ -376,6 +381,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
         await archiveExport(archiveDeps(), { spotId, exportId, runId: 'operator' });
         return real.finish(spotId, exportId, runId, archive);
       },
+      lapseClaim: (...args) => real.lapseClaim(...args),
     };
 
     // Act

@@ -86,6 +86,10 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
       archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
       partitions: PATH_TABLE_PARTITIONS,
       archiveEvents: { publishArchived: async () => {} },
+      coverage: h.coverage,
+      events: h.deps.events,
+      metrics: h.deps.metrics,
+      settings: h.deps.settings,
       archiveSettings: {
         claimLeaseSeconds: 1200,
         downloadTimeoutMs: 10_000,

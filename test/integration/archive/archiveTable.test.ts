@@ -142,6 +142,10 @@ describe("an archived export in the comment_rows table, the S3 stand-in's files 
       archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
       partitions: recordingPartitions([]),
       archiveEvents: { publishArchived: async () => {} },
+      coverage: h.coverage,
+      events: h.deps.events,
+      metrics: h.deps.metrics,
+      settings: h.deps.settings,
       archiveSettings: {
         claimLeaseSeconds: 1200,
         downloadTimeoutMs: 10_000,

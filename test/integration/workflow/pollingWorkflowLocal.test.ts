@@ -10,6 +10,7 @@ import { ArchiveStatus } from '../../../lib/exports/ExportArchive';
 import type { ExportRequest } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { startExport } from '../../../lib/exports/startExport';
+import { WorkflowErrorNames } from '../../../lib/exports/workflowContract';
 import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { S3ArchiveReader } from '../../../lib/s3/S3ArchiveReader';
@@ -76,18 +77,30 @@ describe('the synthesized polling workflow run locally against the real handlers
         partitions: PATH_TABLE_PARTITIONS,
         archiveEvents: { publishArchived: async () => {} },
         archiveSettings,
+        coverage: h.coverage,
+        events: h.deps.events,
+        metrics: h.deps.metrics,
+        settings: h.deps.settings,
         now: Date.now,
       },
       files: { store: h.store, archiveReader: new S3ArchiveReader(bucket), archiveSettings, now: Date.now },
     };
   }
 
-  async function startHarness(options: ExportHarnessOptions & { archive?: boolean }): Promise<void> {
+  /** Runs before a task's handler; what it throws is what the task raises. */
+  type TaskInterceptor = (handler: string, event: unknown) => Promise<void>;
+
+  async function startHarness(
+    options: ExportHarnessOptions & { archive?: boolean; beforeTask?: TaskInterceptor },
+  ): Promise<void> {
     let handlers: LocalHandlers | undefined;
     workflows = new LocalPollingWorkflows({
       stateMachine,
       timeScale: WORKFLOW_TIME_SCALE,
-      invoke: (handler, event) => invokeLocalHandler(handlers as LocalHandlers, handler, event),
+      invoke: async (handler, event) => {
+        await options.beforeTask?.(handler, event);
+        return invokeLocalHandler(handlers as LocalHandlers, handler, event);
+      },
       onExecutionEnd: (name, outcome) => outcomes.set(name, outcome),
     });
     h = await startExportHarness({ ...options, realTime: true, workflows });
@@ -132,6 +145,37 @@ describe('the synthesized polling workflow run locally against the real handlers
     expect(final?.archive?.status).toBe(ArchiveStatus.ARCHIVED);
     expect(final?.archive?.files).toHaveLength(final?.links.length as number);
     expect(final?.archive?.files.every((file) => file.sha256.length === 64 && file.bytes > 0)).toBe(true);
+    expect(outcomes.get(started.exportId)).toBe('succeeded');
+  });
+
+  it('archives an export the deadline abort finds COMPLETED upstream', async () => {
+    // Prepare: the first poll comes after the upstream finished, and finds the deadline passed
+    // (as a poll does when the last wait overran it): the Catch sends the deadline abort.
+    const timedOutPolls: string[] = [];
+    await startHarness({
+      simulator: { timeScale: 0.0002 },
+      archive: true,
+      beforeTask: async (_handler, event) => {
+        const task = event as { action?: string; exportId: string };
+        if (task.action !== 'poll' || timedOutPolls.includes(task.exportId)) return;
+        const record = await h.store.getExport(SPOT, task.exportId);
+        const upstreamId = record?.upstreamExportId as string;
+        while (h.simulator.getExport(upstreamId)?.state !== 'completed')
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        timedOutPolls.push(task.exportId);
+        throw Object.assign(new Error('the deadline passed'), { name: WorkflowErrorNames.POLLING_TIMED_OUT });
+      },
+    });
+
+    // Act
+    const { started, final } = await runToEnd();
+
+    // Assess: the abort learned the export had completed; its files were archived.
+    expect(timedOutPolls).toEqual([started.exportId]);
+    expect(h.simulator.requestsTo('abort').length).toBeLessThanOrEqual(1);
+    expect(final?.status).toBe(ExportStatus.COMPLETED);
+    expect(final?.archive?.status).toBe(ArchiveStatus.ARCHIVED);
+    expect(final?.archive?.files.length).toBeGreaterThan(0);
     expect(outcomes.get(started.exportId)).toBe('succeeded');
   });
 

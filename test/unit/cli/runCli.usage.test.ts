@@ -140,7 +140,7 @@ describe('runCli usage', () => {
     },
     {
       argv: ['list', '--spot', 'sp_demo', '--status', 'DONE'],
-      message: "--status 'DONE' must be one of REQUESTED",
+      message: "--status 'DONE' must be one of QUEUED, REQUESTED",
     },
     {
       argv: ['list', '--spot', 'sp_demo', '--limit', 'ten'],

@@ -15,13 +15,19 @@ describe('ExportStatus', () => {
     for (const [name, value] of Object.entries(ExportStatus)) expect(value).toBe(name);
   });
 
-  it('splits every status into exactly one of active and terminal', () => {
+  it('splits every status into exactly one of queued, active and terminal', () => {
     // Act
-    const split = EXPORT_STATUSES.map((status) => [isActive(status), isTerminal(status)]);
+    const split = EXPORT_STATUSES.map((status) => [
+      status === ExportStatus.QUEUED,
+      isActive(status),
+      isTerminal(status),
+    ]);
 
     // Assess
-    expect(split.every(([active, terminal]) => active !== terminal)).toBe(true);
-    expect([...ACTIVE_STATUSES, ...TERMINAL_STATUSES].sort()).toEqual([...EXPORT_STATUSES].sort());
+    expect(split.every((flags) => flags.filter(Boolean).length === 1)).toBe(true);
+    expect([ExportStatus.QUEUED, ...ACTIVE_STATUSES, ...TERMINAL_STATUSES].sort()).toEqual(
+      [...EXPORT_STATUSES].sort(),
+    );
   });
 
   it('recognises its own values and nothing else', () => {

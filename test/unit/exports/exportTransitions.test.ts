@@ -4,10 +4,13 @@ import { EXPORT_STATUSES, ExportStatus, isTerminal } from '../../../lib/exports/
 import { IllegalTransitionError } from '../../../lib/exports/errors';
 import { assertTransition, canTransition, legalSourcesOf } from '../../../lib/exports/exportTransitions';
 
-const { REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportStatus;
+const { QUEUED, REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportStatus;
 
 // Written out independently of the implementation: every legal pair, nothing else.
 const LEGAL_PAIRS = new Set([
+  `${QUEUED}>${QUEUED}`,
+  `${QUEUED}>${REQUESTED}`,
+  `${QUEUED}>${ABORTED}`,
   `${REQUESTED}>${REQUESTED}`,
   `${REQUESTED}>${PROCESSING}`,
   `${REQUESTED}>${FAILED}`,

@@ -36,7 +36,16 @@ describe('reconcile handler', () => {
       const summary = await handler({ source: 'reconciler' }, lambdaContext());
 
       // Assess
-      expect(summary).toEqual({ examined: 1, finished: 0, workflowsRestarted: 1, failures: 0 });
+      expect(summary).toEqual({
+        examined: 1,
+        finished: 0,
+        workflowsRestarted: 1,
+        queuedStarted: 0,
+        archivesRestarted: 0,
+        windowsAdvanced: 0,
+        legacyArchivesIndexed: 0,
+        failures: 0,
+      });
       expect(aws.stepFunctions).toHaveReceivedCommandWith(DescribeExecutionCommand, {
         executionArn: expect.stringMatching(new RegExp(`:execution:ExportPolling:${exportId}$`)),
       });

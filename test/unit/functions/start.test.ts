@@ -4,6 +4,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeStartHandler } from '../../../functions/start';
 import { InvalidScheduledExportEventError } from '../../../lib/events/errors';
+import type { ScheduleRunResult } from '../../../lib/exports/runSchedule';
 import { UnrecognisedEventError } from '../../../lib/runtime/errors';
 import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
 import {
@@ -153,53 +154,79 @@ describe('start handler', () => {
     const scheduled = {
       source: 'schedule',
       spotId: SPOT,
+      schedule: 'daily',
       window: 'P1D',
       scheduledTime: '2026-11-01T06:00:00.750Z',
     };
+    const nextDay = { ...scheduled, scheduledTime: '2026-11-02T06:00:00.750Z' };
 
-    it('starts the window ending at the scheduled time, on whole seconds, and answers {exportId, status}', async () => {
+    it("starts its first run's window ending at the scheduled time, on whole seconds, and moves the watermark there", async () => {
       // Act
-      const result = (await handler(scheduled, lambdaContext())) as { exportId: string; status: string };
+      const result = (await handler(scheduled, lambdaContext())) as ScheduleRunResult;
 
       // Assess
-      expect(result).toEqual({ exportId: expect.stringMatching(/^ex_/), status: 'REQUESTED' });
-      const stored = await aws.dependencies.store.getExport(SPOT, result.exportId);
+      expect(result).toMatchObject({ spotId: SPOT, schedule: 'daily', watermark: '2026-11-01T06:00:00Z' });
+      expect(result.windows).toEqual([
+        {
+          from: '2026-10-31T06:00:00Z',
+          until: '2026-11-01T06:00:00Z',
+          exportId: expect.stringMatching(/^ex_/),
+          planned: true,
+          status: 'REQUESTED',
+        },
+      ]);
+      const exportId = result.windows[0]?.exportId as string;
+      const stored = await aws.dependencies.store.getExport(SPOT, exportId);
       expect(stored?.request).toEqual({
         kind: 'dateRange',
         from: '2026-10-31T06:00:00Z',
         until: '2026-11-01T06:00:00Z',
       });
-      expect(stored?.source).toBe('schedule');
-      expect(aws.stepFunctions).toHaveReceivedCommandWith(StartExecutionCommand, { name: result.exportId });
+      expect(stored).toMatchObject({ source: 'schedule', origin: { schedule: 'daily' } });
+      expect(aws.stepFunctions).toHaveReceivedCommandWith(StartExecutionCommand, { name: exportId });
     });
 
     it('starts nothing new when the same event is delivered again', async () => {
       // Prepare
-      const first = (await handler(scheduled, lambdaContext())) as { exportId: string };
+      const first = (await handler(scheduled, lambdaContext())) as ScheduleRunResult;
 
       // Act
-      const again = (await handler(scheduled, lambdaContext())) as { exportId: string };
+      const again = (await handler(scheduled, lambdaContext())) as ScheduleRunResult;
 
       // Assess
-      expect(again.exportId).toBe(first.exportId);
+      expect(again.windows.filter((window) => window.planned)).toEqual([]);
+      expect(again.watermark).toBe(first.watermark);
       expect(aws.stepFunctions.commandCalls(StartExecutionCommand)).toHaveLength(1);
     });
 
-    it('skips a run while the spot is busy: a success naming the active export, counted and logged at INFO', async () => {
+    it("queues the next run's window behind the spot's running export: nothing skipped", async () => {
       // Prepare
       const busy = parseResponse(await handler(apiRequests.start(SPOT, DATE_RANGE), lambdaContext()));
-      const activeExportId = busy.body.exportId as string;
 
       // Act
-      const result = await handler(scheduled, lambdaContext());
+      const result = (await handler(scheduled, lambdaContext())) as ScheduleRunResult;
 
       // Assess
-      expect(result).toEqual({ skipped: true, reason: 'spot busy', spotId: SPOT, activeExportId });
+      expect(busy.statusCode).toBe(202);
+      expect(result.windows).toEqual([expect.objectContaining({ planned: true, status: 'QUEUED' })]);
       expect(aws.stepFunctions.commandCalls(StartExecutionCommand)).toHaveLength(1);
-      expect(aws.metrics.published.get('ScheduledRunsSkipped')).toBe(1);
     });
 
-    it('throws a named error for an event it cannot turn into an export', async () => {
+    it('continues from the watermark: the next day exports the day after the first window', async () => {
+      // Prepare
+      await handler(scheduled, lambdaContext());
+
+      // Act
+      const next = (await handler(nextDay, lambdaContext())) as ScheduleRunResult;
+
+      // Assess
+      expect(next.windows.map(({ from, until }) => ({ from, until }))).toEqual([
+        { from: '2026-11-01T06:00:00Z', until: '2026-11-02T06:00:00Z' },
+      ]);
+      expect(next.watermark).toBe('2026-11-02T06:00:00Z');
+    });
+
+    it('throws a named error for an event it cannot turn into a run', async () => {
       // Act / Assess
       await expect(handler({ ...scheduled, window: 'P1M' }, lambdaContext())).rejects.toBeInstanceOf(
         InvalidScheduledExportEventError,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseStackConfig } from '../../../infra/stackConfig';
 import { isReconcilerEvent } from '../../../lib/events/reconcilerEvent';
-import { scheduledStartCommand } from '../../../lib/events/scheduledExportEvent';
+import { scheduledRunOf } from '../../../lib/events/scheduledExportEvent';
 import { HandlerNames } from '../../../lib/http/routeTable';
 import {
   localScheduleDefinitions,
@@ -82,15 +82,17 @@ describe('localScheduleDefinitions', () => {
     );
 
     // Act
-    const command = scheduledStartCommand(exportSchedule?.eventFor('2026-11-21T10:00:00Z'));
+    const run = scheduledRunOf(exportSchedule?.eventFor('2026-11-21T10:00:00Z'));
     const reconcilerEvent = reconciler?.eventFor('2026-11-21T10:00:00Z');
 
     // Assess
-    expect(command).toMatchObject({
+    expect(run).toEqual({
       spotId: 'sp_other',
-      source: 'schedule',
-      request: { kind: 'dateRange', from: '2026-11-20T10:00:00Z', until: '2026-11-21T10:00:00Z' },
-      idempotencyKey: 'schedule:P1D:2026-11-21T10:00:00Z',
+      schedule: 'schedule-0',
+      scheduledTimeMs: Date.parse('2026-11-21T10:00:00Z'),
+      firstWindowSeconds: 24 * 60 * 60,
+      lagSeconds: 0,
+      maxWindowHours: 730,
     });
     expect(isReconcilerEvent(reconcilerEvent)).toBe(true);
   });

@@ -2,59 +2,77 @@ import { describe, expect, it } from 'vitest';
 import { InvalidScheduledExportEventError } from '../../../lib/events/errors';
 import {
   isScheduledExportEvent,
-  scheduledStartCommand,
+  scheduledRunOf,
   toWholeSecondInstant,
 } from '../../../lib/events/scheduledExportEvent';
 
-const event = { source: 'schedule', spotId: 'sp_abc', window: 'PT6H', scheduledTime: '2026-03-01T06:00:00Z' };
+const event = {
+  source: 'schedule',
+  spotId: 'sp_abc',
+  schedule: 'hourly',
+  window: 'PT6H',
+  scheduledTime: '2026-03-01T06:00:00Z',
+};
 
-describe('scheduledStartCommand', () => {
-  it('covers the window that ends at the scheduled time', () => {
+describe('scheduledRunOf', () => {
+  it('reads the run: its schedule, end, first window, and defaults for lag and window size', () => {
     // Act
-    const command = scheduledStartCommand(event);
+    const run = scheduledRunOf(event);
 
     // Assess
-    expect(command).toEqual({
+    expect(run).toEqual({
       spotId: 'sp_abc',
-      source: 'schedule',
-      request: { kind: 'dateRange', from: '2026-03-01T00:00:00Z', until: '2026-03-01T06:00:00Z' },
-      idempotencyKey: 'schedule:PT6H:2026-03-01T06:00:00Z',
+      schedule: 'hourly',
+      scheduledTimeMs: Date.parse('2026-03-01T06:00:00Z'),
+      firstWindowSeconds: 6 * 3600,
+      lagSeconds: 0,
+      maxWindowHours: 730,
     });
   });
 
-  it('truncates both ends to whole seconds and reads offsets', () => {
+  it('truncates the scheduled time to whole seconds, reads offsets, the lag and the window size', () => {
     // Act
-    const command = scheduledStartCommand({
+    const run = scheduledRunOf({
       ...event,
       window: 'P1D',
+      lag: 'PT15M',
+      maxWindowHours: 24,
       scheduledTime: '2026-03-01T07:00:59.999+01:00',
     });
 
     // Assess
-    expect(command.request).toEqual({
-      kind: 'dateRange',
-      from: '2026-02-28T06:00:59Z',
-      until: '2026-03-01T06:00:59Z',
+    expect(run).toMatchObject({
+      scheduledTimeMs: Date.parse('2026-03-01T06:00:59Z'),
+      firstWindowSeconds: 86_400,
+      lagSeconds: 900,
+      maxWindowHours: 24,
     });
   });
 
-  it('derives the same idempotency key from a redelivered event', () => {
+  it('reads a redelivered event as the same run', () => {
     // Act / Assess
-    expect(scheduledStartCommand({ ...event }).idempotencyKey).toBe(
-      scheduledStartCommand(event).idempotencyKey,
-    );
+    expect(scheduledRunOf({ ...event })).toEqual(scheduledRunOf(event));
+  });
+
+  it('accepts a first window longer than one export may cover: the run cuts it into windows', () => {
+    // Act / Assess
+    expect(scheduledRunOf({ ...event, window: 'P90D' }).firstWindowSeconds).toBe(90 * 86_400);
   });
 
   it.each([
     ['a window in months', { window: 'P1M' }],
     ['an empty window', { window: 'PT0S' }],
-    ['a window longer than the upstream allows', { window: 'P31D' }],
+    ['a negative-looking lag', { lag: '-PT1H' }],
+    ['a window size beyond what the upstream allows', { maxWindowHours: 731 }],
+    ['a fractional window size', { maxWindowHours: 1.5 }],
+    ['a missing schedule name', { schedule: undefined }],
+    ['a schedule name with a slash', { schedule: 'a/b' }],
     ['a malformed spot id', { spotId: 'abc' }],
     ['a scheduled time that is not an instant', { scheduledTime: 'tomorrow' }],
     ['a missing scheduled time', { scheduledTime: undefined }],
   ])('throws InvalidScheduledExportEventError for %s', (_, change) => {
     // Act / Assess
-    expect(() => scheduledStartCommand({ ...event, ...change })).toThrow(InvalidScheduledExportEventError);
+    expect(() => scheduledRunOf({ ...event, ...change })).toThrow(InvalidScheduledExportEventError);
   });
 
   it('recognises scheduled events by their source', () => {

@@ -33,7 +33,7 @@ import { exportRecordFixture, FIXTURE_SPOT_ID } from '../../support/exportRecord
 const TABLE_NAME = 'exports-unit';
 const NOW_MS = Date.UTC(2025, 0, 1);
 const NOW_SECONDS = NOW_MS / 1000;
-const { REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportStatus;
+const { QUEUED, REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportStatus;
 
 const documentClient = mockClient(DynamoDBDocumentClient);
 
@@ -134,18 +134,19 @@ describe('DynamoDbExportStore.transition', () => {
     // Assess
     expect(result).toEqual(updated);
     expect(documentClient).toHaveReceivedCommandWith(UpdateCommand, {
-      ConditionExpression: 'attribute_exists(#pk) AND #status IN (:from0, :from1, :from2)',
+      ConditionExpression: 'attribute_exists(#pk) AND #status IN (:from0, :from1, :from2, :from3)',
       ExpressionAttributeValues: expect.objectContaining({
-        ':from0': REQUESTED,
-        ':from1': PROCESSING,
-        ':from2': ABORTING,
+        ':from0': QUEUED,
+        ':from1': REQUESTED,
+        ':from2': PROCESSING,
+        ':from3': ABORTING,
       }),
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
   });
 
-  it('takes a terminal record out of the reconciler index and moves it to its status partition', async () => {
+  it('moves a COMPLETED record to the archive-pending partition of the reconciler index, due at once', async () => {
     // Prepare
     const updated = exportRecordFixture({ status: COMPLETED, version: 4 });
     documentClient.on(UpdateCommand).resolves({ Attributes: exportRecordToItem(updated) });
@@ -160,11 +161,61 @@ describe('DynamoDbExportStore.transition', () => {
     // Assess
     expect(documentClient).toHaveReceivedCommandWith(UpdateCommand, {
       UpdateExpression:
-        'SET #status = :to, #version = #version + :one, #statusIndexPk = :statusIndexPk, #links = :links, #completedAt = :completedAt REMOVE #linkCount, #linkPages, #linkSetId, #activeIndexPk, #activeIndexSk',
+        'SET #status = :to, #version = #version + :one, #statusIndexPk = :statusIndexPk, #links = :links, #completedAt = :completedAt, #activeIndexPk = :archivePending, #activeIndexSk = :archiveDueAt REMOVE #linkCount, #linkPages, #linkSetId',
       ConditionExpression: 'attribute_exists(#pk) AND #status IN (:from0)',
       ExpressionAttributeValues: expect.objectContaining({
         ':statusIndexPk': `SPOT#${FIXTURE_SPOT_ID}#STATUS#COMPLETED`,
         ':links': ['https://files/a.csv.zip'],
+        ':archivePending': 'ARCHIVE_PENDING',
+        ':archiveDueAt': '2025-01-01T01:00:00.000Z',
+      }),
+    });
+  });
+
+  it('takes a FAILED record out of the reconciler index and moves it to its status partition', async () => {
+    // Prepare
+    const updated = exportRecordFixture({ status: FAILED, version: 4 });
+    documentClient.on(UpdateCommand).resolves({ Attributes: exportRecordToItem(updated) });
+
+    // Act
+    await transitionExport(newStore(), FIXTURE_SPOT_ID, updated.exportId, {
+      from: PROCESSING,
+      to: FAILED,
+      changes: { failureReason: 'upstream failed', completedAt: '2025-01-01T01:00:00.000Z' },
+    });
+
+    // Assess
+    expect(documentClient).toHaveReceivedCommandWith(UpdateCommand, {
+      UpdateExpression:
+        'SET #status = :to, #version = #version + :one, #statusIndexPk = :statusIndexPk, #completedAt = :completedAt, #failureReason = :failureReason REMOVE #activeIndexPk, #activeIndexSk',
+      ExpressionAttributeValues: expect.objectContaining({
+        ':statusIndexPk': `SPOT#${FIXTURE_SPOT_ID}#STATUS#FAILED`,
+      }),
+    });
+  });
+
+  it('puts a dequeued export in the active partition and its status listing in id order', async () => {
+    // Prepare
+    const updated = exportRecordFixture({ status: REQUESTED, version: 2 });
+    documentClient.on(UpdateCommand).resolves({ Attributes: exportRecordToItem(updated) });
+
+    // Act
+    await transitionExport(newStore(), FIXTURE_SPOT_ID, updated.exportId, {
+      from: QUEUED,
+      to: REQUESTED,
+      changes: { dequeuedAt: '2025-01-01T00:10:00.000Z' },
+    });
+
+    // Assess
+    expect(documentClient).toHaveReceivedCommandWith(UpdateCommand, {
+      UpdateExpression: expect.stringContaining(
+        '#activeIndexPk = :active, #activeIndexSk = :dequeuedAt, #statusIndexSk = :exportId',
+      ),
+      ExpressionAttributeValues: expect.objectContaining({
+        ':active': 'ACTIVE',
+        ':dequeuedAt': '2025-01-01T00:10:00.000Z',
+        ':exportId': updated.exportId,
+        ':statusIndexPk': `SPOT#${FIXTURE_SPOT_ID}#STATUS#REQUESTED`,
       }),
     });
   });
@@ -403,8 +454,8 @@ describe('DynamoDbExportStore.findActiveNotPolledSince', () => {
     expect(found).toHaveLength(1);
     expect(documentClient).toHaveReceivedCommandWith(QueryCommand, {
       IndexName: 'activeByLastPolled',
-      KeyConditionExpression: '#activeIndexPk = :active AND #activeIndexSk < :before',
-      ExpressionAttributeValues: { ':active': 'ACTIVE', ':before': '2025-01-01T00:00:00.000Z' },
+      KeyConditionExpression: '#activeIndexPk = :partition AND #activeIndexSk < :before',
+      ExpressionAttributeValues: { ':partition': 'ACTIVE', ':before': '2025-01-01T00:00:00.000Z' },
       ScanIndexForward: true,
       Limit: 25,
     });

@@ -19,6 +19,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { type AwsClientStub, mockClient } from 'aws-sdk-client-mock';
@@ -88,7 +89,14 @@ export async function startMockedAwsRuntime(): Promise<MockedAwsRuntime> {
   const table: DynaliteTable = await startDynaliteTable();
   const awsDocumentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' }));
   const dynamoDb = mockClient(awsDocumentClient);
-  for (const Command of [GetCommand, PutCommand, UpdateCommand, DeleteCommand, QueryCommand] as const) {
+  for (const Command of [
+    GetCommand,
+    PutCommand,
+    UpdateCommand,
+    DeleteCommand,
+    QueryCommand,
+    ScanCommand,
+  ] as const) {
     // biome-ignore lint/suspicious/noExplicitAny: each command class is forwarded with its own input type
     dynamoDb.on(Command as any).callsFake((input) => table.documentClient.send(new (Command as any)(input)));
   }

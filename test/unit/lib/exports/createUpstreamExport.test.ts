@@ -122,7 +122,7 @@ describe('createUpstreamExport', () => {
     expect(error).toMatchObject({ name: WorkflowErrorNames.CREATE_REJECTED });
     const record = await life.store.getExport(SPOT, exportId);
     expect(record?.status).toBe(ExportStatus.FAILED);
-    expect(record?.failureReason).toMatch(/^the create was refused: .*range too long/);
+    expect(record?.failureReason).toMatch(/^the upstream rejected the request: .*range too long/);
     expect(await life.spotLocks.get(SPOT)).toBeUndefined();
     expect(life.published.map((published) => published.status)).toEqual([ExportStatus.FAILED]);
   });
