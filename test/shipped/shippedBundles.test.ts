@@ -67,10 +67,6 @@ const UNUSED_GRANTS: Record<string, string> = {
   'archive s3:AbortMultipartUpload *': 'a failed multipart upload (a file over the 5 MiB part size)',
   'files s3:ListBucket *':
     'never sent: S3 then answers 404 rather than 403 for an archived file that is gone',
-  'abort dynamodb:PutItem *:table/*':
-    'writes the link pages of an export its check finds completed with links too many for its item',
-  'reconcile dynamodb:PutItem *:table/*':
-    'writes the link pages of an export its sweep finds completed with links too many for its item',
   // The functions share the upstream token through the table; one signs in only when none is shared.
   'get-export secretsmanager:GetSecretValue *': 'signs in when no token is shared yet (or it expired)',
   'reconcile secretsmanager:GetSecretValue *': 'signs in when no token is shared yet (or it expired)',
