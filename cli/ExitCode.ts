@@ -12,6 +12,8 @@ export const ExitCode = {
   DOWNLOAD_FAILED: 8,
   /** `query`: the engine refused or failed the query (its message on stderr). */
   QUERY_FAILED: 9,
+  /** `coverage`: the range has gap hours (windows given up on); the report says which and why. */
+  COVERAGE_GAPS: 10,
   // 128 + SIGINT, what a shell reports for a Ctrl-C'd process.
   INTERRUPTED: 130,
 } as const;

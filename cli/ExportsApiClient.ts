@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ExportStatus } from '../lib/exports/ExportStatus';
 import type { ApiRequest, RequestSigner } from './ApiRequest';
+import { type CoverageQuery, type SpotCoverageView, spotCoverageViewSchema } from './CoverageView';
 import {
   type ArchivedFiles,
   archivedFilesSchema,
@@ -103,6 +104,18 @@ export class ExportsApiClient {
     );
   }
 
+  /** One page of the spot's coverage; pass the page's `nextToken` (and the same range) for the next. */
+  async getCoverage(spotId: string, query: CoverageQuery = {}): Promise<SpotCoverageView> {
+    return this.#parse(
+      spotCoverageViewSchema,
+      await this.#send('GET', `/spots/${encodeURIComponent(spotId)}/coverage`, {
+        spotId,
+        query: { ...query },
+      }),
+      'coverage',
+    );
+  }
+
   async #send(method: ApiRequest['method'], path: string, options: SendOptions): Promise<unknown> {
     const request = this.#request(method, path, options);
     const headers = this.#options.signer ? await this.#options.signer(request) : request.headers;
@@ -158,11 +171,11 @@ export class ExportsApiClient {
     return { method, url, headers, body: JSON.stringify(options.body) };
   }
 
-  #parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  #parse<T>(schema: z.ZodType<T>, body: unknown, what = 'an export'): T {
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
       throw new UnexpectedApiResponseError(
-        `the API at ${this.apiUrl} answered with JSON that is not an export; is it the openweb-exports API?`,
+        `the API at ${this.apiUrl} answered with JSON that is not ${what}; is it the openweb-exports API?`,
       );
     }
     return parsed.data;

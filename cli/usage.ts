@@ -26,6 +26,7 @@ const EXIT_CODES_HELP = `Exit codes:
   7    download: the archive is not ready (PENDING), FAILED, or the export did not complete
   8    download: a file did not match its SHA-256, or could not be written (nothing partial is kept)
   9    query: the engine refused or failed the query (its message on stderr)
+  10   coverage: the range has gaps (windows given up on); they are listed with their reasons
   130  interrupted (Ctrl-C, or stdout closed by its reader, e.g. '| head'); a running export is
        left running`;
 

@@ -49,6 +49,7 @@ export class ExportFunctions extends Construct {
   readonly workflowTask: ExportFunction;
   readonly archive: ExportFunction;
   readonly reconcile: ExportFunction;
+  readonly coverage: ExportFunction;
 
   constructor(scope: Construct, id: string, props: ExportFunctionsProps) {
     super(scope, id);
@@ -100,6 +101,13 @@ export class ExportFunctions extends Construct {
     this.list = new ExportFunction(this, 'List', {
       ...common,
       handler: HandlerNames.LIST,
+      memorySizeMb: API_FUNCTION_MEMORY_MB,
+      timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
+      environment,
+    });
+    this.coverage = new ExportFunction(this, 'Coverage', {
+      ...common,
+      handler: HandlerNames.COVERAGE,
       memorySizeMb: API_FUNCTION_MEMORY_MB,
       timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
       environment,
@@ -231,6 +239,10 @@ export class ExportFunctions extends Construct {
     this.list.addToPolicy(
       new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn, statusIndexArn] }),
     );
+    // Coverage queries the spot's windows and watermarks, in its partition of the table: no index.
+    this.coverage.addToPolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn] }),
+    );
 
     // The archive writes the raw files under their prefix and their Parquet copies under the tables'
     // prefix, nothing else (the multipart calls are covered by PutObject); the files function reads
@@ -305,6 +317,7 @@ export class ExportFunctions extends Construct {
       this.workflowTask,
       this.archive,
       this.reconcile,
+      this.coverage,
     ];
   }
 

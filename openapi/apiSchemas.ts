@@ -3,6 +3,13 @@ import * as zm from 'zod/mini';
 import type { ArchivedFilesView } from '../lib/archive/archivedFiles';
 import { UpstreamWaitKind } from '../lib/errors/ClassifiedError';
 import type { FieldProblem } from '../lib/errors/problems';
+import type { WindowSource } from '../lib/exports/CoverageLedger';
+import type {
+  CoverageGapView,
+  CoverageSummary,
+  InstantInterval,
+  WindowInFlightView,
+} from '../lib/exports/coverageOfWindows';
 import type { ExportRequest } from '../lib/exports/ExportRecord';
 import { ExportStatus } from '../lib/exports/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
@@ -12,6 +19,7 @@ import {
   dateRangeRequestShape,
   MAX_EXPORT_RANGE_HOURS,
 } from '../lib/exports/exportRequestSchema';
+import type { SpotCoverage, WatermarkView } from '../lib/exports/spotCoverage';
 import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
 import {
   type ExportView,
@@ -273,6 +281,120 @@ export const problemSchema = z
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details (`application/problem+json`).' });
 
+const secondInstant = z
+  .string()
+  .meta({ description: 'An RFC 3339 instant in UTC to the second, like `2026-01-31T00:00:00Z`.' });
+
+const instantIntervalSchema = z
+  .strictObject({ from: secondInstant, until: secondInstant })
+  .meta({ id: 'InstantInterval', description: 'The hours `[from, until)`.' });
+
+const windowSourceSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('schedule'),
+      schedule: z.string().meta({ description: "The schedule's name among the spot's." }),
+    }),
+    z.strictObject({ kind: z.literal('backfill'), backfillId: z.string() }),
+    z.strictObject({ kind: z.literal('api') }),
+  ])
+  .meta({
+    id: 'WindowSource',
+    description: "Who planned the window: a schedule's run, a backfill, or an export started over the API.",
+  });
+
+const hours = (description: string) => z.number().min(0).meta({ description });
+
+const coverageGapSchema = z
+  .strictObject({
+    from: secondInstant,
+    until: secondInstant,
+    reason: z.string().meta({ description: "Why the window's last attempt did not cover it." }),
+    attempts: z.number().int().min(1).meta({ description: 'Exports started for the window.' }),
+    exportIds: z
+      .array(exportId)
+      .meta({ description: 'Every export that attempted the window, oldest first.' }),
+    source: windowSourceSchema,
+    plannedAt: instant,
+    openHours: hours(
+      'Hours of the gap, within this page, that no covered or in-flight window accounts for (0 once another covers them).',
+    ),
+  })
+  .meta({
+    id: 'CoverageGap',
+    description:
+      'A window given up on (state GAP): every attempt failed, or OpenWeb refused the request. It is exported again only when someone fills it.',
+  });
+
+const windowInFlightSchema = z
+  .strictObject({
+    from: secondInstant,
+    until: secondInstant,
+    state: z.enum(['IN_FLIGHT', 'RETRYING']).meta({
+      description:
+        '`IN_FLIGHT`: its export is queued, running or archiving; `RETRYING`: it failed for a reason that may pass and is exported again at `nextAttemptAt`.',
+    }),
+    exportId: exportId.meta({ description: 'The export of the current (or, retrying, the last) attempt.' }),
+    exportIds: z.array(exportId),
+    attempts: z.number().int().min(1),
+    source: windowSourceSchema,
+    plannedAt: instant,
+    nextAttemptAt: instant.optional().meta({ description: 'RETRYING: when the next attempt may start.' }),
+    reason: z.string().optional().meta({ description: 'RETRYING: why the last attempt failed.' }),
+  })
+  .meta({ id: 'WindowInFlight' });
+
+const watermarkSchema = z
+  .strictObject({
+    schedule: z.string().meta({ description: "The schedule's name among the spot's." }),
+    until: secondInstant.meta({
+      description:
+        "Every hour before this is planned by the schedule's runs; the next run exports from here.",
+    }),
+    updatedAt: instant,
+  })
+  .meta({ id: 'ScheduleWatermark' });
+
+const coverageSummarySchema = z
+  .strictObject({
+    hours: hours('Hours of the page.'),
+    coveredHours: hours('Archived.'),
+    inFlightHours: hours('Not covered, but an export of them is queued, running, archiving or due again.'),
+    gapHours: hours('Neither, and given up on: a window of them is a gap.'),
+    notPlannedHours: hours(
+      'No window holds them: before a schedule began, after its watermark, never asked for.',
+    ),
+    overlapHours: hours('Exported by more than one window (counted once above).'),
+  })
+  .meta({
+    id: 'CoverageSummary',
+    description:
+      'The hours of the page, to the thousandth, each counted once, in the first of: covered, in flight, gap, not planned.',
+  });
+
+export const spotCoverageSchema = z
+  .strictObject({
+    spotId,
+    range: instantIntervalSchema.meta({ description: 'The range asked about, defaults filled in.' }),
+    page: instantIntervalSchema.meta({
+      description:
+        'The part of the range this page is about: all of it unless `nextToken` is present. Pages do not overlap, so their summaries add up.',
+    }),
+    covered: z.array(instantIntervalSchema).meta({ description: 'Where the data is archived, merged.' }),
+    overlaps: z
+      .array(instantIntervalSchema)
+      .meta({ description: 'Where more than one window covers (or is exporting) the same hours: allowed.' }),
+    gaps: z.array(coverageGapSchema).meta({ description: 'Listed on the page their start falls in.' }),
+    inFlight: z.array(windowInFlightSchema).meta({ description: 'Listed on the page their start falls in.' }),
+    summary: coverageSummarySchema,
+    watermarks: z.array(watermarkSchema).meta({ description: "Every schedule's watermark for the spot." }),
+    nextToken: z.string().optional().meta({
+      description:
+        'Present when the range goes on after `page.until`: pass it back as `nextToken` for the next page.',
+    }),
+  })
+  .meta({ id: 'SpotCoverage', description: "A spot's coverage over a range, a page at a time." });
+
 /** What API Gateway itself answers before any function runs (authorizer refusals, throttling, timeouts). */
 export const gatewayMessageSchema = z.strictObject({ message: z.string() }).meta({
   id: 'GatewayMessage',
@@ -297,6 +419,13 @@ export const COMPONENT_SCHEMAS = [
   problemSchema,
   fieldProblemSchema,
   gatewayMessageSchema,
+  spotCoverageSchema,
+  instantIntervalSchema,
+  windowSourceSchema,
+  coverageGapSchema,
+  windowInFlightSchema,
+  watermarkSchema,
+  coverageSummarySchema,
 ] as const;
 
 // The response schemas describe the types the handlers answer with: each value they allow is one
@@ -311,6 +440,13 @@ const describesDateRange: Describes<RequestSchemaOf<'dateRange'>, RequestOf<'dat
 const describesConversation: Describes<RequestSchemaOf<'conversation'>, RequestOf<'conversation'>> = true;
 const describesFieldProblem: Describes<z.output<typeof fieldProblemSchema>, FieldProblem> = true;
 const describesArchivedFiles: Describes<z.output<typeof archivedFilesSchema>, ArchivedFilesView> = true;
+const describesSpotCoverage: Describes<z.output<typeof spotCoverageSchema>, SpotCoverage> = true;
+const describesInterval: Describes<z.output<typeof instantIntervalSchema>, InstantInterval> = true;
+const describesWindowSource: Describes<z.output<typeof windowSourceSchema>, WindowSource> = true;
+const describesGap: Describes<z.output<typeof coverageGapSchema>, CoverageGapView> = true;
+const describesInFlight: Describes<z.output<typeof windowInFlightSchema>, WindowInFlightView> = true;
+const describesWatermark: Describes<z.output<typeof watermarkSchema>, WatermarkView> = true;
+const describesSummary: Describes<z.output<typeof coverageSummarySchema>, CoverageSummary> = true;
 export const RESPONSE_SCHEMAS_DESCRIBE_TYPES =
   describesExportView &&
   describesUpstreamWait &&
@@ -318,4 +454,11 @@ export const RESPONSE_SCHEMAS_DESCRIBE_TYPES =
   describesDateRange &&
   describesConversation &&
   describesFieldProblem &&
-  describesArchivedFiles;
+  describesArchivedFiles &&
+  describesSpotCoverage &&
+  describesInterval &&
+  describesWindowSource &&
+  describesGap &&
+  describesInFlight &&
+  describesWatermark &&
+  describesSummary;

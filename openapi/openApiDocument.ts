@@ -7,7 +7,14 @@ import { ProblemType } from '../lib/errors/problems';
 import { EXPORT_STATUSES } from '../lib/exports/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../lib/exports/listExports';
+import {
+  DEFAULT_COVERAGE_PAGE_WINDOWS,
+  DEFAULT_COVERAGE_RANGE_DAYS,
+  MAX_COVERAGE_PAGE_WINDOWS,
+  MAX_COVERAGE_RANGE_DAYS,
+} from '../lib/exports/spotCoverage';
 import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
+import { RFC3339_UTC_SECONDS } from '../lib/exports/utcInstant';
 import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../lib/http/apiRequestLimits';
 import { JSON_CONTENT_TYPE } from '../lib/http/jsonResponse';
 import { PROBLEM_CONTENT_TYPE } from '../lib/http/problemResponse';
@@ -28,6 +35,7 @@ import {
   exportViewSchema,
   gatewayMessageSchema,
   problemSchema,
+  spotCoverageSchema,
   startExportBodySchema,
 } from './apiSchemas';
 
@@ -169,6 +177,20 @@ const exportIdParameter: JsonObject = {
   schema: { type: 'string', pattern: EXPORT_ID_PATTERN.source },
 };
 
+const spotIdParameter: JsonObject = {
+  name: 'spotId',
+  in: 'path',
+  required: true,
+  description: `The spot: the one \`${SPOT_ID_HEADER}\` names (the header is what the request is authorized by).`,
+  schema: { type: 'string', pattern: SPOT_ID_PATTERN.source },
+};
+
+const coverageInstant = (description: string): JsonObject => ({
+  type: 'string',
+  pattern: RFC3339_UTC_SECONDS.source,
+  description,
+});
+
 /**
  * What the document says about each route of the route table. Keyed by `METHOD /path`, so a
  * route added to the table does not compile until it is described here.
@@ -282,6 +304,49 @@ const OPERATIONS: { [K in RouteKey]: OperationDoc } = {
       ProblemType.EXPORT_CHANGED_CONCURRENTLY,
       ...UPSTREAM_PROBLEMS,
     ],
+  },
+  'GET /spots/{spotId}/coverage': {
+    operationId: 'getSpotCoverage',
+    summary: "Read the spot's coverage",
+    description:
+      "Which hours of the spot are archived, being exported, given up on (gaps, with their reasons) or not planned, from the coverage ledger, with every schedule's watermark and a summary in hours; hours more than one window exports are shown as overlaps. Read only: OpenWeb is not asked, and a spot nothing was planned for answers with every hour not planned. A page holds up to `limit` windows and ends where the next window starts: follow `nextToken` for the rest of the range. Unknown query parameters are refused.",
+    query: [
+      {
+        name: 'from',
+        in: 'query',
+        required: false,
+        description: `Start of the range. Default: the start of the spot's earliest window, but no earlier than \`until\` − ${DEFAULT_COVERAGE_RANGE_DAYS} days.`,
+        schema: coverageInstant('An RFC 3339 UTC instant to the second.'),
+      },
+      {
+        name: 'until',
+        in: 'query',
+        required: false,
+        description: `End of the range (excluded), after \`from\`, at most ${MAX_COVERAGE_RANGE_DAYS} days later. Default: now.`,
+        schema: coverageInstant('An RFC 3339 UTC instant to the second.'),
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: `Windows per page (default ${DEFAULT_COVERAGE_PAGE_WINDOWS}).`,
+        schema: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_COVERAGE_PAGE_WINDOWS,
+          default: DEFAULT_COVERAGE_PAGE_WINDOWS,
+        },
+      },
+      {
+        name: 'nextToken',
+        in: 'query',
+        required: false,
+        description: '`nextToken` of the previous page (with the same `from` and `until`, or none).',
+        schema: { type: 'string', maxLength: MAX_NEXT_TOKEN_CHARS, pattern: NEXT_TOKEN_PATTERN.source },
+      },
+    ],
+    success: { status: 200, description: "A page of the spot's coverage.", schema: spotCoverageSchema },
+    problems: [],
   },
 };
 
@@ -426,6 +491,7 @@ function paths(): Record<string, JsonObject> {
     const item = result[route.path] ?? {};
     result[route.path] = item;
     if (route.path.includes('{exportId}')) item.parameters = [exportIdParameter];
+    if (route.path.includes('{spotId}')) item.parameters = [spotIdParameter];
     item[route.method.toLowerCase()] = operationObject(operation);
   }
   return result;

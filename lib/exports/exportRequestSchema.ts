@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { ExportRequest } from './ExportRecord';
+import { RFC3339_UTC_SECONDS } from './utcInstant';
 
 /** The upstream's limits, enforced before anything is recorded or sent. */
 export const MAX_EXPORT_RANGE_HOURS = 730;
@@ -13,7 +14,6 @@ export const FUTURE_WINDOW_ALLOWANCE_SECONDS = 300;
 
 const MS_PER_SECOND = 1000;
 const MS_PER_HOUR = 60 * 60 * MS_PER_SECOND;
-const RFC3339_UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const POST_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 
 const instant = z.string({ error: 'must be a string' }).check(

@@ -19,6 +19,8 @@ export const HandlerNames = {
   ARCHIVE: 'archive',
   /** The reconciler's schedule (no route). */
   RECONCILE: 'reconcile',
+  /** `GET /spots/{spotId}/coverage`: the spot's hours covered, in flight, given up on. */
+  COVERAGE: 'coverage',
 } as const;
 
 export type HandlerName = (typeof HandlerNames)[keyof typeof HandlerNames];
@@ -36,6 +38,7 @@ export const ROUTES = [
   { method: 'GET', path: '/exports/{exportId}', handler: HandlerNames.GET_EXPORT },
   { method: 'POST', path: '/exports/{exportId}/abort', handler: HandlerNames.ABORT },
   { method: 'GET', path: '/exports/{exportId}/files', handler: HandlerNames.FILES },
+  { method: 'GET', path: '/spots/{spotId}/coverage', handler: HandlerNames.COVERAGE },
 ] as const satisfies readonly Route[];
 
 /** `METHOD /path` of each route, e.g. `GET /exports/{exportId}`: the OpenAPI document describes each one. */

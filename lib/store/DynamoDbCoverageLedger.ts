@@ -221,8 +221,11 @@ export class DynamoDbCoverageLedger implements CoverageLedger {
             prefixes: { [ExportTableAttribute.sortKey]: WINDOW_SORT_KEY_PREFIX },
           });
     const windows: CoverageWindow[] = [];
+    let lastTaken: StoredItem | undefined;
+    let more = false;
     let exclusiveStartKey: Record<string, unknown> | undefined = startKey;
-    // A filtered query may come back short: read on until the page is full or the range ends.
+    // The windows that end before the range are read and filtered out: each request evaluates up
+    // to a full page of items, so they cost reads but not one request each when the page is small.
     do {
       const { Items = [], LastEvaluatedKey } = await this.#client.send(
         new QueryCommand({
@@ -241,17 +244,30 @@ export class DynamoDbCoverageLedger implements CoverageLedger {
             ':high': `${WINDOW_SORT_KEY_PREFIX}${options.until}`,
             ':from': options.from,
           },
-          Limit: limit - windows.length,
+          Limit: MAX_WINDOWS_PAGE,
           ExclusiveStartKey: exclusiveStartKey,
         }),
       );
-      windows.push(...Items.map(windowOf));
+      for (const item of Items) {
+        if (windows.length === limit) {
+          more = true;
+          break;
+        }
+        windows.push(windowOf(item));
+        lastTaken = item;
+      }
       exclusiveStartKey = LastEvaluatedKey;
     } while (exclusiveStartKey !== undefined && windows.length < limit);
+    // The next page starts after the last window of this one (the query may have read past it).
+    const nextStart =
+      (more || exclusiveStartKey !== undefined) && lastTaken !== undefined ? lastTaken : undefined;
     return {
       windows,
-      ...(exclusiveStartKey !== undefined && {
-        nextToken: encodePaginationToken(exclusiveStartKey as Record<string, string>),
+      ...(nextStart !== undefined && {
+        nextToken: encodePaginationToken({
+          [ExportTableAttribute.partitionKey]: String(nextStart[ExportTableAttribute.partitionKey]),
+          [ExportTableAttribute.sortKey]: String(nextStart[ExportTableAttribute.sortKey]),
+        }),
       }),
     };
   }

@@ -258,4 +258,16 @@ describe('function grants', () => {
     // Assess: the functions that end exports publish; start never ends one.
     expect(busResources).toEqual(Array(enders.length).fill(JSON.stringify({ 'Fn::GetAtt': [busId, 'Arn'] })));
   });
+
+  it("lets coverage only query the table itself: the spot's windows and watermarks, no index, nothing else", () => {
+    // Act
+    const statements = statementsOfFunction(stack.template, HandlerNames.COVERAGE);
+    const queried = resourcesGranting(statements, 'dynamodb:Query');
+
+    // Assess
+    expect(actionsOf(statements)).toEqual([...FUNCTION_BASICS, 'dynamodb:Query'].sort());
+    expect(queried).toHaveLength(1);
+    expect(queried[0]).toMatch(/ExportTable[0-9A-F]{8}/);
+    expect(queried.join(' ')).not.toContain('/index/');
+  });
 });

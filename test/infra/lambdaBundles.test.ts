@@ -154,4 +154,17 @@ describe('the bundles the stack ships', () => {
     expect(matching(HandlerNames.ARCHIVE, uploads).length).toBeGreaterThan(0);
     expect(matching(HandlerNames.ARCHIVE, presigner)).toEqual([]);
   });
+
+  it('give coverage the table and nothing else: no other AWS client, no OpenWeb client', () => {
+    expect(
+      matching(HandlerNames.COVERAGE, /node_modules\/@aws-sdk\/client-dynamodb\//).length,
+    ).toBeGreaterThan(0);
+    expect(
+      matching(
+        HandlerNames.COVERAGE,
+        /node_modules\/@aws-sdk\/(client-sfn|client-eventbridge|client-secrets-manager|client-s3)\//,
+      ),
+    ).toEqual([]);
+    expect(matching(HandlerNames.COVERAGE, /^lib\/openweb\/OpenWebClient\.ts$/)).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeAbortHandler } from '../../functions/abort';
+import { makeCoverageHandler } from '../../functions/coverage';
 import { makeGetExportHandler } from '../../functions/get-export';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
@@ -27,13 +28,14 @@ const SPOT_CLAIM = 'spots';
 /** Per property: enough variety of junk per route, quick without I/O. */
 const PROPERTY_RUNS = 300;
 
-type Route = 'start' | 'check' | 'abort' | 'list';
-const ROUTES: Route[] = ['start', 'check', 'abort', 'list'];
+type Route = 'start' | 'check' | 'abort' | 'list' | 'coverage';
+const ROUTES: Route[] = ['start', 'check', 'abort', 'list', 'coverage'];
 const ROUTE_EVENTS: Record<Route, Pick<ApiEventInit, 'method' | 'route'>> = {
   start: { method: 'POST', route: '/exports' },
   check: { method: 'GET', route: '/exports/{exportId}' },
   abort: { method: 'POST', route: '/exports/{exportId}/abort' },
   list: { method: 'GET', route: '/exports' },
+  coverage: { method: 'GET', route: '/spots/{spotId}/coverage' },
 };
 
 /** A port that records every call and fails it: any I/O a refused request attempts shows up here. */
@@ -55,6 +57,7 @@ function requestFor(route: Route, init: ApiEventInit = {}) {
     ...ROUTE_EVENTS[route],
     ...(route === 'check' || route === 'abort' ? { exportId: EXPORT_ID } : {}),
     ...(route === 'start' ? { body: JSON.stringify(DATE_RANGE) } : {}),
+    ...(route === 'coverage' ? { pathSpotId: SPOT } : {}),
     ...init,
     headers: {
       'x-spot-id': SPOT,
@@ -95,6 +98,7 @@ describe('input hardening: refusals happen before any I/O', () => {
         check: makeGetExportHandler(runtime),
         abort: makeAbortHandler(runtime),
         list: makeListHandler(runtime),
+        coverage: makeCoverageHandler(runtime),
       };
     };
     handlers = build();
@@ -179,6 +183,24 @@ describe('input hardening: refusals happen before any I/O', () => {
   ])('refuses the list query %o with 400', async (query) => {
     // Act
     const response = await answer('list', requestFor('list', { query }));
+
+    // Assess
+    expect(response.statusCode).toBe(400);
+    expect(io).toEqual([]);
+  });
+
+  it.each<[string, ApiEventInit]>([
+    ['an instant that is not RFC 3339 UTC', { query: { from: '2026-11-01 00:00' } }],
+    ['from after until', { query: { from: '2026-11-02T00:00:00Z', until: '2026-11-01T00:00:00Z' } }],
+    ['a range over 366 days', { query: { from: '2020-01-01T00:00:00Z', until: '2026-01-01T00:00:00Z' } }],
+    ['a limit over 1000', { query: { limit: '1001' } }],
+    ['a forged token', { query: { nextToken: 'Zm9yZ2Vk' } }],
+    ['a token too long', { query: { nextToken: 'a'.repeat(3000) } }],
+    ['an unknown parameter', { query: { spot: 'sp_other' } }],
+    ['a path that names another spot', { pathSpotId: 'sp_other' }],
+  ])('refuses a coverage request with %s with 400', async (_case, init) => {
+    // Act
+    const response = await answer('coverage', requestFor('coverage', init));
 
     // Assess
     expect(response.statusCode).toBe(400);

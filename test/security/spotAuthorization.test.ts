@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeAbortHandler } from '../../functions/abort';
+import { makeCoverageHandler } from '../../functions/coverage';
 import { makeGetExportHandler } from '../../functions/get-export';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
@@ -30,7 +31,7 @@ const TWO_SYNTHESES_TIMEOUT_MS = 60_000;
 const JWT_AUTH = { mode: 'jwt', issuer: 'https://issuer.example.com/', audience: ['exports-api'] };
 const WELL_FORMED_UNKNOWN_EXPORT_ID = 'ex_01kak3f4v2aaaaaaaaaaaaaaaa';
 
-type Route = 'start' | 'check' | 'abort' | 'list';
+type Route = 'start' | 'check' | 'abort' | 'list' | 'coverage';
 type Handlers = Record<Route, ExportHandler>;
 
 /** The event as API Gateway delivers it after its JWT authorizer verified a token with `claims`. */
@@ -55,6 +56,8 @@ function requestFor(route: Route, spotId: string): APIGatewayProxyEventV2 {
       return apiRequests.abort(spotId, WELL_FORMED_UNKNOWN_EXPORT_ID);
     case 'list':
       return apiRequests.list(spotId);
+    case 'coverage':
+      return apiRequests.coverage(spotId);
   }
 }
 
@@ -68,6 +71,7 @@ function handlersOf(aws: MockedAwsRuntime, spotClaim: string | undefined): Handl
     check: makeGetExportHandler(runtime),
     abort: makeAbortHandler(runtime),
     list: makeListHandler(runtime),
+    coverage: makeCoverageHandler(runtime),
   };
 }
 
@@ -118,7 +122,7 @@ describe('per-spot authorization in JWT mode', () => {
     aws.dynamoDb.resetHistory();
   });
 
-  it.each<Route>(['start', 'check', 'abort', 'list'])(
+  it.each<Route>(['start', 'check', 'abort', 'list', 'coverage'])(
     'refuses %s with 403 spot-not-allowed when the token does not list the spot, before any I/O',
     async (route) => {
       // Prepare

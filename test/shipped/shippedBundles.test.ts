@@ -347,6 +347,18 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
       expect(listed.body.items).toEqual([expect.objectContaining({ exportId: completed })]);
       const byStatus = await api(HandlerNames.LIST, requests.list(SPOTS.completed, { status: 'COMPLETED' }));
       expect(byStatus.body.items).toEqual([expect.objectContaining({ exportId: completed })]);
+      // Its window, written by the archive, in the spot's coverage.
+      const coverage = await api(
+        HandlerNames.COVERAGE,
+        requests.coverage(SPOTS.completed, { from: EXPORT_WINDOW.from, until: EXPORT_WINDOW.until }),
+      );
+      expect(coverage).toMatchObject({
+        statusCode: 200,
+        body: {
+          covered: [{ from: EXPORT_WINDOW.from, until: EXPORT_WINDOW.until }],
+          summary: { hours: 24, coveredHours: 24, gapHours: 0 },
+        },
+      });
 
       // An archive whose downloads keep failing, until the workflow gives up on it.
       const unarchived = await startAndCreate(SPOTS.archiveFailed);

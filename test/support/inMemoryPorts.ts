@@ -213,15 +213,28 @@ export class InMemoryCoverageLedger implements CoverageLedger {
     return this.#windows.delete(key);
   }
 
+  /** By start, then end, as the table sorts them; `nextToken` names the last window of the page before. */
   async listWindows(
     spotId: string,
-    options: { from: string; until: string; limit: number },
+    options: { from: string; until: string; limit: number; nextToken?: string },
   ): Promise<WindowPage> {
-    const windows = [...this.#windows.values()]
+    const after =
+      options.nextToken === undefined
+        ? undefined
+        : (JSON.parse(Buffer.from(options.nextToken, 'base64url').toString('utf8')) as [string, string]);
+    const rest = [...this.#windows.values()]
       .filter((w) => w.spotId === spotId && w.from < options.until && w.until > options.from)
       .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.until < b.until ? -1 : 1))
-      .slice(0, options.limit);
-    return { windows: windows.map((window) => structuredClone(window)) };
+      .filter((w) => after === undefined || w.from > after[0] || (w.from === after[0] && w.until > after[1]));
+    const windows = rest.slice(0, options.limit);
+    const last = windows.at(-1);
+    return {
+      windows: windows.map((window) => structuredClone(window)),
+      ...(rest.length > windows.length &&
+        last !== undefined && {
+          nextToken: Buffer.from(JSON.stringify([last.from, last.until])).toString('base64url'),
+        }),
+    };
   }
 
   async findDueWindows(beforeIso: string, limit: number): Promise<CoverageWindow[]> {

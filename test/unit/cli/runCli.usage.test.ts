@@ -35,6 +35,7 @@ describe('runCli usage', () => {
     ['watch', '--interval-seconds <n>'],
     ['abort', 'abort <exportId> --spot <id>'],
     ['list', '--next-token <token>'],
+    ['coverage', 'Exits 10 when the range has gaps'],
   ])(
     'prints the help of %s with its own options, pointing at the general help for the rest',
     async (command, expected) => {
@@ -205,7 +206,7 @@ describe('runCli usage', () => {
     expect(code).toBe(ExitCode.USAGE);
     expect(io.stderrText()).toBe(
       'error: a command is missing\n' +
-        'Usage: npx openweb-exports <command> [options]   (commands: start, status, watch, abort, list, download, query)\n' +
+        'Usage: npx openweb-exports <command> [options]   (commands: start, status, watch, abort, list, download, query, coverage)\n' +
         "Run 'npx openweb-exports --help' for details.\n",
     );
   });

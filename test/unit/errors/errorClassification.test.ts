@@ -144,6 +144,13 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
   [new domainErrors.UpstreamUnavailableForWorkflowError('down'), false, 'ambiguous', undefined],
   [new domainErrors.ExportCreateDeferredError('later'), false, 'ambiguous', undefined],
   [new domainErrors.ExportCreateRejectedError('ex_x', 'no'), false, 'ambiguous', undefined],
+  // The coverage ledger's reads (lib/exports)
+  [
+    new domainErrors.CoverageTooDenseError(SPOT, '2026-11-01T00:00:00Z', 10_000),
+    false,
+    'ambiguous',
+    undefined,
+  ],
   // Events (lib/events) and archives (lib/archive)
   [new eventErrors.ExportEventPublishError('ex_x', undefined), false, 'ambiguous', undefined],
   [new eventErrors.InvalidScheduledExportEventError(['x']), false, 'ambiguous', undefined],
