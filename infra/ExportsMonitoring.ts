@@ -49,6 +49,8 @@ export interface ExportsMonitoringProps {
 
 /** The metric the handlers count (Powertools, lib/exports/startWorkflow.ts) when a workflow could not be started. */
 export const WORKFLOW_STARTS_FAILED_METRIC = 'WorkflowStartsFailed';
+/** The metric the functions count (lib/exports/coverageWindows.ts) when a coverage window becomes a gap. */
+export const COVERAGE_GAPS_METRIC = 'CoverageGaps';
 
 /**
  * Alarms on what needs a person (crashed or timed-out workflows, workflows that could not be
@@ -114,35 +116,28 @@ export class ExportsMonitoring extends Construct {
 
     // The export is recorded and the reconciler starts its workflow later; failing again and again
     // (throttling, an outage, a wrong ARN) is worth a person's look.
-    const startsFailed = {
-      metricNamespace: props.metricNamespace,
-      metricName: WORKFLOW_STARTS_FAILED_METRIC,
-    };
-    for (const fn of props.workflowStarters) {
-      // Powertools writes a count as a number, or as a list when one invocation counted it twice.
-      new logs.MetricFilter(this, `${fn.node.id}WorkflowStartsFailed`, {
-        logGroup: fn.logGroup,
-        filterPattern: logs.FilterPattern.numberValue(`$.${WORKFLOW_STARTS_FAILED_METRIC}`, '>', 0),
-        metricValue: `$.${WORKFLOW_STARTS_FAILED_METRIC}`,
-        ...startsFailed,
-      });
-      new logs.MetricFilter(this, `${fn.node.id}WorkflowStartsFailedList`, {
-        logGroup: fn.logGroup,
-        filterPattern: logs.FilterPattern.numberValue(`$.${WORKFLOW_STARTS_FAILED_METRIC}[0]`, '>', 0),
-        metricValue: '1',
-        ...startsFailed,
-      });
-    }
-    const workflowStartsFailed = new cloudwatch.Metric({
-      namespace: props.metricNamespace,
-      metricName: WORKFLOW_STARTS_FAILED_METRIC,
+    const workflowStartsFailed = this.countedFromLogs(
+      WORKFLOW_STARTS_FAILED_METRIC,
+      props.workflowStarters,
+      props.metricNamespace,
       period,
-      statistic: 'Sum',
-    });
+    );
     this.alarmWhenAny(
       'WorkflowStartsFailed',
       workflowStartsFailed,
       'A polling workflow could not be started (the reconciler retries it): throttling, an outage, or a wrong ARN or grant',
+    );
+    // A window given up on: its hours will not be exported unless someone fills the gap.
+    const coverageGaps = this.countedFromLogs(
+      COVERAGE_GAPS_METRIC,
+      props.functions,
+      props.metricNamespace,
+      period,
+    );
+    this.alarmWhenAny(
+      'CoverageGaps',
+      coverageGaps,
+      'A coverage window became a gap: every attempt failed or the upstream refused the request (see the Coverage Gap event and GET /spots/{spotId}/coverage)',
     );
     for (const queue of props.deadLetterQueues) {
       this.alarmWhenAny(
@@ -197,6 +192,7 @@ export class ExportsMonitoring extends Construct {
               stateMachine.metricTimedOut({ period, statistic: 'Sum' }),
               executionsAborted,
               workflowStartsFailed,
+              coverageGaps,
             ],
             // How failed executions ended: business outcomes and crashes.
             right: Object.values(failStates),
@@ -269,6 +265,36 @@ export class ExportsMonitoring extends Construct {
       filterPattern: logs.FilterPattern.stringValue('$.level', '=', 'ERROR'),
       ...metric,
     });
+  }
+
+  /**
+   * A count the handlers write (Powertools' metric log lines), summed across `functions` into one
+   * metric without dimensions: metric filters on their log groups.
+   */
+  private countedFromLogs(
+    metricName: string,
+    functions: readonly ExportFunction[],
+    metricNamespace: string,
+    period: Duration,
+  ): cloudwatch.Metric {
+    for (const fn of functions) {
+      // Powertools writes a count as a number, or as a list when one invocation counted it twice.
+      new logs.MetricFilter(this, `${fn.node.id}${metricName}`, {
+        logGroup: fn.logGroup,
+        filterPattern: logs.FilterPattern.numberValue(`$.${metricName}`, '>', 0),
+        metricValue: `$.${metricName}`,
+        metricNamespace,
+        metricName,
+      });
+      new logs.MetricFilter(this, `${fn.node.id}${metricName}List`, {
+        logGroup: fn.logGroup,
+        filterPattern: logs.FilterPattern.numberValue(`$.${metricName}[0]`, '>', 0),
+        metricValue: '1',
+        metricNamespace,
+        metricName,
+      });
+    }
+    return new cloudwatch.Metric({ namespace: metricNamespace, metricName, period, statistic: 'Sum' });
   }
 
   /** Alarm on one or more occurrences; no data means nothing happened. */

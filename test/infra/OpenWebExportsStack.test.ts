@@ -569,7 +569,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
   });
 
   describe('monitoring', () => {
-    it('alarms on crashed and timed-out workflows, failed workflow starts, every DLQ and every function', () => {
+    it('alarms on crashed and timed-out workflows, failed workflow starts, coverage gaps, every DLQ and every function', () => {
       // Act
       const alarms = resourcesOfType(scheduled.template, 'AWS::CloudWatch::Alarm').map(
         ([, alarm]) => alarm.Properties,
@@ -582,6 +582,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
           'expression',
           'ExecutionsTimedOut',
           'WorkflowStartsFailed',
+          'CoverageGaps',
           'ApproximateNumberOfMessagesVisible',
           'ApproximateNumberOfMessagesVisible',
           ...ALL_HANDLERS.map((handler) => `${handler}-UnexpectedErrors`),
@@ -590,6 +591,11 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       );
       // Lambda's own Errors metric counts the workflow tasks' named control errors: no alarm on it.
       expect(metricNames).not.toContain('Errors');
+      // A gap is counted from every function's log lines (any function that ends an export may record one).
+      const gapFilters = resourcesOfType(scheduled.template, 'AWS::Logs::MetricFilter').filter(([, filter]) =>
+        JSON.stringify(filter.Properties).includes('$.CoverageGaps'),
+      );
+      expect(gapFilters).toHaveLength(2 * ALL_HANDLERS.length);
       for (const alarm of alarms) {
         expect(alarm).toMatchObject({
           ComparisonOperator: 'GreaterThanThreshold',
@@ -606,8 +612,9 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       );
 
       // Assess
-      // Two per function, two per workflow starter (start, reconcile), one per Fail state of the workflow.
-      expect(filters).toHaveLength(2 * ALL_HANDLERS.length + 2 * 2 + 4);
+      // Two per function for its unexpected errors and two for its coverage gaps, two per workflow
+      // starter (start, reconcile), one per Fail state of the workflow.
+      expect(filters).toHaveLength(2 * ALL_HANDLERS.length + 2 * ALL_HANDLERS.length + 2 * 2 + 4);
       const unexpected = filters.filter((filter) =>
         (filter.MetricTransformations as { MetricName: string }[])[0]?.MetricName.endsWith(
           '-UnexpectedErrors',
