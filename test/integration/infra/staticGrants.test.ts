@@ -46,6 +46,12 @@ const NOT_GRANTED: Record<string, string> = {
   'list dynamodb:PutItem': 'the list handler writes nothing',
   'list dynamodb:UpdateItem': 'the list handler writes nothing',
   'list dynamodb:DeleteItem': 'the list handler writes nothing',
+  ...Object.fromEntries(
+    ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map((action) => [
+      `coverage dynamodb:${action}`,
+      'the coverage read only lists windows and watermarks (Query); the ledger adapter’s writes are the planners’',
+    ]),
+  ),
   'files dynamodb:PutItem': 'the files handler reads the record (getExport) and writes nothing',
   'files dynamodb:UpdateItem': 'the files handler reads the record (getExport) and writes nothing',
   'files dynamodb:DeleteItem': 'the files handler reads the record (getExport) and writes nothing',
