@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export const vitestConfig = defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
     environment: 'node',
     testTimeout: 20_000,
@@ -16,6 +15,24 @@ export const vitestConfig = defineConfig({
       include: ['lib/**/*.ts', 'functions/**/*.ts', 'infra/**/*.ts'],
       reporter: ['text-summary', 'text'],
     },
+    // Three tiers, each runnable by name (`npm run test:unit` …); `npm test` runs all of them.
+    projects: [
+      {
+        extends: true,
+        // Each module alone, no sockets but loopback fakes: one shared module graph keeps it to seconds.
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false },
+      },
+      {
+        extends: true,
+        // One module or flow against real adapters (dynalite, the simulator, S3 and DuckDB stand-ins, CDK).
+        test: { name: 'integration', include: ['test/integration/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        // The whole system: npm start as a process, the fault suite, the shipped bundles.
+        test: { name: 'system', include: ['test/system/**/*.test.ts'] },
+      },
+    ],
   },
 });
 

@@ -29,7 +29,7 @@ export const FUNCTION_BUNDLING: Readonly<BundlingOptions> = {
   minify: true,
   // No keepNames: it wraps every function and class of the bundle in a naming call, which costs
   // module init. Step Functions and callers match errors by name, and every error class sets
-  // its `name` itself (test/unit/errors/errorClassification.test.ts), so no name depends on
+  // its `name` itself (test/unit/lib/errors/errorClassification.test.ts), so no name depends on
   // the class name surviving minification.
   // The source map ships beside the bundle; Node reads it only with --enable-source-maps,
   // which the `sourceMapStackTraces` setting turns on (infra/ExportFunction.ts).

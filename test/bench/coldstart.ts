@@ -17,10 +17,10 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { Metafile } from 'esbuild';
 import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
 import { type HandlerName, HandlerNames } from '../../lib/http/routeTable';
-import { functionOf } from '../infra/templateQueries';
-import { resolveValue } from '../shipped/iamPolicy';
-import { templateDeployment } from '../shipped/templateDeployment';
+import { functionOf } from '../integration/infra/templateQueries';
 import { buildFunctionBundle } from '../support/functionBundle';
+import { resolveValue } from '../system/shipped/iamPolicy';
+import { templateDeployment } from '../system/shipped/templateDeployment';
 import { median } from './support/median';
 
 const RUNS = Number(process.env.COLDSTART_RUNS ?? 15);

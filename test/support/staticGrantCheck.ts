@@ -1,4 +1,4 @@
-import { iamPatternMatches } from '../shipped/iamPolicy';
+import { iamPatternMatches } from '../system/shipped/iamPolicy';
 
 /** Per function (by handler name): IAM actions. */
 export type ActionsByFunction = ReadonlyMap<string, ReadonlySet<string>>;

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HandlerNames } from '../../../lib/http/routeTable';
-import {
-  removeTestAssemblies,
-  type SynthesizedTestStack,
-  synthesizeTestStack,
-} from '../../infra/synthesizeTestStack';
-import { functionOf, resourcesGranting, statementsOfFunction } from '../../infra/templateQueries';
+import { removeTestAssemblies, type SynthesizedTestStack, synthesizeTestStack } from './synthesizeTestStack';
+import { functionOf, resourcesGranting, statementsOfFunction } from './templateQueries';
 
 afterAll(() => {
   removeTestAssemblies();

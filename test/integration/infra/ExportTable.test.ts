@@ -1,14 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { HandlerNames } from '../../../lib/http/routeTable';
 import { ExportTableIndex } from '../../../lib/store/tableDefinition';
-import { removeTestAssemblies, STACK_SHAPES, synthesizeTestStack } from '../../infra/synthesizeTestStack';
-import {
-  functionOf,
-  resourcesGranting,
-  resourcesOfType,
-  statementsOfFunction,
-} from '../../infra/templateQueries';
-import { type Deployment, resolveValue } from '../../shipped/iamPolicy';
+import { type Deployment, resolveValue } from '../../system/shipped/iamPolicy';
+import { removeTestAssemblies, STACK_SHAPES, synthesizeTestStack } from './synthesizeTestStack';
+import { functionOf, resourcesGranting, resourcesOfType, statementsOfFunction } from './templateQueries';
 
 const RETAINED_TABLE = 'OpenWebExports-ExportTable1A2B3C4D-5E6F7A8B9C0D';
 const DEPLOYMENT: Deployment = {

@@ -4,8 +4,8 @@ import {
   STACK_SHAPES,
   type SynthesizedTestStack,
   synthesizeTestStack,
-} from '../../infra/synthesizeTestStack';
-import { resourcesOfType, type TemplateResource } from '../../infra/templateQueries';
+} from './synthesizeTestStack';
+import { resourcesOfType, type TemplateResource } from './templateQueries';
 
 afterAll(() => {
   removeTestAssemblies();

@@ -4,20 +4,20 @@ import { PARQUET_STORAGE } from '../../../lib/glue/commentRowsStorage';
 import { HandlerNames } from '../../../lib/http/routeTable';
 import { COMMENT_ROW_COLUMNS } from '../../../lib/lake/commentRowsTable';
 import { COMMENTS_VIEW_COLUMNS, COMMENTS_VIEW_SQL } from '../../../lib/lake/commentsView';
+import { captureError } from '../../support/captureError';
 import {
   EMBEDDED,
   removeTestAssemblies,
   type SynthesizedTestStack,
   synthesizeTestStack,
-} from '../../infra/synthesizeTestStack';
+} from './synthesizeTestStack';
 import {
   functionOf,
   type PolicyStatementJson,
   resourcesOfType,
   statementsOfFunction,
   type TemplateResource,
-} from '../../infra/templateQueries';
-import { captureError } from '../../support/captureError';
+} from './templateQueries';
 
 const KMS_KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const SYNTH_TIMEOUT_MS = 120_000;

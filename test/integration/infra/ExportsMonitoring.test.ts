@@ -6,14 +6,14 @@ import { cdkJsonContext } from '../../../infra/openWebExportsApp';
 import { PollingWorkflowFailStates } from '../../../infra/PollingWorkflow';
 import { SKIP_BUNDLING_CONTEXT } from '../../../infra/synthesizeStackTemplate';
 import { HandlerNames } from '../../../lib/http/routeTable';
-import { extractStateMachineDefinition } from '../../infra/extractStateMachineDefinition';
+import { extractStateMachineDefinition } from './extractStateMachineDefinition';
 import {
   newAssemblyDirectory,
   removeTestAssemblies,
   type SynthesizedTestStack,
   synthesizeTestStack,
-} from '../../infra/synthesizeTestStack';
-import { functionOf, resourcesOfType, type TemplateResource } from '../../infra/templateQueries';
+} from './synthesizeTestStack';
+import { functionOf, resourcesOfType, type TemplateResource } from './templateQueries';
 
 afterAll(() => {
   removeTestAssemblies();

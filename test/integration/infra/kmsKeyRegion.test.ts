@@ -6,8 +6,8 @@ import { cdkJsonContext } from '../../../infra/openWebExportsApp';
 import { StackConfigError } from '../../../infra/stackConfig';
 import { SKIP_BUNDLING_CONTEXT } from '../../../infra/synthesizeStackTemplate';
 import { HandlerNames } from '../../../lib/http/routeTable';
-import { newAssemblyDirectory, removeTestAssemblies } from '../../infra/synthesizeTestStack';
-import { type PolicyStatementJson, statementsOfFunction } from '../../infra/templateQueries';
+import { newAssemblyDirectory, removeTestAssemblies } from './synthesizeTestStack';
+import { type PolicyStatementJson, statementsOfFunction } from './templateQueries';
 
 const ACCOUNT = '123456789012';
 const KEY_IN = (region: string) =>

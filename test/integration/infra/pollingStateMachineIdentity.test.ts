@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HandlerNames } from '../../../lib/http/routeTable';
+import { type Deployment, resolveValue } from '../../system/shipped/iamPolicy';
 import {
   removeTestAssemblies,
   STACK_SHAPES,
   type SynthesizedTestStack,
   synthesizeTestStack,
-} from '../../infra/synthesizeTestStack';
-import {
-  functionOf,
-  resourcesGranting,
-  resourcesOfType,
-  statementsOfFunction,
-} from '../../infra/templateQueries';
-import { type Deployment, resolveValue } from '../../shipped/iamPolicy';
+} from './synthesizeTestStack';
+import { functionOf, resourcesGranting, resourcesOfType, statementsOfFunction } from './templateQueries';
 
 afterAll(() => {
   removeTestAssemblies();

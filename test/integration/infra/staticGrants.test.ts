@@ -5,17 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../infra/ExportFunction';
 import { FUNCTION_BUNDLING } from '../../../infra/functionBundling';
 import { type HandlerName, HandlerNames, handlerEntryPath } from '../../../lib/http/routeTable';
-import {
-  removeTestAssemblies,
-  SCHEDULED_SPOT_CONFIG,
-  synthesizeTestStack,
-} from '../../infra/synthesizeTestStack';
-import {
-  actionsOf,
-  functionOf,
-  type PolicyStatementJson,
-  statementsOfFunction,
-} from '../../infra/templateQueries';
 import { esbuildOptionsFor } from '../../support/functionBundle';
 import { sendableAwsOperations } from '../../support/sendableAwsOperations';
 import {
@@ -23,6 +12,8 @@ import {
   type GrantExceptions,
   staticGrantFindings,
 } from '../../support/staticGrantCheck';
+import { removeTestAssemblies, SCHEDULED_SPOT_CONFIG, synthesizeTestStack } from './synthesizeTestStack';
+import { actionsOf, functionOf, type PolicyStatementJson, statementsOfFunction } from './templateQueries';
 
 const BUNDLES_TIMEOUT_MS = 180_000;
 const KEY = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';

@@ -7,7 +7,7 @@ import {
   removeTestAssemblies,
   SCHEDULED_SPOT_CONFIG,
   synthesizeTestStack,
-} from '../../infra/synthesizeTestStack';
+} from './synthesizeTestStack';
 
 /** One synthesis with cdk-nag and the CDK's template validation takes several seconds on a busy machine. */
 const CHECKED_SYNTHESIS_TIMEOUT_MS = 90_000;
@@ -33,7 +33,7 @@ describe('synthesizeStackTemplate (the template the local runtime runs the state
   );
 
   it('runs neither cdk-nag nor the template validation, which only read the stack', () => {
-    // Prepare: a finding cdk-nag would fail a checked synthesis on (see test/infra/cdkNag.test.ts).
+    // Prepare: a finding cdk-nag would fail a checked synthesis on (see test/integration/infra/cdkNag.test.ts).
     const { app, stack } = createOpenWebExportsApp({
       context: { ...SKIP_BUNDLING_CONTEXT },
       outdir: newAssemblyDirectory(),

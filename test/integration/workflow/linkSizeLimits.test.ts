@@ -10,10 +10,10 @@ import { HandlerNames } from '../../../lib/http/routeTable';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { LocalPollingWorkflows, type WorkflowHistoryEvent } from '../../../local/LocalPollingWorkflows';
 import { invokeLocalHandler, type LocalHandlers, localHandlers } from '../../../local/localHandlers';
-import { suiteStateMachine } from '../../reliability/suiteStateMachine';
 import { apiRequests, lambdaContext } from '../../support/apiGatewayEvents';
 import { dynamoDbItemBytes } from '../../support/dynamoDbItemBytes';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
+import { suiteStateMachine } from '../../system/reliability/suiteStateMachine';
 
 // The largest link set the system is built for: 10,000 links of the longest length the
 // download link policy accepts (4,096 characters), 40 MB in all.

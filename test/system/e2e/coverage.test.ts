@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
 import type { SpotCoverage } from '../../../lib/exports/spotCoverage';
-import { eventually, requestJson } from '../../e2e/support/http';
+import { eventually, requestJson } from './support/http';
 import {
   type ExitResult,
   killAllChildProcesses,
   type RuntimeProcess,
   spawnNode,
   startRuntimeProcess,
-} from '../../e2e/support/runtimeProcess';
+} from './support/runtimeProcess';
 
 // The first start may synthesize the stack for this configuration (then cached).
 const READY_TIMEOUT_MS = 120_000;

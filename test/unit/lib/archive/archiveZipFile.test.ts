@@ -3,14 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
-import { parquetReadObjects } from 'hyparquet';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { archiveZipFile, PARQUET_FILE_CONTENT_TYPE } from '../../../../lib/archive/archiveZipFile';
-import { TableRowCountMismatchError } from '../../../../lib/archive/errors';
-import { CommentParquetWriter } from '../../../../lib/archive/parquet/CommentParquetWriter';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ARCHIVED_FILE_CONTENT_TYPE, archiveZipFile } from '../../../../lib/archive/archiveZipFile';
+import { CorruptArchiveError } from '../../../../lib/archive/errors';
 import type { ArchiveWriter, StoredObjectInfo } from '../../../../lib/archive/ports';
-import { captureError } from '../../../support/captureError';
 
 /** The archive's storage port in memory: what was stored under which key. */
 class MemoryStorage implements ArchiveWriter {
@@ -23,137 +21,97 @@ class MemoryStorage implements ArchiveWriter {
   }
 }
 
-const CSV = 'id,content,rank\r\n1,"a\r\nb",5\r\n2,c,x\r\n3,,\r\n';
-const LINEAGE = { exportId: 'ex_1', exportedAt: '2026-10-31T00:00:00Z' };
+const CSV_ONE = 'id,text\r\n1,"a\r\nb"\r\n2,c\r\n';
+const CSV_TWO = 'id,text\r\n3,d\r\n';
 
-describe('archiveZipFile with Parquet', () => {
+describe('archiveZipFile', () => {
   let directory = '';
   beforeEach(() => {
-    directory = mkdtempSync(join(tmpdir(), 'archive-zip-parquet-test-'));
+    directory = mkdtempSync(join(tmpdir(), 'archive-zip-test-'));
   });
   afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
-  function zipFile(files: Record<string, string>): string {
-    const path = join(directory, 'export.zip');
-    writeFileSync(
-      path,
-      zipSync(Object.fromEntries(Object.entries(files).map(([name, text]) => [name, Buffer.from(text)]))),
-    );
+  function zipFile(name: string, bytes: Uint8Array): string {
+    const path = join(directory, name);
+    writeFileSync(path, bytes);
     return path;
   }
 
-  function archive(zipPath: string, storage: ArchiveWriter, parquet = true) {
+  function archive(zipPath: string, storage: ArchiveWriter) {
     let n = 0;
     return archiveZipFile({
       zipPath,
       storage,
-      sourceLink: 1,
+      sourceLink: 2,
       nextTarget: () => {
         n += 1;
-        return {
-          fileNumber: n,
-          key: `exports/x/${n}.csv.gz`,
-          parquetKey: `tables/comments/x/ex_1-${n}.parquet`,
-        };
+        return { fileNumber: n, key: `exports/x/${n}.csv.gz` };
       },
-      ...(parquet && { parquet: { delimiter: ',', lineage: LINEAGE, rowGroupRows: 2 } }),
     });
   }
 
-  it('stores each CSV also as Parquet, recorded with its key, size, SHA-256 and rows (the CSV’s)', async () => {
+  it('stores each CSV of the zip gzip-compressed, with its stored size, SHA-256 and rows', async () => {
     // Prepare
     const storage = new MemoryStorage();
-    const path = zipFile({ 'dir/one.csv': CSV, 'two.csv': 'id\r\n9\r\n' });
+    const path = zipFile(
+      'two.zip',
+      zipSync({
+        'one.csv': Buffer.from(CSV_ONE),
+        'readme.txt': Buffer.from('skip me'),
+        'dir/two.csv': Buffer.from(CSV_TWO),
+      }),
+    );
 
     // Act
     const files = await archive(path, storage);
 
     // Assess
-    expect(files.map((file) => [file.rows, file.parquet?.rows])).toEqual([
-      [3, 3],
-      [1, 1],
+    expect(files.map(({ name, key, rows, sourceLink }) => ({ name, key, rows, sourceLink }))).toEqual([
+      { name: 'one.csv', key: 'exports/x/1.csv.gz', rows: 2, sourceLink: 2 },
+      { name: 'two.csv', key: 'exports/x/2.csv.gz', rows: 1, sourceLink: 2 },
     ]);
     for (const file of files) {
-      const stored = storage.objects.get(file.parquet?.key as string);
-      expect(stored?.info.contentType).toBe(PARQUET_FILE_CONTENT_TYPE);
-      expect(stored?.body.length).toBe(file.parquet?.bytes);
-      expect(
+      const stored = storage.objects.get(file.key);
+      expect(stored?.info.contentType).toBe(ARCHIVED_FILE_CONTENT_TYPE);
+      expect(file.bytes).toBe(stored?.body.length);
+      expect(file.sha256).toBe(
         createHash('sha256')
           .update(stored?.body as Buffer)
           .digest('hex'),
-      ).toBe(file.parquet?.sha256);
+      );
     }
-    const body = storage.objects.get('tables/comments/x/ex_1-1.parquet')?.body as Buffer;
-    const rows = await parquetReadObjects({
-      file: body.buffer.slice(body.byteOffset, body.byteOffset + body.length) as ArrayBuffer,
-    });
-    expect(rows.map((row) => [row.id, row.content, row.rank, row.unparsed_values, row.source_file])).toEqual([
-      ['1', 'a\r\nb', 5n, null, 'one.csv'],
-      ['2', 'c', null, '{"rank":"x"}', 'one.csv'],
-      ['3', '', null, null, 'one.csv'],
-    ]);
+    expect(gunzipSync(storage.objects.get('exports/x/1.csv.gz')?.body as Buffer).toString()).toBe(CSV_ONE);
+    expect(gunzipSync(storage.objects.get('exports/x/2.csv.gz')?.body as Buffer).toString()).toBe(CSV_TWO);
   });
 
-  it('stores no Parquet without the option, and the raw file is the same either way', async () => {
-    // Prepare
-    const path = zipFile({ 'one.csv': CSV });
-    const withParquet = new MemoryStorage();
-    const without = new MemoryStorage();
-
-    // Act
-    const [withFile] = await archive(path, withParquet);
-    const [withoutFile] = await archive(path, without, false);
-
-    // Assess
-    expect([...without.objects.keys()]).toEqual(['exports/x/1.csv.gz']);
-    expect(withoutFile).not.toHaveProperty('parquet');
-    expect(withoutFile?.sha256).toBe(withFile?.sha256);
-    expect(
-      without.objects
-        .get('exports/x/1.csv.gz')
-        ?.body.equals(withParquet.objects.get('exports/x/1.csv.gz')?.body as Buffer),
-    ).toBe(true);
+  it('stores the same bytes with the same SHA-256 when the same zip is archived again', async () => {
+    const path = zipFile('again.zip', zipSync({ 'one.csv': Buffer.from(CSV_ONE.repeat(500)) }));
+    const first = await archive(path, new MemoryStorage());
+    const second = await archive(path, new MemoryStorage());
+    expect(second).toEqual(first);
   });
 
-  it('fails with the counts when the Parquet file holds another number of rows than the CSV', async () => {
-    // Prepare: a writer that loses the second row.
-    const writeRecord = CommentParquetWriter.prototype.writeRecord;
-    let records = 0;
-    vi.spyOn(CommentParquetWriter.prototype, 'writeRecord').mockImplementation(function (
-      this: CommentParquetWriter,
-      fields,
-    ) {
-      records += 1;
-      if (records !== 3) writeRecord.call(this, fields);
-    });
-    const path = zipFile({ 'one.csv': CSV });
-
-    // Act
-    const error = await captureError(archive(path, new MemoryStorage()));
-
-    // Assess
-    expect(error).toBeInstanceOf(TableRowCountMismatchError);
-    expect(error.message).toBe('one.csv: 3 rows counted in the CSV, but 2 written to its Parquet file');
+  it('refuses a file that is not a zip', async () => {
+    const storage = new MemoryStorage();
+    const path = zipFile('html.zip', Buffer.from('<html>Access denied</html>'));
+    await expect(archive(path, storage)).rejects.toBeInstanceOf(CorruptArchiveError);
+    expect(storage.objects.size).toBe(0);
   });
 
-  it('fails, without waiting forever, when the Parquet upload fails', async () => {
-    // Prepare: the Parquet upload gives up after its first bytes, as a dropped connection would.
-    const storage: ArchiveWriter = {
-      put: async (key, body) => {
-        if (key.endsWith('.parquet')) {
-          body.once('data', () => {});
-          throw Object.assign(new Error('connection reset'), { name: 'NetworkingError' });
-        }
-        for await (const _chunk of body);
-      },
-    };
-    const many = `id,content\r\n${Array.from({ length: 20_000 }, (_, index) => `${index},${'x'.repeat(50)}\r\n`).join('')}`;
-    const path = zipFile({ 'big.csv': many });
+  it('refuses an entry whose data does not match its CRC-32', async () => {
+    // Prepare: a stored (uncompressed) entry with one byte of its data flipped.
+    const bytes = zipSync({ 'one.csv': Buffer.from(CSV_ONE) }, { level: 0 });
+    const at = Buffer.from(bytes).indexOf(Buffer.from('2,c'));
+    bytes[at] = '7'.charCodeAt(0);
+    const path = zipFile('crc.zip', bytes);
 
-    // Act
-    const error = await captureError(archive(path, storage));
+    // Act + Assess
+    await expect(archive(path, new MemoryStorage())).rejects.toThrow(/CRC-32 mismatch/);
+  });
 
-    // Assess
-    expect(error.message).toBe('connection reset');
+  it('refuses a truncated zip (no central directory)', async () => {
+    const bytes = zipSync({ 'one.csv': Buffer.from(CSV_ONE.repeat(100)) });
+    const path = zipFile('short.zip', bytes.subarray(0, Math.floor(bytes.length / 2)));
+    await expect(archive(path, new MemoryStorage())).rejects.toBeInstanceOf(CorruptArchiveError);
   });
 });

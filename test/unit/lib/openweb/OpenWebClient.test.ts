@@ -11,8 +11,8 @@ import {
   STATUS_ROUTE,
   TEST_SPOT,
   VirtualClock,
-} from '../../../unit/openweb/support/fakeUpstream';
-import { rejectionOf } from '../../../unit/openweb/support/testClient';
+} from './support/fakeUpstream';
+import { rejectionOf } from './support/testClient';
 
 /** A client given no timeout, retry or concurrency options, on a virtual clock. */
 function clientWithDefaults(routes: Routes, clock?: VirtualClock) {

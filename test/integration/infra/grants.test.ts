@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HandlerNames } from '../../../lib/http/routeTable';
+import { ExportTableIndex } from '../../../lib/store/tableDefinition';
+import { type Deployment, resolveValue } from '../../system/shipped/iamPolicy';
+import {
+  removeTestAssemblies,
+  SCHEDULED_SPOT_CONFIG,
+  type SynthesizedTestStack,
+  synthesizeTestStack,
+} from './synthesizeTestStack';
+import {
+  actionsOf,
+  type PolicyStatementJson,
+  resourcesGranting,
+  resourcesOfType,
+  statementsOfFunction,
+} from './templateQueries';
+
+/** What the handlers' own writes need on top of the brief's list; see the ExportFunctions grants. */
+const RECORD_ACTIONS = ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+const FUNCTION_BASICS = [
+  'logs:CreateLogStream',
+  'logs:PutLogEvents',
+  'xray:PutTelemetryRecords',
+  'xray:PutTraceSegments',
+];
+
+/** One instance of the stack, to read its grants' ARNs as IAM sees them. */
+const ONE_DEPLOYMENT: Deployment = {
+  partition: 'aws',
+  region: 'eu-west-1',
+  accountId: '123456789012',
+  stackId:
+    'arn:aws:cloudformation:eu-west-1:123456789012:stack/OpenWebExports/6f0b9a2e-1111-4c3d-9e8f-0123456789ab',
+  ref: (logicalId) => logicalId,
+  getAtt: (logicalId) => logicalId,
+};
+
+let stack: SynthesizedTestStack;
+
+beforeAll(() => {
+  stack = synthesizeTestStack({ ...SCHEDULED_SPOT_CONFIG, secretNamePrefix: 'team-a/openweb/' });
+});
+
+afterAll(() => {
+  removeTestAssemblies();
+});
+
+function allStatements(): PolicyStatementJson[] {
+  return resourcesOfType(stack.template, 'AWS::IAM::Policy').flatMap(
+    ([, policy]) => (policy.Properties.PolicyDocument as { Statement: PolicyStatementJson[] }).Statement,
+  );
+}
+
+describe('function grants', () => {
+  it('never grants a wildcard action anywhere in the stack', () => {
+    // Act
+    const actions = actionsOf(allStatements());
+
+    // Assess
+    expect(actions.length).toBeGreaterThan(10);
+    expect(actions.filter((action) => action.includes('*'))).toEqual([]);
+  });
+
+  it('lets start record exports, read secrets, start workflows and dead-letter failed schedules, nothing more', () => {
+    // Act
+    const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.START));
+
+    // Assess: no event: a start never ends an export. Query reads the paged links of the export a
+    // replayed start answers with, or of a finished lock holder.
+    expect(actions).toEqual(
+      [
+        ...FUNCTION_BASICS,
+        ...RECORD_ACTIONS,
+        'dynamodb:Query',
+        'secretsmanager:GetSecretValue',
+        'states:StartExecution',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:SendMessage',
+      ].sort(),
+    );
+  });
+
+  it("lets get-export poll a stale export, record its end, publish it and start the spot's next queued export", () => {
+    // Act
+    const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.GET_EXPORT));
+
+    // Assess
+    expect(actions).toEqual(
+      [
+        ...FUNCTION_BASICS,
+        ...RECORD_ACTIONS,
+        'dynamodb:Query',
+        'secretsmanager:GetSecretValue',
+        'states:StartExecution',
+        'events:PutEvents',
+      ].sort(),
+    );
+  });
+
+  it("lets workflow-task create, poll and abort, stop a workflow an abort met, publish events and start the spot's next queued export", () => {
+    // Act
+    const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.WORKFLOW_TASK));
+
+    // Assess
+    expect(actions).toEqual(
+      [
+        ...FUNCTION_BASICS,
+        ...RECORD_ACTIONS,
+        'dynamodb:Query',
+        'secretsmanager:GetSecretValue',
+        'states:StartExecution',
+        'states:StopExecution',
+        'events:PutEvents',
+      ].sort(),
+    );
+  });
+
+  it('lets reconcile repair: describe, restart and stop workflows, poll and abort, publish events, index older archives once', () => {
+    // Act
+    const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.RECONCILE));
+
+    // Assess: Scan finds, once, the COMPLETED exports recorded before the reconciler's index held archives.
+    expect(actions).toEqual(
+      [
+        ...FUNCTION_BASICS,
+        ...RECORD_ACTIONS,
+        'dynamodb:Query',
+        'dynamodb:Scan',
+        'secretsmanager:GetSecretValue',
+        'states:DescribeExecution',
+        'states:StartExecution',
+        'states:StopExecution',
+        'events:PutEvents',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:SendMessage',
+      ].sort(),
+    );
+  });
+
+  it("lets abort update the record, read secrets, stop the workflow, publish events and start the spot's next queued export", () => {
+    // Act
+    const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.ABORT));
+
+    // Assess
+    expect(actions).toEqual(
+      [
+        ...FUNCTION_BASICS,
+        ...RECORD_ACTIONS,
+        'dynamodb:Query',
+        'secretsmanager:GetSecretValue',
+        'states:StartExecution',
+        'states:StopExecution',
+        'events:PutEvents',
+      ].sort(),
+    );
+  });
+
+  it('lets list only read the table: no secrets, no workflows, no events, no writes', () => {
+    // Act
+    const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.LIST));
+
+    // Assess
+    expect(actions).toEqual([...FUNCTION_BASICS, 'dynamodb:Query'].sort());
+    expect(actions.some((action) => /^(secretsmanager|states|events|sqs):/.test(action))).toBe(false);
+  });
+
+  it('limits secrets to the configured prefix', () => {
+    // Act
+    const secretResources = [
+      HandlerNames.START,
+      HandlerNames.GET_EXPORT,
+      HandlerNames.WORKFLOW_TASK,
+      HandlerNames.RECONCILE,
+      HandlerNames.ABORT,
+    ].flatMap((handler) =>
+      resourcesGranting(statementsOfFunction(stack.template, handler), 'secretsmanager:GetSecretValue'),
+    );
+
+    // Assess
+    expect(secretResources).toHaveLength(5);
+    for (const resource of secretResources)
+      expect(resource).toMatch(/:secretsmanager:.*:secret:team-a\/openweb\/\*"\]\]\}$/);
+  });
+
+  it('names the state machine and its executions, not every state machine', () => {
+    // Prepare
+    const reconcile = statementsOfFunction(stack.template, HandlerNames.RECONCILE);
+    const abort = statementsOfFunction(stack.template, HandlerNames.ABORT);
+
+    // Act
+    const started = resourcesGranting(reconcile, 'states:StartExecution');
+    const described = resourcesGranting(reconcile, 'states:DescribeExecution');
+    const stopped = resourcesGranting(abort, 'states:StopExecution');
+
+    // Assess
+    const resolved = (resources: string[]) =>
+      resources.map((resource) => resolveValue(JSON.parse(resource), ONE_DEPLOYMENT));
+    expect(resolved(started)).toEqual([
+      'arn:aws:states:eu-west-1:123456789012:stateMachine:OpenWebExports-ExportPolling-6f0b9a2e',
+    ]);
+    expect(resolved(described)).toEqual([
+      'arn:aws:states:eu-west-1:123456789012:execution:OpenWebExports-ExportPolling-6f0b9a2e:*',
+    ]);
+    expect(stopped).toEqual(described);
+    expect(resourcesGranting(reconcile, 'states:StopExecution')).toEqual(described);
+  });
+
+  it('names the indexes each function queries instead of granting index/*', () => {
+    // Act
+    const queried = Object.fromEntries(
+      Object.values(HandlerNames).map((handler) => [
+        handler,
+        resourcesGranting(statementsOfFunction(stack.template, handler), 'dynamodb:Query').join(' '),
+      ]),
+    );
+
+    // Assess
+    expect(Object.values(queried).join(' ')).not.toContain('index/*');
+    // Only the reconciler sweeps its index; every function that ends an export reads the spot's queue.
+    expect(queried.reconcile).toContain(`/index/${ExportTableIndex.activeByLastPolled}`);
+    for (const handler of [
+      HandlerNames.START,
+      HandlerNames.GET_EXPORT,
+      HandlerNames.WORKFLOW_TASK,
+      HandlerNames.RECONCILE,
+      HandlerNames.ABORT,
+      HandlerNames.LIST,
+    ])
+      expect(queried[handler]).toContain(`/index/${ExportTableIndex.byStatus}`);
+    for (const handler of [
+      HandlerNames.START,
+      HandlerNames.GET_EXPORT,
+      HandlerNames.WORKFLOW_TASK,
+      HandlerNames.ABORT,
+      HandlerNames.LIST,
+    ])
+      expect(queried[handler]).not.toContain(ExportTableIndex.activeByLastPolled);
+  });
+
+  it('publishes only to the stack’s own event bus', () => {
+    // Prepare
+    const [busId] = Object.keys(stack.template.findResources('AWS::Events::EventBus'));
+
+    // Act
+    const enders = [
+      HandlerNames.GET_EXPORT,
+      HandlerNames.WORKFLOW_TASK,
+      HandlerNames.RECONCILE,
+      HandlerNames.ABORT,
+    ];
+    const busResources = enders.flatMap((handler) =>
+      resourcesGranting(statementsOfFunction(stack.template, handler), 'events:PutEvents'),
+    );
+
+    // Assess: the functions that end exports publish; start never ends one.
+    expect(busResources).toEqual(Array(enders.length).fill(JSON.stringify({ 'Fn::GetAtt': [busId, 'Arn'] })));
+  });
+
+  it("lets coverage only query the table itself: the spot's windows and watermarks, no index, nothing else", () => {
+    // Act
+    const statements = statementsOfFunction(stack.template, HandlerNames.COVERAGE);
+    const queried = resourcesGranting(statements, 'dynamodb:Query');
+
+    // Assess
+    expect(actionsOf(statements)).toEqual([...FUNCTION_BASICS, 'dynamodb:Query'].sort());
+    expect(queried).toHaveLength(1);
+    expect(queried[0]).toMatch(/ExportTable[0-9A-F]{8}/);
+    expect(queried.join(' ')).not.toContain('/index/');
+  });
+});

@@ -1,0 +1,170 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../../infra/ExportFunction';
+import { type HandlerName, HandlerNames, handlerEntryPath } from '../../../lib/http/routeTable';
+import { buildFunctionBundle } from '../../support/functionBundle';
+
+const BUNDLE_TIMEOUT_MS = 60_000;
+const SHIPPED_BUNDLES_TIMEOUT_MS = 180_000;
+/** The most a function's minified bundle may weigh: module init grows with it. */
+const MAX_BUNDLE_BYTES = 600 * 1024;
+/**
+ * The archive function also writes Parquet (hyparquet-writer and hysnappy, about 65 KB minified):
+ * it alone may weigh up to this.
+ */
+const MAX_ARCHIVE_BUNDLE_BYTES = 700 * 1024;
+const maxBundleBytes = (handler: HandlerName) =>
+  handler === HandlerNames.ARCHIVE ? MAX_ARCHIVE_BUNDLE_BYTES : MAX_BUNDLE_BYTES;
+
+/** Every source file the functions' bundles are made of, relative to the project root. */
+async function bundleInputs(entries: string[]): Promise<string[]> {
+  const result = await build({
+    entryPoints: entries.map((entry) => join(PROJECT_ROOT, entry)),
+    outdir: join(PROJECT_ROOT, 'cdk.out', 'bundle-check'),
+    absWorkingDir: PROJECT_ROOT,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  return Object.keys(result.metafile.inputs);
+}
+
+describe('the functions Lambda runs', () => {
+  it(
+    'bundle neither the OpenAPI generator nor a JSON Schema validator',
+    async () => {
+      // Act
+      const files = await bundleInputs(Object.values(HandlerNames).map(handlerEntryPath));
+
+      // Assess
+      for (const handler of Object.values(HandlerNames)) expect(files).toContain(handlerEntryPath(handler));
+      expect(files.filter((file) => file.startsWith('openapi/'))).toEqual([]);
+      expect(files.filter((file) => /node_modules\/(ajv|ajv-formats|@seriousme)\//.test(file))).toEqual([]);
+    },
+    BUNDLE_TIMEOUT_MS,
+  );
+});
+
+describe('the bundles the stack ships', () => {
+  let workDir: string;
+  const shipped = new Map<HandlerName, { inputs: string[]; bytes: number }>();
+  const inputsOf = (handler: HandlerName) => shipped.get(handler)?.inputs ?? [];
+  const matching = (handler: HandlerName, pattern: RegExp) =>
+    inputsOf(handler).filter((file) => pattern.test(file));
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), 'shipped-bundles-'));
+    for (const handler of Object.values(HandlerNames)) {
+      const { file, metafile } = await buildFunctionBundle(handler, join(workDir, handler));
+      // The files with code in the bundle: esbuild also reads modules it then drops (zod/mini re-exports its locales).
+      const output = Object.values(metafile.outputs).find((candidate) => candidate.entryPoint !== undefined);
+      const inputs = Object.entries(output?.inputs ?? {})
+        .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+        .map(([input]) => input);
+      shipped.set(handler, { inputs, bytes: (await stat(file)).size });
+    }
+  }, SHIPPED_BUNDLES_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it('hold no zod locale and not the classic zod API (which loads them all)', () => {
+    for (const handler of Object.values(HandlerNames)) {
+      expect(inputsOf(handler).length, handler).toBeGreaterThan(0);
+      expect(matching(handler, /node_modules\/zod\/v4\/(locales|classic)\//), handler).toEqual([]);
+    }
+  });
+
+  it(`each weigh at most ${MAX_BUNDLE_BYTES / 1024} KB minified, archive ${MAX_ARCHIVE_BUNDLE_BYTES / 1024} KB`, () => {
+    for (const handler of Object.values(HandlerNames)) {
+      expect(shipped.get(handler)?.bytes ?? Number.POSITIVE_INFINITY, handler).toBeLessThanOrEqual(
+        maxBundleBytes(handler),
+      );
+    }
+  });
+
+  it("hold none of the CLI's query engines: neither DuckDB (a native library) nor the Athena client", () => {
+    for (const handler of Object.values(HandlerNames)) {
+      expect(matching(handler, /node_modules\/(@duckdb|@aws-sdk\/client-athena)\//), handler).toEqual([]);
+      expect(matching(handler, /^cli\//), handler).toEqual([]);
+    }
+  });
+
+  it('give archive the Parquet writer and no other function', () => {
+    const parquetWriter = /node_modules\/(hyparquet-writer|hysnappy)\//;
+    expect(matching(HandlerNames.ARCHIVE, parquetWriter).length).toBeGreaterThan(0);
+    for (const handler of Object.values(HandlerNames)) {
+      if (handler !== HandlerNames.ARCHIVE) expect(matching(handler, parquetWriter), handler).toEqual([]);
+    }
+  });
+
+  it('give list the table and nothing else: no other AWS client, no OpenWeb client', () => {
+    expect(matching(HandlerNames.LIST, /node_modules\/@aws-sdk\/client-dynamodb\//).length).toBeGreaterThan(
+      0,
+    );
+    expect(
+      matching(
+        HandlerNames.LIST,
+        /node_modules\/@aws-sdk\/(client-sfn|client-eventbridge|client-secrets-manager|client-s3)\//,
+      ),
+    ).toEqual([]);
+    // Of lib/openweb only the download-host rules and limits the configuration reads.
+    expect(
+      matching(HandlerNames.LIST, /^lib\/openweb\//).filter(
+        (file) => !['lib/openweb/downloadLinkPolicy.ts', 'lib/openweb/UpstreamGovernor.ts'].includes(file),
+      ),
+    ).toEqual([]);
+  });
+
+  it('give start the table, the secrets and the workflows, but neither the upstream nor the bus', () => {
+    for (const client of ['client-dynamodb', 'client-secrets-manager', 'client-sfn']) {
+      expect(
+        matching(HandlerNames.START, new RegExp(`node_modules/@aws-sdk/${client}/`)).length,
+        client,
+      ).toBeGreaterThan(0);
+    }
+    expect(matching(HandlerNames.START, /node_modules\/@aws-sdk\/(client-eventbridge|client-s3)\//)).toEqual(
+      [],
+    );
+    expect(matching(HandlerNames.START, /^lib\/openweb\/OpenWebClient\.ts$/)).toEqual([]);
+  });
+
+  it('give files the table and the bucket: no bus, no secrets, no workflows, no upstream', () => {
+    expect(
+      matching(
+        HandlerNames.FILES,
+        /node_modules\/@aws-sdk\/(client-sfn|client-eventbridge|client-secrets-manager)\//,
+      ),
+    ).toEqual([]);
+    expect(matching(HandlerNames.FILES, /^lib\/openweb\/OpenWebClient\.ts$/)).toEqual([]);
+  });
+
+  it('give files the bucket to read (presigned GETs) and archive the bucket to write (uploads), not both', () => {
+    const presigner = /node_modules\/@aws-sdk\/s3-request-presigner\//;
+    const uploads = /node_modules\/@aws-sdk\/lib-storage\//;
+    expect(matching(HandlerNames.FILES, presigner).length).toBeGreaterThan(0);
+    expect(matching(HandlerNames.FILES, uploads)).toEqual([]);
+    expect(matching(HandlerNames.ARCHIVE, uploads).length).toBeGreaterThan(0);
+    expect(matching(HandlerNames.ARCHIVE, presigner)).toEqual([]);
+  });
+
+  it('give coverage the table and nothing else: no other AWS client, no OpenWeb client', () => {
+    expect(
+      matching(HandlerNames.COVERAGE, /node_modules\/@aws-sdk\/client-dynamodb\//).length,
+    ).toBeGreaterThan(0);
+    expect(
+      matching(
+        HandlerNames.COVERAGE,
+        /node_modules\/@aws-sdk\/(client-sfn|client-eventbridge|client-secrets-manager|client-s3)\//,
+      ),
+    ).toEqual([]);
+    expect(matching(HandlerNames.COVERAGE, /^lib\/openweb\/OpenWebClient\.ts$/)).toEqual([]);
+  });
+});

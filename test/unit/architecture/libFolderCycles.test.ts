@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LOCAL_PROJECT_ROOT } from '../../../local/projectRoot';
+
+const LIB = join(LOCAL_PROJECT_ROOT, 'lib');
+const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g;
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.ts$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** The top folder of lib/ a path is in (`exports`, `store`, …), or undefined for lib/ itself. */
+function folderOf(path: string): string | undefined {
+  const parts = relative(LIB, path).split(sep);
+  return parts.length > 1 ? parts[0] : undefined;
+}
+
+/** Which folder of lib/ imports which other folder. */
+function folderGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sourceFiles(LIB)) {
+    const from = folderOf(file);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) {
+      const target = resolve(dirname(file), specifier as string);
+      if (!target.startsWith(LIB)) continue;
+      const isDirectory = statSync(target, { throwIfNoEntry: false })?.isDirectory() ?? false;
+      const to = folderOf(isDirectory ? join(target, 'index.ts') : target);
+      if (from === undefined || to === undefined || from === to) continue;
+      graph.set(from, (graph.get(from) ?? new Set()).add(to));
+    }
+  }
+  return graph;
+}
+
+/** Every folder cycle, as the path that closes it (`a -> b -> c -> a`), whatever its length. */
+function cyclesOf(graph: Map<string, Set<string>>): string[] {
+  const cycles: string[] = [];
+  const visit = (folder: string, path: string[]): void => {
+    for (const next of graph.get(folder) ?? []) {
+      const at = path.indexOf(next);
+      // Each cycle once: reported from its alphabetically first folder.
+      if (at === 0) cycles.push([...path, next].join(' -> '));
+      else if (at < 0 && next > (path[0] as string)) visit(next, [...path, next]);
+    }
+  };
+  for (const folder of [...graph.keys()].sort()) visit(folder, [folder]);
+  return cycles;
+}
+
+describe('lib/ folders', () => {
+  it('import each other in one direction only: the domain owns its ports, adapters import the domain', () => {
+    // Act
+    const graph = folderGraph();
+
+    // Assess
+    expect(graph.get('store')?.has('exports')).toBe(true);
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  it('leave the domain importing no adapter: only the shared error vocabulary', () => {
+    // Act
+    const imported = [...(folderGraph().get('exports') ?? [])];
+
+    // Assess
+    expect(imported).toEqual(['errors']);
+  });
+
+  it('find a cycle through three folders as well as through two', () => {
+    // Prepare
+    const graph = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+      ['d', new Set(['e'])],
+      ['e', new Set(['d'])],
+      ['f', new Set(['a'])],
+    ]);
+
+    // Act / Assess
+    expect(cyclesOf(graph)).toEqual(['a -> b -> c -> a', 'd -> e -> d']);
+  });
+});

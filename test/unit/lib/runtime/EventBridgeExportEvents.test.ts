@@ -1,0 +1,162 @@
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { EventBridgeExportEvents } from '../../../../lib/events/EventBridgeExportEvents';
+import { ExportEventPublishError } from '../../../../lib/events/errors';
+import { exportRecordFixture } from '../../../support/exportRecordFixtures';
+
+describe('EventBridgeExportEvents', () => {
+  const client = new EventBridgeClient({ region: 'eu-west-1' });
+  const eventBridge = mockClient(client);
+  const events = new EventBridgeExportEvents({ client, eventBusName: 'exports' });
+
+  beforeEach(() => {
+    eventBridge.reset();
+    eventBridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'e1' }] });
+  });
+
+  it('puts a completed export on the bus with its links', async () => {
+    // Prepare
+    const record = exportRecordFixture({
+      status: 'COMPLETED',
+      upstreamExportId: 'up_1',
+      links: ['https://files.example/1.csv.zip'],
+      completedAt: '2025-01-01T01:00:00.000Z',
+      idempotencyKey: 'api:key',
+    });
+
+    // Act
+    await events.publishTerminal(record);
+
+    // Assess
+    const entry = eventBridge.commandCalls(PutEventsCommand)[0]?.args[0].input.Entries?.[0];
+    expect(entry).toMatchObject({
+      EventBusName: 'exports',
+      Source: 'openweb-exports',
+      DetailType: 'Export Completed',
+    });
+    expect(JSON.parse(entry?.Detail ?? '')).toEqual({
+      spotId: record.spotId,
+      exportId: record.exportId,
+      status: 'COMPLETED',
+      links: ['https://files.example/1.csv.zip'],
+      linkCount: 1,
+      upstreamExportId: 'up_1',
+      completedAt: '2025-01-01T01:00:00.000Z',
+    });
+  });
+
+  it('keeps an export with the most and longest links under EventBridge’s 256 KB, saying how many there are', async () => {
+    // Prepare: 500 links of 4,096 characters (the longest the download-link policy accepts): 2 MB.
+    const links = Array.from({ length: 500 }, (_, index) =>
+      `https://files.example/${String(index).padStart(4, '0')}.csv.zip?sig=`.padEnd(4096, 'x'),
+    );
+
+    // Act
+    await events.publishTerminal(exportRecordFixture({ status: 'COMPLETED', links }));
+
+    // Assess
+    const entry = eventBridge.commandCalls(PutEventsCommand)[0]?.args[0].input.Entries?.[0];
+    const detail = JSON.parse(entry?.Detail ?? '');
+    const entryBytes = Buffer.byteLength(JSON.stringify(entry), 'utf8');
+    expect(entryBytes).toBeLessThan(256 * 1024);
+    expect(detail.linkCount).toBe(500);
+    expect(detail.linksTruncated).toBe(true);
+    expect(detail.links.length).toBeGreaterThan(20);
+    expect(detail.links).toEqual(links.slice(0, detail.links.length));
+  });
+
+  it('puts Export Archived on the bus with the bucket and each file, without the source links', async () => {
+    // Prepare
+    const archived = new EventBridgeExportEvents({
+      client,
+      eventBusName: 'exports',
+      archiveBucketName: 'archive-bucket',
+    });
+    const record = exportRecordFixture({
+      status: 'COMPLETED',
+      links: ['https://files.example/1.csv.zip?signature=secret'],
+      archive: {
+        status: 'ARCHIVED',
+        archivedAt: '2025-01-01T01:05:00.000Z',
+        files: [
+          {
+            name: 'a.csv',
+            key: 'exports/spot=sp_demo/date=2025-01-01/ex/1.csv.gz',
+            bytes: 10,
+            sha256: 'ab'.repeat(32),
+            rows: 3,
+            sourceLink: 1,
+          },
+        ],
+      },
+    });
+
+    // Act
+    await archived.publishArchived(record);
+
+    // Assess
+    const entry = eventBridge.commandCalls(PutEventsCommand)[0]?.args[0].input.Entries?.[0];
+    expect(entry).toMatchObject({
+      EventBusName: 'exports',
+      Source: 'openweb-exports',
+      DetailType: 'Export Archived',
+    });
+    expect(JSON.parse(entry?.Detail ?? '')).toEqual({
+      spotId: record.spotId,
+      exportId: record.exportId,
+      status: 'COMPLETED',
+      bucket: 'archive-bucket',
+      archivedAt: '2025-01-01T01:05:00.000Z',
+      files: [
+        {
+          name: 'a.csv',
+          key: 'exports/spot=sp_demo/date=2025-01-01/ex/1.csv.gz',
+          bytes: 10,
+          sha256: 'ab'.repeat(32),
+          rows: 3,
+        },
+      ],
+      fileCount: 1,
+    });
+  });
+
+  it.each([
+    ['FAILED', 'Export Failed'],
+    ['ABORTED', 'Export Aborted'],
+  ] as const)('names a %s export %j', async (status, detailType) => {
+    // Act
+    await events.publishTerminal(exportRecordFixture({ status, failureReason: 'why' }));
+
+    // Assess
+    expect(eventBridge).toHaveReceivedCommandWith(PutEventsCommand, {
+      Entries: [
+        expect.objectContaining({ DetailType: detailType, Detail: expect.stringContaining('"why"') }),
+      ],
+    });
+  });
+
+  it('announces nothing for an export still under way', async () => {
+    // Act
+    await events.publishTerminal(exportRecordFixture({ status: 'PROCESSING' }));
+
+    // Assess
+    expect(eventBridge).not.toHaveReceivedCommand(PutEventsCommand);
+  });
+
+  it('throws ExportEventPublishError when EventBridge refuses the entry', async () => {
+    // Prepare
+    eventBridge
+      .on(PutEventsCommand)
+      .resolves({ FailedEntryCount: 1, Entries: [{ ErrorCode: 'InternalFailure', ErrorMessage: 'x' }] });
+
+    // Act / Assess
+    await expect(events.publishTerminal(exportRecordFixture({ status: 'COMPLETED' }))).rejects.toMatchObject({
+      name: 'ExportEventPublishError',
+      errorCode: 'InternalFailure',
+    });
+    await expect(events.publishTerminal(exportRecordFixture({ status: 'COMPLETED' }))).rejects.toBeInstanceOf(
+      ExportEventPublishError,
+    );
+  });
+});
