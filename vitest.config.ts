@@ -6,7 +6,7 @@ export const vitestConfig = defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     // The AWS SDK warns once per process that its 2027 releases need Node 22; with a worker per
-    // file that is dozens of identical lines. Lambda runs Node 24; see README "Node versions".
+    // file that is dozens of identical lines. Lambda runs Node 24; see docs/local.md "Node versions".
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     hookTimeout: 30_000,
     restoreMocks: true,

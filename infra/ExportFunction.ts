@@ -29,7 +29,7 @@ export interface ExportFunctionProps {
   ephemeralStorageMb?: number;
   /**
    * Stack traces through the shipped source map (`--enable-source-maps`). Node then reads and
-   * parses the map at every cold start, which costs module init (README, "Cold start").
+   * parses the map at every cold start, which costs module init (docs/performance.md, "Cold start").
    */
   sourceMapStackTraces: boolean;
 }

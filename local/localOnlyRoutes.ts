@@ -60,8 +60,8 @@ function indexAndHealth(about: LocalRuntimeAbout): LocalRoute[] {
           local: LOCAL_LINKS,
           docs: {
             readme: doc('README.md'),
-            api: `${doc('README.md')}#the-http-api`,
-            cli: `${doc('README.md')}#the-cli`,
+            api: doc('docs/http-api.md'),
+            cli: doc('docs/cli.md'),
             upstream: doc('docs/upstream.md'),
           },
         }),

@@ -12,7 +12,7 @@ import type { LocalRuntime } from './startLocalRuntime';
 const STOP_TIMEOUT_MS = 20_000;
 const EXIT_INTERRUPTED = 130;
 
-// Known and harmless here (see README, Node versions): the lockfile pins SDK releases that run on Node 20.
+// Known and harmless here (see docs/local.md, Node versions): the lockfile pins SDK releases that run on Node 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const say = (line: string) => console.log(line);

@@ -1,5 +1,5 @@
 // Polling cost of the deployed workflow definition against a naive fixed-interval loop, in
-// simulated time: `npm run bench:polling`. Prints one table; the README keeps a copy.
+// simulated time: `npm run bench:polling`. Prints one table; docs/performance.md keeps a copy.
 import '../../local/promiseWithResolvers';
 import FakeTimers from '@sinonjs/fake-timers';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';

@@ -380,7 +380,7 @@ describe('stack security invariants', () => {
         const format = accessLogs?.Format;
         expect(format).toContain('$context.requestId');
         expect(format).not.toMatch(/\$request\.|header|authorization|claims|querystring/i);
-        // Encrypted at rest by CloudWatch Logs itself (the README's Security model explains the choice);
+        // Encrypted at rest by CloudWatch Logs itself (docs/security.md explains the choice);
         // what must hold is that every group has a retention, so nothing is kept forever.
         // One per function, the state machine's and the API's access log.
         expect(logGroups).toHaveLength(Object.keys(HandlerNames).length + 2);

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -613,8 +614,14 @@ describe('a first run, as the README tells it', () => {
       routes: expect.arrayContaining(['POST /exports', 'GET /exports/{exportId}']),
       spots: ['sp_demo', 'sp_other'],
       local: { health: '/health', schedules: '/_local/schedules' },
-      docs: { readme: expect.stringMatching(/^file:.*README\.md$/) },
+      docs: {
+        readme: expect.stringMatching(/^file:.*README\.md$/),
+        api: expect.stringMatching(/^file:.*docs\/http-api\.md$/),
+        cli: expect.stringMatching(/^file:.*docs\/cli\.md$/),
+      },
     });
+    const docs = Object.values((index.body as { docs: Record<string, string> }).docs);
+    expect(docs.filter((url) => !existsSync(fileURLToPath(url)))).toEqual([]);
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ status: 'ok', uptimeSeconds: expect.any(Number) });
   });
