@@ -6,12 +6,8 @@ import type { FieldProblem } from '../lib/errors/problems';
 import type { ExportRequest } from '../lib/exports/ExportRecord';
 import { ExportStatus } from '../lib/exports/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
-import {
-  CSV_DELIMITERS,
-  conversationRequestShape,
-  dateRangeRequestShape,
-  MAX_EXPORT_RANGE_HOURS,
-} from '../lib/exports/exportRequestSchema';
+import { CSV_DELIMITERS, MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestLimits';
+import { conversationRequestShape, dateRangeRequestShape } from '../lib/exports/exportRequestSchema';
 import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
 import {
   type ExportView,

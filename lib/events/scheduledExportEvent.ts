@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { MAX_EXPORT_RANGE_HOURS } from '../exports/exportRequestSchema';
-import { spotIdSchema } from '../exports/spotId';
+import { MAX_EXPORT_RANGE_HOURS } from '../exports/exportRequestLimits';
+import { spotIdSchema } from '../exports/spotIdSchema';
 import { InvalidScheduledExportEventError } from './errors';
 import { isoDurationSeconds } from './isoDurationSeconds';
 

@@ -1,15 +1,11 @@
 import * as z from 'zod/mini';
 import type { ExportRequest } from './ExportRecord';
-
-/** The upstream's limits, enforced before anything is recorded or sent. */
-export const MAX_EXPORT_RANGE_HOURS = 730;
-export const MAX_RECORDS_IN_FILE = 100_000;
-export const CSV_DELIMITERS = [',', ';', '|', '\t'] as const;
-/**
- * How far past the server's clock a window may end: a caller whose clock runs a little ahead
- * (`--last P1D` ends at the caller's now) is not refused. The same allowance SigV4 gives.
- */
-export const FUTURE_WINDOW_ALLOWANCE_SECONDS = 300;
+import {
+  CSV_DELIMITERS,
+  FUTURE_WINDOW_ALLOWANCE_SECONDS,
+  MAX_EXPORT_RANGE_HOURS,
+  MAX_RECORDS_IN_FILE,
+} from './exportRequestLimits';
 
 const MS_PER_SECOND = 1000;
 const MS_PER_HOUR = 60 * 60 * MS_PER_SECOND;

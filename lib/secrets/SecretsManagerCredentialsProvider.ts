@@ -11,7 +11,7 @@ import {
   CredentialsUnavailableError,
   InvalidCredentialsError,
 } from '../exports/errors';
-import { spotIdSchema } from '../exports/spotId';
+import { spotIdSchema } from '../exports/spotIdSchema';
 import { SETTINGS } from '../settings/settingsTable';
 import { describeIssues, parseJsonQuietly, secretValueSchema } from './spotCredentialsSchema';
 

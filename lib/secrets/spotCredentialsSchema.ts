@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { spotIdSchema } from '../exports/spotId';
+import { spotIdSchema } from '../exports/spotIdSchema';
 
 const API_KEY_MESSAGE = 'apiKey must be a non-empty string';
 
