@@ -100,7 +100,7 @@ const scheduleShape = {
 const scheduleSchema = z.strictObject(scheduleShape);
 
 const spotShape = {
-  spotId: spotIdSchema,
+  spotId: spotIdSchema(),
   schedules: z
     .array(scheduleSchema)
     .default([])

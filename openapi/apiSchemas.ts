@@ -49,7 +49,7 @@ const whenBusy = z
       '(scheduled runs and API starts first in, first out; backfill windows after them).',
   });
 
-export const dateRangeRequestSchema = described(zm.extend(dateRangeRequestShape, { whenBusy }), {
+export const dateRangeRequestSchema = described(zm.extend(dateRangeRequestShape(), { whenBusy }), {
   id: 'DateRangeExportRequest',
   title: 'Date range export request',
   description:
@@ -57,7 +57,7 @@ export const dateRangeRequestSchema = described(zm.extend(dateRangeRequestShape,
     `\`until\` after \`from\`, at most ${MAX_EXPORT_RANGE_HOURS} hours apart.`,
 });
 
-export const conversationRequestSchema = described(zm.extend(conversationRequestShape, { whenBusy }), {
+export const conversationRequestSchema = described(zm.extend(conversationRequestShape(), { whenBusy }), {
   id: 'ConversationExportRequest',
   title: 'Conversation export request',
   description:
@@ -74,8 +74,8 @@ export const startExportBodySchema = z.union([dateRangeRequestSchema, conversati
 
 const exportRequestViewSchema = z
   .union([
-    zm.extend(dateRangeRequestShape, { kind: z.literal('dateRange') }),
-    zm.extend(conversationRequestShape, { kind: z.literal('conversation') }),
+    zm.extend(dateRangeRequestShape(), { kind: z.literal('dateRange') }),
+    zm.extend(conversationRequestShape(), { kind: z.literal('conversation') }),
   ])
   .meta({ id: 'ExportRequest', description: 'The request as accepted, with its `kind`.' });
 
