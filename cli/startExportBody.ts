@@ -1,10 +1,10 @@
 import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
 import {
   CSV_DELIMITERS,
-  exportRequestSchema,
   FUTURE_WINDOW_ALLOWANCE_SECONDS,
   MAX_RECORDS_IN_FILE,
-} from '../lib/exports/exportRequestSchema';
+} from '../lib/exports/exportRequestLimits';
+import { exportRequestSchema } from '../lib/exports/exportRequestSchema';
 import { fieldProblemsOf } from '../lib/http/invalidRequest';
 import type { CliOptionValues } from './CliCommand';
 import { integerOption, stringOption } from './cliOptions';

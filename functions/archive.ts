@@ -1,11 +1,8 @@
 import { type ArchiveDependencies, archiveExport, failArchive } from '../lib/archive/archiveExport';
 import { archiveFileCount } from '../lib/exports/ExportArchive';
 import type { ExportRecord } from '../lib/exports/ExportRecord';
-import {
-  type ArchiveTaskOutput,
-  parseWorkflowTask,
-  workflowTaskAction,
-} from '../lib/exports/workflowContract';
+import { type ArchiveTaskOutput, workflowTaskAction } from '../lib/exports/workflowContract';
+import { parseWorkflowTask } from '../lib/exports/workflowTaskInput';
 import { HandlerNames } from '../lib/http/routeTable';
 import {
   dynamoDbArchiveRecordsFactory,

@@ -3,12 +3,8 @@ import { createUpstreamExport } from '../lib/exports/createUpstreamExport';
 import { ExportAlreadyFinishedError } from '../lib/exports/errors';
 import { pollExportForWorkflow } from '../lib/exports/pollExportForWorkflow';
 import type { ExportDependencies } from '../lib/exports/ports';
-import {
-  parseWorkflowTask,
-  type TimeoutAbortTaskInput,
-  type TimeoutAbortTaskOutput,
-  workflowTaskAction,
-} from '../lib/exports/workflowContract';
+import { type TimeoutAbortTaskOutput, workflowTaskAction } from '../lib/exports/workflowContract';
+import { parseWorkflowTask, type TimeoutAbortTaskInput } from '../lib/exports/workflowTaskInput';
 import { HandlerNames } from '../lib/http/routeTable';
 import { createHandler } from '../lib/runtime/createHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';

@@ -1,8 +1,8 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
 import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
-import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestSchema';
-import { spotIdSchema } from '../lib/exports/spotId';
+import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestLimits';
+import { spotIdSchema } from '../lib/exports/spotIdSchema';
 import { SETTINGS } from '../lib/settings/settingsTable';
 import { suggestName } from '../lib/text/suggestName';
 import { canonicalTimeZone, checkScheduleExpression } from './scheduleExpression';
@@ -103,7 +103,7 @@ const scheduleShape = {
 const scheduleSchema = z.strictObject(scheduleShape);
 
 const spotShape = {
-  spotId: spotIdSchema,
+  spotId: spotIdSchema(),
   schedules: z
     .array(scheduleSchema)
     .default([])

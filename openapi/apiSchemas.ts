@@ -13,12 +13,8 @@ import type {
 import type { ExportRequest } from '../lib/exports/ExportRecord';
 import { ExportStatus } from '../lib/exports/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
-import {
-  CSV_DELIMITERS,
-  conversationRequestShape,
-  dateRangeRequestShape,
-  MAX_EXPORT_RANGE_HOURS,
-} from '../lib/exports/exportRequestSchema';
+import { CSV_DELIMITERS, MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestLimits';
+import { conversationRequestShape, dateRangeRequestShape } from '../lib/exports/exportRequestSchema';
 import type { SpotCoverage, WatermarkView } from '../lib/exports/spotCoverage';
 import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
 import {
@@ -61,7 +57,7 @@ const whenBusy = z
       '(scheduled runs and API starts first in, first out; backfill windows after them).',
   });
 
-export const dateRangeRequestSchema = described(zm.extend(dateRangeRequestShape, { whenBusy }), {
+export const dateRangeRequestSchema = described(zm.extend(dateRangeRequestShape(), { whenBusy }), {
   id: 'DateRangeExportRequest',
   title: 'Date range export request',
   description:
@@ -69,7 +65,7 @@ export const dateRangeRequestSchema = described(zm.extend(dateRangeRequestShape,
     `\`until\` after \`from\`, at most ${MAX_EXPORT_RANGE_HOURS} hours apart.`,
 });
 
-export const conversationRequestSchema = described(zm.extend(conversationRequestShape, { whenBusy }), {
+export const conversationRequestSchema = described(zm.extend(conversationRequestShape(), { whenBusy }), {
   id: 'ConversationExportRequest',
   title: 'Conversation export request',
   description:
@@ -86,8 +82,8 @@ export const startExportBodySchema = z.union([dateRangeRequestSchema, conversati
 
 const exportRequestViewSchema = z
   .union([
-    zm.extend(dateRangeRequestShape, { kind: z.literal('dateRange') }),
-    zm.extend(conversationRequestShape, { kind: z.literal('conversation') }),
+    zm.extend(dateRangeRequestShape(), { kind: z.literal('dateRange') }),
+    zm.extend(conversationRequestShape(), { kind: z.literal('conversation') }),
   ])
   .meta({ id: 'ExportRequest', description: 'The request as accepted, with its `kind`.' });
 

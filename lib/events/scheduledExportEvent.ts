@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
-import { MAX_EXPORT_RANGE_HOURS } from '../exports/exportRequestSchema';
-import { spotIdSchema } from '../exports/spotId';
+import { MAX_EXPORT_RANGE_HOURS } from '../exports/exportRequestLimits';
+import { schemaOnFirstUse } from '../exports/schemaOnFirstUse';
+import { spotIdSchema } from '../exports/spotIdSchema';
 import { InvalidScheduledExportEventError } from './errors';
 import { isoDurationSeconds } from './isoDurationSeconds';
 
@@ -44,28 +45,31 @@ const duration = (positive: boolean) =>
     }, 'must be an ISO-8601 duration like P1D or PT6H'),
   );
 
-const scheduledExportEventSchema = z.object({
-  source: z.literal('schedule'),
-  spotId: spotIdSchema,
-  schedule: z
-    .string({ error: 'must be a string' })
-    .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a schedule name')),
-  window: duration(true),
-  lag: z.optional(duration(false)),
-  maxWindowHours: z.optional(
-    z
-      .number({ error: 'must be a number' })
-      .check(
-        z.int('must be an integer'),
-        z.gte(1, 'must be at least 1'),
-        z.lte(MAX_EXPORT_RANGE_HOURS, `must be at most ${MAX_EXPORT_RANGE_HOURS}`),
-      ),
-  ),
-  scheduledTime: z.string({ error: 'must be a string' }).check(
-    z.regex(ISO_INSTANT, 'must be an ISO-8601 instant'),
-    z.refine((text: string) => Number.isFinite(Date.parse(text)), 'is not a real instant'),
-  ),
-});
+/** Built by the first scheduled run: an API start never parses one. */
+const scheduledExportEventSchema = schemaOnFirstUse(() =>
+  z.object({
+    source: z.literal('schedule'),
+    spotId: spotIdSchema(),
+    schedule: z
+      .string({ error: 'must be a string' })
+      .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a schedule name')),
+    window: duration(true),
+    lag: z.optional(duration(false)),
+    maxWindowHours: z.optional(
+      z
+        .number({ error: 'must be a number' })
+        .check(
+          z.int('must be an integer'),
+          z.gte(1, 'must be at least 1'),
+          z.lte(MAX_EXPORT_RANGE_HOURS, `must be at most ${MAX_EXPORT_RANGE_HOURS}`),
+        ),
+    ),
+    scheduledTime: z.string({ error: 'must be a string' }).check(
+      z.regex(ISO_INSTANT, 'must be an ISO-8601 instant'),
+      z.refine((text: string) => Number.isFinite(Date.parse(text)), 'is not a real instant'),
+    ),
+  }),
+);
 
 export function isScheduledExportEvent(event: unknown): boolean {
   return typeof event === 'object' && event !== null && (event as { source?: unknown }).source === 'schedule';
@@ -78,7 +82,7 @@ export function toWholeSecondInstant(ms: number): string {
 
 /** The run a scheduled event asks for. @throws InvalidScheduledExportEventError */
 export function scheduledRunOf(event: unknown): ScheduledRun {
-  const parsed = scheduledExportEventSchema.safeParse(event);
+  const parsed = scheduledExportEventSchema().safeParse(event);
   if (!parsed.success) throw new InvalidScheduledExportEventError(describe(parsed.error));
   const { spotId, schedule, window, lag, maxWindowHours, scheduledTime } = parsed.data;
   return {

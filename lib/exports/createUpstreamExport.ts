@@ -18,7 +18,8 @@ import { searchUpstreamList, upstreamIdsBeforeCreate } from './recoverUpstreamEx
 import { takeSpotLock } from './spotLockLease';
 import { transitionOrCurrent } from './transitionExport';
 import { AmbiguousCreateError, ExportConflictError } from './upstreamErrors';
-import type { CreateTaskInput, CreateTaskOutput } from './workflowContract';
+import type { CreateTaskOutput } from './workflowContract';
+import type { CreateTaskInput } from './workflowTaskInput';
 
 const MS_PER_SECOND = 1000;
 

@@ -1,31 +1,33 @@
 import * as z from 'zod/mini';
 import type { ExportRequest } from './ExportRecord';
+import {
+  CSV_DELIMITERS,
+  FUTURE_WINDOW_ALLOWANCE_SECONDS,
+  MAX_EXPORT_RANGE_HOURS,
+  MAX_RECORDS_IN_FILE,
+} from './exportRequestLimits';
+import { schemaOnFirstUse } from './schemaOnFirstUse';
 import { RFC3339_UTC_SECONDS } from './utcInstant';
-
-/** The upstream's limits, enforced before anything is recorded or sent. */
-export const MAX_EXPORT_RANGE_HOURS = 730;
-export const MAX_RECORDS_IN_FILE = 100_000;
-export const CSV_DELIMITERS = [',', ';', '|', '\t'] as const;
-/**
- * How far past the server's clock a window may end: a caller whose clock runs a little ahead
- * (`--last P1D` ends at the caller's now) is not refused. The same allowance SigV4 gives.
- */
-export const FUTURE_WINDOW_ALLOWANCE_SECONDS = 300;
 
 const MS_PER_SECOND = 1000;
 const MS_PER_HOUR = 60 * 60 * MS_PER_SECOND;
 const POST_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 
-const instant = z.string({ error: 'must be a string' }).check(
-  z.regex(RFC3339_UTC_SECONDS, 'must be an RFC 3339 UTC instant like 2026-01-31T00:00:00Z'),
-  z.refine(
-    (value: string) =>
-      !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value.slice(0, 19)),
-    'is not a real date',
+// The schemas are built by the first start request (./schemaOnFirstUse.ts): a
+// scheduled run of the same function parses none of them.
+
+const instant = schemaOnFirstUse(() =>
+  z.string({ error: 'must be a string' }).check(
+    z.regex(RFC3339_UTC_SECONDS, 'must be an RFC 3339 UTC instant like 2026-01-31T00:00:00Z'),
+    z.refine(
+      (value: string) =>
+        !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value.slice(0, 19)),
+      'is not a real date',
+    ),
   ),
 );
 
-const fileOptions = {
+const fileOptions = schemaOnFirstUse(() => ({
   delimiter: z.optional(z.enum(CSV_DELIMITERS, { error: 'must be one of , ; | or a tab' })),
   maxRecordsInFile: z.optional(
     z
@@ -36,7 +38,7 @@ const fileOptions = {
         z.lte(MAX_RECORDS_IN_FILE, `must be at most ${MAX_RECORDS_IN_FILE}`),
       ),
   ),
-};
+}));
 
 export interface ExportRequestSchemaOptions {
   /** Epoch ms; when given, a window that ends later than this (plus the allowance) is refused. */
@@ -44,11 +46,13 @@ export interface ExportRequestSchemaOptions {
 }
 
 /** A date range request's shape; the checks between its fields come on top, in `dateRangeSchema`. */
-export const dateRangeRequestShape = z.strictObject({ from: instant, until: instant, ...fileOptions });
+export const dateRangeRequestShape = schemaOnFirstUse(() =>
+  z.strictObject({ from: instant(), until: instant(), ...fileOptions() }),
+);
 
 const dateRangeSchema = (options: ExportRequestSchemaOptions) =>
-  dateRangeRequestShape.check(
-    z.superRefine((value: z.output<typeof dateRangeRequestShape>, context) => {
+  dateRangeRequestShape().check(
+    z.superRefine((value: z.output<ReturnType<typeof dateRangeRequestShape>>, context) => {
       const fromMs = Date.parse(value.from);
       const untilMs = Date.parse(value.until);
       if (
@@ -78,12 +82,14 @@ const dateRangeSchema = (options: ExportRequestSchemaOptions) =>
   );
 
 /** A conversation request's shape; `exportRequestSchema` also checks the id names the caller's spot. */
-export const conversationRequestShape = z.strictObject({
-  conversationId: z
-    .string({ error: 'must be a string' })
-    .check(z.minLength(1, 'must not be empty'), z.maxLength(300)),
-  ...fileOptions,
-});
+export const conversationRequestShape = schemaOnFirstUse(() =>
+  z.strictObject({
+    conversationId: z
+      .string({ error: 'must be a string' })
+      .check(z.minLength(1, 'must not be empty'), z.maxLength(300)),
+    ...fileOptions(),
+  }),
+);
 
 /**
  * The body of a start request: `{from, until}` or `{conversationId}`, plus optional
@@ -93,9 +99,9 @@ export function exportRequestSchema(
   spotId: string,
   options: ExportRequestSchemaOptions = {},
 ): z.ZodMiniType<ExportRequest> {
-  const conversation = conversationRequestShape.check(
+  const conversation = conversationRequestShape().check(
     z.refine(
-      (value: z.output<typeof conversationRequestShape>) =>
+      (value: z.output<ReturnType<typeof conversationRequestShape>>) =>
         value.conversationId.startsWith(`${spotId}_`) &&
         POST_ID.test(value.conversationId.slice(spotId.length + 1)),
       { path: ['conversationId'], message: `must be ${spotId}_<postId>` },

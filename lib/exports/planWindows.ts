@@ -1,6 +1,6 @@
 import type { CoverageWindow } from './CoverageLedger';
 import { WindowState } from './CoverageLedger';
-import { MAX_EXPORT_RANGE_HOURS } from './exportRequestSchema';
+import { MAX_EXPORT_RANGE_HOURS } from './exportRequestLimits';
 import { type Interval, splitInterval, subtractIntervals } from './timeIntervals';
 
 const MS_PER_HOUR = 3_600_000;

@@ -7,7 +7,8 @@ import {
 } from './errors';
 import { isTransientFailure } from './isTransientFailure';
 import type { ExportDependencies } from './ports';
-import type { PollTaskInput, PollTaskOutput } from './workflowContract';
+import type { PollTaskOutput } from './workflowContract';
+import type { PollTaskInput } from './workflowTaskInput';
 
 /**
  * One poll of the workflow loop: terminal → the task's output; still running →

@@ -1,13 +1,10 @@
-import * as z from 'zod/mini';
-import { isValidExportId } from './exportId';
-import { spotIdSchema } from './spotId';
-
 /**
  * The contract between the polling workflow (the Step Functions state machine, defined once in
  * infra/PollingWorkflow.ts) and the handlers its tasks invoke (functions/workflow-task.ts and
  * functions/archive.ts): the execution's input, each task's input and output, and the error
  * names the state machine's Retry/Catch key on. The state machine builds each task's payload
- * from `WORKFLOW_TASK_FIELDS`; the handlers read it with `parseWorkflowTask`.
+ * from `WORKFLOW_TASK_FIELDS`; the handlers read it with `parseWorkflowTask`
+ * (./workflowTaskInput.ts, apart so that the code that only needs these names builds no schema).
  */
 
 /**
@@ -97,57 +94,6 @@ export const WORKFLOW_TASK_FIELDS = {
   archiveFailed: { spotId: SPOT_ID, exportId: EXPORT_ID, error: { path: '$.archiveError', type: 'object' } },
 } as const satisfies Record<WorkflowTaskAction, Record<string, WorkflowTaskField>>;
 
-const exportIdSchema = z
-  .string({ error: 'must be an export id' })
-  .check(z.refine(isValidExportId, 'must be an export id'));
-
-const deadlineSchema = z
-  .string({ error: 'must be an ISO-8601 instant' })
-  .check(z.refine((text) => Number.isFinite(Date.parse(text)), 'must be an ISO-8601 instant'));
-
-const taskErrorSchema = z.object(
-  {
-    Error: z.optional(z.string({ error: 'must be a string' })),
-    Cause: z.optional(z.string({ error: 'must be a string' })),
-  },
-  { error: 'must be an object' },
-);
-
-const WORKFLOW_TASK_SCHEMAS = {
-  create: z.object({
-    action: z.literal('create'),
-    spotId: spotIdSchema,
-    exportId: exportIdSchema,
-    deadline: deadlineSchema,
-  }),
-  poll: z.object({
-    action: z.literal('poll'),
-    spotId: spotIdSchema,
-    exportId: exportIdSchema,
-    deadline: deadlineSchema,
-  }),
-  abortOnTimeout: z.object({
-    action: z.literal('abortOnTimeout'),
-    spotId: spotIdSchema,
-    exportId: exportIdSchema,
-  }),
-  archive: z.object({ action: z.literal('archive'), spotId: spotIdSchema, exportId: exportIdSchema }),
-  archiveFailed: z.object({
-    action: z.literal('archiveFailed'),
-    spotId: spotIdSchema,
-    exportId: exportIdSchema,
-    error: z.optional(taskErrorSchema),
-  }),
-} as const;
-
-/** The input of each task, as its handler receives it. */
-export type WorkflowTaskInput<A extends WorkflowTaskAction> = z.infer<(typeof WORKFLOW_TASK_SCHEMAS)[A]>;
-export type CreateTaskInput = WorkflowTaskInput<'create'>;
-export type PollTaskInput = WorkflowTaskInput<'poll'>;
-export type TimeoutAbortTaskInput = WorkflowTaskInput<'abortOnTimeout'>;
-export type ArchiveTaskInput = WorkflowTaskInput<'archive'>;
-export type ArchiveFailedTaskInput = WorkflowTaskInput<'archiveFailed'>;
-
 /**
  * Output of the create task: the state the rest of the workflow reads. The first wait is
  * learned when the create is accepted (zero when the export is already finished).
@@ -188,17 +134,6 @@ export interface ArchiveTaskOutput {
   fileCount: number;
 }
 
-/** A task input that does not have the contract's shape: a definition and code out of step. */
-export class InvalidTaskInputError extends Error {
-  override name = 'InvalidTaskInputError';
-  readonly problems: string[];
-
-  constructor(action: string, problems: string[]) {
-    super(`Invalid ${action} task input: ${problems.join('; ')}`);
-    this.problems = problems;
-  }
-}
-
 /** The action a task event names, when it names one of `actions`; whether it is well-formed is `parseWorkflowTask`'s job. */
 export function workflowTaskAction<A extends WorkflowTaskAction>(
   event: unknown,
@@ -207,19 +142,4 @@ export function workflowTaskAction<A extends WorkflowTaskAction>(
   if (typeof event !== 'object' || event === null) return undefined;
   const action = (event as { action?: unknown }).action;
   return actions.find((known) => known === action);
-}
-
-/** @throws InvalidTaskInputError */
-export function parseWorkflowTask<A extends WorkflowTaskAction>(
-  action: A,
-  event: unknown,
-): WorkflowTaskInput<A> {
-  const parsed = WORKFLOW_TASK_SCHEMAS[action].safeParse(event);
-  if (!parsed.success) {
-    throw new InvalidTaskInputError(
-      action,
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`),
-    );
-  }
-  return parsed.data as WorkflowTaskInput<A>;
 }

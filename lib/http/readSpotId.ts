@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { spotIdSchema } from '../exports/spotId';
+import { SPOT_ID_MESSAGE, SPOT_ID_PATTERN } from '../exports/spotId';
 import { headerValue } from './apiGatewayEvent';
 import { invalidRequest } from './invalidRequest';
 
@@ -10,9 +10,6 @@ export function readSpotId(event: APIGatewayProxyEventV2): string {
   const field = `header.${SPOT_ID_HEADER}`;
   const value = headerValue(event, SPOT_ID_HEADER);
   if (value === undefined) throw invalidRequest([{ field, message: 'is required' }]);
-  const parsed = spotIdSchema.safeParse(value);
-  if (!parsed.success) {
-    throw invalidRequest([{ field, message: parsed.error.issues[0]?.message ?? 'is not a spot id' }]);
-  }
-  return parsed.data;
+  if (!SPOT_ID_PATTERN.test(value)) throw invalidRequest([{ field, message: SPOT_ID_MESSAGE }]);
+  return value;
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { schemaOnFirstUse } from '../exports/schemaOnFirstUse';
 import type { CreatedExport, ExportStatusReport, ListedExport } from '../exports/UpstreamExports';
 import { UpstreamProtocolError } from '../exports/upstreamErrors';
 import { type DownloadLinkPolicy, screenDownloadLinks } from './downloadLinkPolicy';
@@ -8,7 +9,8 @@ import { normaliseUpstreamStatus } from './normaliseUpstreamStatus';
  * Tolerant readers for upstream bodies. Most shapes are undocumented
  * (see docs/upstream.md), so every reader accepts the plausible variants, keeps
  * unknown keys and the raw body, and turns anything it cannot use into an
- * `UpstreamProtocolError` instead of crashing.
+ * `UpstreamProtocolError` instead of crashing. Each reader's schema is built by its first
+ * reply (../exports/schemaOnFirstUse.ts).
  */
 
 /** An upstream HTTP answer as the readers need it. */
@@ -61,55 +63,63 @@ const nonBlankString = () => z.string().check(z.trim(), z.minLength(1));
 /** Absent or unusable: undefined instead of an error. */
 const tolerant = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
 
-const exportIdSchema = tolerant(
-  z.pipe(
-    z.union([nonBlankString(), z.number().check(z.int(), z.nonnegative())]),
-    z.transform((id: string | number) => String(id)),
+const exportIdSchema = schemaOnFirstUse(() =>
+  tolerant(
+    z.pipe(
+      z.union([nonBlankString(), z.number().check(z.int(), z.nonnegative())]),
+      z.transform((id: string | number) => String(id)),
+    ),
   ),
 );
 
-const optionalStringSchema = tolerant(nonBlankString());
+const optionalStringSchema = schemaOnFirstUse(() => tolerant(nonBlankString()));
 
-const linkSchema = z.union([
-  nonBlankString(),
-  z.pipe(
-    z.looseObject({ url: nonBlankString() }),
-    z.transform((link: { url: string }) => link.url),
-  ),
-  z.pipe(
-    z.looseObject({ link: nonBlankString() }),
-    z.transform((link: { link: string }) => link.link),
-  ),
-  z.pipe(
-    z.looseObject({ href: nonBlankString() }),
-    z.transform((link: { href: string }) => link.href),
-  ),
-]);
+const linkSchema = schemaOnFirstUse(() =>
+  z.union([
+    nonBlankString(),
+    z.pipe(
+      z.looseObject({ url: nonBlankString() }),
+      z.transform((link: { url: string }) => link.url),
+    ),
+    z.pipe(
+      z.looseObject({ link: nonBlankString() }),
+      z.transform((link: { link: string }) => link.link),
+    ),
+    z.pipe(
+      z.looseObject({ href: nonBlankString() }),
+      z.transform((link: { href: string }) => link.href),
+    ),
+  ]),
+);
 
 // Unusable entries are dropped rather than failing the whole report.
-const linksSchema = z.pipe(
-  tolerant(z.union([z.array(z.unknown()), z.string()])),
-  z.transform((links: unknown[] | string | undefined) => {
-    if (links === undefined) return undefined;
-    const items = Array.isArray(links) ? links : [links];
-    return items.flatMap((item) => {
-      const parsed = linkSchema.safeParse(item);
-      return parsed.success ? [parsed.data] : [];
-    });
-  }),
+const linksSchema = schemaOnFirstUse(() =>
+  z.pipe(
+    tolerant(z.union([z.array(z.unknown()), z.string()])),
+    z.transform((links: unknown[] | string | undefined) => {
+      if (links === undefined) return undefined;
+      const items = Array.isArray(links) ? links : [links];
+      return items.flatMap((item) => {
+        const parsed = linkSchema().safeParse(item);
+        return parsed.success ? [parsed.data] : [];
+      });
+    }),
+  ),
 );
 
-const exportFieldsSchema = z.looseObject({
-  id: exportIdSchema,
-  export_id: exportIdSchema,
-  exportId: exportIdSchema,
-  status: optionalStringSchema,
-  state: optionalStringSchema,
-  links: linksSchema,
-  download_links: linksSchema,
-  downloadLinks: linksSchema,
-});
-type ExportFields = z.infer<typeof exportFieldsSchema>;
+const exportFieldsSchema = schemaOnFirstUse(() =>
+  z.looseObject({
+    id: exportIdSchema(),
+    export_id: exportIdSchema(),
+    exportId: exportIdSchema(),
+    status: optionalStringSchema(),
+    state: optionalStringSchema(),
+    links: linksSchema(),
+    download_links: linksSchema(),
+    downloadLinks: linksSchema(),
+  }),
+);
+type ExportFields = z.infer<ReturnType<typeof exportFieldsSchema>>;
 
 function exportIdOf(fields: ExportFields): string | undefined {
   return fields.id ?? fields.export_id ?? fields.exportId;
@@ -119,17 +129,19 @@ function linksOf(fields: ExportFields): string[] | undefined {
   return fields.links ?? fields.download_links ?? fields.downloadLinks;
 }
 
-const createdExportFieldsSchema = z.extend(exportFieldsSchema, {
-  status_link: optionalStringSchema,
-  statusLink: optionalStringSchema,
-});
+const createdExportFieldsSchema = schemaOnFirstUse(() =>
+  z.extend(exportFieldsSchema(), {
+    status_link: optionalStringSchema(),
+    statusLink: optionalStringSchema(),
+  }),
+);
 
-const authReplySchema = z.looseObject({ token: nonBlankString() });
+const authReplySchema = schemaOnFirstUse(() => z.looseObject({ token: nonBlankString() }));
 
 /** The `token` of an auth reply. Errors never include the body. */
 export function readAuthToken(reply: UpstreamReply): string {
   const options = { redactBody: true };
-  const parsed = authReplySchema.safeParse(parseJson(reply, options));
+  const parsed = authReplySchema().safeParse(parseJson(reply, options));
   if (!parsed.success) throw protocolError('The upstream auth reply has no token', reply, options);
   return parsed.data.token;
 }
@@ -137,7 +149,7 @@ export function readAuthToken(reply: UpstreamReply): string {
 /** The export id from `id`/`export_id`/`exportId`, else from the `id` query parameter of `status_link`. */
 export function readCreatedExport(reply: UpstreamReply, exportBaseUrl: string): CreatedExport {
   const raw = parseJson(reply);
-  const parsed = createdExportFieldsSchema.safeParse(raw);
+  const parsed = createdExportFieldsSchema().safeParse(raw);
   if (!parsed.success) throw protocolError('The upstream create reply is not a JSON object', reply, {});
   const statusLink = parsed.data.status_link ?? parsed.data.statusLink;
   const exportId = exportIdOf(parsed.data) ?? exportIdFromStatusLink(statusLink, exportBaseUrl);
@@ -168,7 +180,7 @@ export function readExportStatusReport(
   linkPolicy: DownloadLinkPolicy,
 ): ExportStatusReport {
   const raw = parseJson(reply);
-  const parsed = exportFieldsSchema.safeParse(raw);
+  const parsed = exportFieldsSchema().safeParse(raw);
   const report = parsed.success ? toReport(parsed.data, raw, linkPolicy) : undefined;
   if (report === undefined)
     throw protocolError('The upstream status reply carries neither status nor links', reply, {});
@@ -204,22 +216,26 @@ function toReport(
 
 const exportListContainers = ['exports', 'items', 'data', 'results'] as const;
 
-const createdAtSchema = tolerant(
-  z.pipe(
-    z.union([nonBlankString(), z.number().check(z.nonnegative())]),
-    z.transform((value: string | number) =>
-      typeof value === 'string'
-        ? value
-        : new Date(value < EPOCH_MILLISECONDS_THRESHOLD ? value * 1000 : value).toISOString(),
+const createdAtSchema = schemaOnFirstUse(() =>
+  tolerant(
+    z.pipe(
+      z.union([nonBlankString(), z.number().check(z.nonnegative())]),
+      z.transform((value: string | number) =>
+        typeof value === 'string'
+          ? value
+          : new Date(value < EPOCH_MILLISECONDS_THRESHOLD ? value * 1000 : value).toISOString(),
+      ),
     ),
   ),
 );
 
-const listedExportFieldsSchema = z.extend(exportFieldsSchema, {
-  created_at: createdAtSchema,
-  createdAt: createdAtSchema,
-  created: createdAtSchema,
-});
+const listedExportFieldsSchema = schemaOnFirstUse(() =>
+  z.extend(exportFieldsSchema(), {
+    created_at: createdAtSchema(),
+    createdAt: createdAtSchema(),
+    created: createdAtSchema(),
+  }),
+);
 
 /**
  * The exports of a list reply: a top-level array or one under
@@ -232,8 +248,9 @@ export function readListedExports(reply: UpstreamReply, linkPolicy: DownloadLink
   const entries = listEntries(raw);
   if (entries === undefined)
     throw protocolError('The upstream list reply holds no list of exports', reply, {});
+  const schema = listedExportFieldsSchema();
   return entries.flatMap((entry) => {
-    const parsed = listedExportFieldsSchema.safeParse(entry);
+    const parsed = schema.safeParse(entry);
     if (!parsed.success) return [];
     const exportId = exportIdOf(parsed.data);
     if (exportId === undefined) return [];
@@ -264,12 +281,14 @@ function listEntries(raw: unknown): unknown[] | undefined {
   return undefined;
 }
 
-const errorBodySchema = z.looseObject({
-  message: optionalStringSchema,
-  error: optionalStringSchema,
-  error_description: optionalStringSchema,
-  detail: optionalStringSchema,
-});
+const errorBodySchema = schemaOnFirstUse(() =>
+  z.looseObject({
+    message: optionalStringSchema(),
+    error: optionalStringSchema(),
+    error_description: optionalStringSchema(),
+    detail: optionalStringSchema(),
+  }),
+);
 
 /** The human-readable reason in an error body (`message`, `error`, …), shortened; undefined if none. */
 export function readUpstreamMessage(bodyText: string): string | undefined {
@@ -279,7 +298,7 @@ export function readUpstreamMessage(bodyText: string): string | undefined {
   } catch {
     return undefined;
   }
-  const parsed = errorBodySchema.safeParse(body);
+  const parsed = errorBodySchema().safeParse(body);
   if (!parsed.success) return undefined;
   const message =
     parsed.data.message ?? parsed.data.error ?? parsed.data.error_description ?? parsed.data.detail;

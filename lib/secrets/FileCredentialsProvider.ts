@@ -58,7 +58,7 @@ export class FileCredentialsProvider implements CredentialsProvider {
     }
     const json = parseJsonQuietly(text);
     if (!json.ok) throw new InvalidCredentialsError(spotId, source, ['the file is not JSON']);
-    const parsed = credentialsFileSchema.safeParse(json.value);
+    const parsed = credentialsFileSchema().safeParse(json.value);
     if (!parsed.success) throw new InvalidCredentialsError(spotId, source, describeIssues(parsed.error));
     return parsed.data;
   }

@@ -11,7 +11,7 @@ import {
   CredentialsUnavailableError,
   InvalidCredentialsError,
 } from '../exports/errors';
-import { spotIdSchema } from '../exports/spotId';
+import { spotIdSchema } from '../exports/spotIdSchema';
 import { SETTINGS } from '../settings/settingsTable';
 import { describeIssues, parseJsonQuietly, secretValueSchema } from './spotCredentialsSchema';
 
@@ -45,7 +45,7 @@ export class SecretsManagerCredentialsProvider implements CredentialsProvider {
   }
 
   async getCredentials(spotId: string, options: GetCredentialsOptions = {}): Promise<SpotCredentials> {
-    if (!spotIdSchema.safeParse(spotId).success) {
+    if (!spotIdSchema().safeParse(spotId).success) {
       throw new CredentialsNotFoundError(spotId, 'Secrets Manager (not a valid spot id)');
     }
     const secretName = this.secretNameFor(spotId);
@@ -58,7 +58,7 @@ export class SecretsManagerCredentialsProvider implements CredentialsProvider {
     if (!json.ok) {
       throw new InvalidCredentialsError(spotId, source, ['the secret value is not JSON']);
     }
-    const parsed = secretValueSchema.safeParse(json.value);
+    const parsed = secretValueSchema().safeParse(json.value);
     if (!parsed.success) {
       throw new InvalidCredentialsError(spotId, source, describeIssues(parsed.error));
     }

@@ -1,21 +1,23 @@
 import * as z from 'zod/mini';
-import { spotIdSchema } from '../exports/spotId';
+import { schemaOnFirstUse } from '../exports/schemaOnFirstUse';
+import { spotIdSchema } from '../exports/spotIdSchema';
 
 const API_KEY_MESSAGE = 'apiKey must be a non-empty string';
 
-const apiKeySchema = z.string({ error: API_KEY_MESSAGE }).check(z.trim(), z.minLength(1, API_KEY_MESSAGE));
-
-/** Secrets Manager value: `{"spotId": "...", "apiKey": "..."}`. */
-export const secretValueSchema = z.looseObject(
-  { spotId: spotIdSchema, apiKey: apiKeySchema },
-  { error: 'must be a JSON object' },
+const apiKeySchema = schemaOnFirstUse(() =>
+  z.string({ error: API_KEY_MESSAGE }).check(z.trim(), z.minLength(1, API_KEY_MESSAGE)),
 );
 
-/** Local file: `{"sp_abc": {"apiKey": "..."}}`. */
-export const credentialsFileSchema = z.record(
-  z.string(),
-  z.looseObject({ apiKey: apiKeySchema }, { error: 'must be a JSON object' }),
-  { error: 'must be a JSON object' },
+/** Secrets Manager value: `{"spotId": "...", "apiKey": "..."}`. Built by the first secret read. */
+export const secretValueSchema = schemaOnFirstUse(() =>
+  z.looseObject({ spotId: spotIdSchema(), apiKey: apiKeySchema() }, { error: 'must be a JSON object' }),
+);
+
+/** Local file: `{"sp_abc": {"apiKey": "..."}}`. Built by the first file read. */
+export const credentialsFileSchema = schemaOnFirstUse(() =>
+  z.record(z.string(), z.looseObject({ apiKey: apiKeySchema() }, { error: 'must be a JSON object' }), {
+    error: 'must be a JSON object',
+  }),
 );
 
 /**

@@ -15,7 +15,7 @@ import type {
   WindowUpdate,
 } from '../exports/CoverageLedger';
 import { WindowState } from '../exports/CoverageLedger';
-import { MAX_EXPORT_RANGE_HOURS } from '../exports/exportRequestSchema';
+import { MAX_EXPORT_RANGE_HOURS } from '../exports/exportRequestLimits';
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { withoutUndefined } from './exportItem';
 import { clampLimit } from './exportListing';

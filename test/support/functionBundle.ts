@@ -20,11 +20,19 @@ export interface FunctionBundle {
  * runtime's Node.js target. An option this mapping does not know is refused, so a new
  * bundling setting in the stack cannot silently make the checks build something else.
  */
-export async function buildFunctionBundle(handler: HandlerName, outdir: string): Promise<FunctionBundle> {
+export function buildFunctionBundle(handler: HandlerName, outdir: string): Promise<FunctionBundle> {
+  return buildBundleLikeFunctions(handlerEntryPath(handler), outdir);
+}
+
+/**
+ * Builds any entry file (relative to the project root) with the very options of the function
+ * bundles, e.g. a benchmark's reference module, so it is measured on the same terms.
+ */
+export async function buildBundleLikeFunctions(entryPath: string, outdir: string): Promise<FunctionBundle> {
   const file = join(outdir, BUNDLE_FILE);
   const result = await build({
     ...esbuildOptionsFor(FUNCTION_BUNDLING),
-    entryPoints: [join(PROJECT_ROOT, handlerEntryPath(handler))],
+    entryPoints: [join(PROJECT_ROOT, entryPath)],
     absWorkingDir: PROJECT_ROOT,
     outfile: file,
     metafile: true,

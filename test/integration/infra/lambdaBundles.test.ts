@@ -105,6 +105,19 @@ describe('the bundles the stack ships', () => {
     }
   });
 
+  it('give zod only to the functions that parse with it, and the task input schemas only to the task handlers', () => {
+    // Building schemas is module init: list and files check the spot header with a regular expression.
+    for (const handler of [HandlerNames.LIST, HandlerNames.FILES]) {
+      expect(matching(handler, /node_modules\/zod\//), handler).toEqual([]);
+    }
+    const taskHandlers: HandlerName[] = [HandlerNames.WORKFLOW_TASK, HandlerNames.ARCHIVE];
+    for (const handler of Object.values(HandlerNames)) {
+      expect(matching(handler, /^lib\/exports\/workflowTaskInput\.ts$/).length > 0, handler).toBe(
+        taskHandlers.includes(handler),
+      );
+    }
+  });
+
   it('give list the table and nothing else: no other AWS client, no OpenWeb client', () => {
     expect(matching(HandlerNames.LIST, /node_modules\/@aws-sdk\/client-dynamodb\//).length).toBeGreaterThan(
       0,

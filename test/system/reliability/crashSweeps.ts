@@ -7,7 +7,7 @@ import type { ExportDependencies } from '../../../lib/exports/ports';
 import { reconcileExports } from '../../../lib/exports/reconcileExports';
 import { runSchedule } from '../../../lib/exports/runSchedule';
 import { startExport } from '../../../lib/exports/startExport';
-import type { CreateTaskInput } from '../../../lib/exports/workflowContract';
+import type { CreateTaskInput } from '../../../lib/exports/workflowTaskInput';
 import { type CrashPlacement, IoStepCrasher } from '../../support/IoStepCrasher';
 import { FAR_DEADLINE } from '../../support/startAndCreate';
 import { abortViaApi, deliverSchedule, scheduleEvent, startViaApi, windowRequest } from './callers';

@@ -1,9 +1,9 @@
-import {
-  type CreateTaskInput,
-  type PollTaskInput,
-  type TimeoutAbortTaskInput,
-  WorkflowErrorNames,
-} from '../../../lib/exports/workflowContract';
+import { WorkflowErrorNames } from '../../../lib/exports/workflowContract';
+import type {
+  CreateTaskInput,
+  PollTaskInput,
+  TimeoutAbortTaskInput,
+} from '../../../lib/exports/workflowTaskInput';
 import { HandlerNames } from '../../../lib/http/routeTable';
 import type { FaultScenario } from './FaultScenario';
 

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { newExportId } from '../../../../lib/exports/exportId';
 import {
-  InvalidTaskInputError,
-  parseWorkflowTask,
   pollingExecutionName,
   WORKFLOW_TASK_FIELDS,
   WorkflowTaskHandlers,
   workflowTaskAction,
 } from '../../../../lib/exports/workflowContract';
+import { InvalidTaskInputError, parseWorkflowTask } from '../../../../lib/exports/workflowTaskInput';
 
 const exportId = newExportId();
 
