@@ -15,7 +15,6 @@ import {
   workflowRunId,
 } from '../../../lib/archive/archiveExport';
 import { ArchiveRetryableError } from '../../../lib/archive/errors';
-import { PATH_TABLE_PARTITIONS } from '../../../lib/archive/pathTablePartitions';
 import type { ArchiveRecords, ArchiveWriter } from '../../../lib/archive/ports';
 import { type ArchivedFile, ArchiveStatus } from '../../../lib/exports/ExportArchive';
 import type { ExportRecord, ExportRequest } from '../../../lib/exports/ExportRecord';
@@ -23,12 +22,12 @@ import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { newExportId } from '../../../lib/exports/exportId';
 import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
 import { exportView } from '../../../lib/http/exportView';
-import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
 import { S3ArchiveReader } from '../../../lib/s3/S3ArchiveReader';
 import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
 import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
 import { exportKey } from '../../../lib/store/tableKeys';
 import { type LocalS3, startLocalS3 } from '../../../local/localS3';
+import { archiveDependenciesOn, testArchiveSettings } from '../../support/archiveHarness';
 import { captureError } from '../../support/captureError';
 import { dynamoDbItemBytes } from '../../support/dynamoDbItemBytes';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
@@ -87,28 +86,12 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
   function archiveDeps(
     overrides: Partial<ArchiveDependencies> = {},
     exportBaseUrl = h.simulator.exportBaseUrl,
-  ) {
-    const deps: ArchiveDependencies = {
-      store: h.store,
-      archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
-      archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
-      partitions: PATH_TABLE_PARTITIONS,
+  ): ArchiveDependencies {
+    return archiveDependenciesOn(h, s3, {
       archiveEvents: { publishArchived: async (record) => void archived.push(record) },
-      coverage: h.coverage,
-      events: h.deps.events,
-      metrics: h.deps.metrics,
-      settings: h.deps.settings,
-      archiveSettings: {
-        claimLeaseSeconds: 1200,
-        downloadTimeoutMs: 10_000,
-        downloadPolicy: downloadLinkPolicy(exportBaseUrl, []),
-        urlExpirySeconds: 900,
-        writeTable: true,
-      },
-      now: h.clock.now,
+      archiveSettings: testArchiveSettings(exportBaseUrl),
       ...overrides,
-    };
-    return deps;
+    });
   }
 
   /** A COMPLETED export of the simulator, 250 records in files of 100. */

@@ -9,18 +9,16 @@ import { type ArchiveDependencies, archiveExport } from '../../../lib/archive/ar
 import type { ArchiveManifest } from '../../../lib/archive/archiveManifest';
 import { CommentParquetWriter } from '../../../lib/archive/parquet/CommentParquetWriter';
 import { COMMENT_TABLE_COLUMNS } from '../../../lib/archive/parquet/commentTableSchema';
-import { PATH_TABLE_PARTITIONS } from '../../../lib/archive/pathTablePartitions';
 import type { ArchiveWriter } from '../../../lib/archive/ports';
 import { ArchiveStatus } from '../../../lib/exports/ExportArchive';
 import type { ExportRecord, ExportRequest } from '../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { newExportId } from '../../../lib/exports/exportId';
 import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
-import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
 import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
-import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
 import { type LocalS3, startLocalS3 } from '../../../local/localS3';
 import { formatCsv } from '../../../local/openweb-simulator/csv';
+import { archiveDependenciesOn, testArchiveSettings } from '../../support/archiveHarness';
 import { localParquetFiles } from '../../support/duckDbParquet';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { readCommentsArchive } from '../../support/readCommentsArchive';
@@ -80,26 +78,10 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
     exportBaseUrl: string,
     overrides: Partial<ArchiveDependencies> = {},
   ): ArchiveDependencies {
-    return {
-      store: h.store,
-      archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
-      archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
-      partitions: PATH_TABLE_PARTITIONS,
-      archiveEvents: { publishArchived: async () => {} },
-      coverage: h.coverage,
-      events: h.deps.events,
-      metrics: h.deps.metrics,
-      settings: h.deps.settings,
-      archiveSettings: {
-        claimLeaseSeconds: 1200,
-        downloadTimeoutMs: 10_000,
-        downloadPolicy: downloadLinkPolicy(exportBaseUrl, []),
-        urlExpirySeconds: 900,
-        writeTable: true,
-      },
-      now: h.clock.now,
+    return archiveDependenciesOn(h, s3, {
+      archiveSettings: testArchiveSettings(exportBaseUrl),
       ...overrides,
-    };
+    });
   }
 
   /** A COMPLETED export of the simulator: 250 records in files of 100. */

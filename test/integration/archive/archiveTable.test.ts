@@ -17,16 +17,15 @@ import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
 import { CatalogPartitionError } from '../../../lib/glue/errors';
 import { createLogger } from '../../../lib/observability/createLogger';
-import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
 import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
 import { FileCredentialsProvider } from '../../../lib/secrets/FileCredentialsProvider';
-import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
 import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';
 import { LocalExportEvents } from '../../../local/LocalExportEvents';
 import { LOCAL_S3_DATA_FOLDER } from '../../../local/localDataLayout';
 import { localDependencies } from '../../../local/localDependencies';
 import { type LocalS3, startLocalS3 } from '../../../local/localS3';
 import { LOCAL_PROJECT_ROOT } from '../../../local/projectRoot';
+import { archiveDependenciesOn } from '../../support/archiveHarness';
 import { captureError } from '../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { readCommentsArchive } from '../../support/readCommentsArchive';
@@ -136,26 +135,7 @@ describe("an archived export in the comment_rows table, the S3 stand-in's files 
 
   /** The archive's dependencies on this test's table and stand-in, with the given partitions and writer. */
   function archiveDeps(overrides: Partial<ArchiveDependencies>): ArchiveDependencies {
-    return {
-      store: h.store,
-      archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
-      archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
-      partitions: recordingPartitions([]),
-      archiveEvents: { publishArchived: async () => {} },
-      coverage: h.coverage,
-      events: h.deps.events,
-      metrics: h.deps.metrics,
-      settings: h.deps.settings,
-      archiveSettings: {
-        claimLeaseSeconds: 1200,
-        downloadTimeoutMs: 10_000,
-        downloadPolicy: downloadLinkPolicy(h.simulator.exportBaseUrl, []),
-        urlExpirySeconds: 900,
-        writeTable: true,
-      },
-      now: h.clock.now,
-      ...overrides,
-    };
+    return archiveDependenciesOn(h, s3, { partitions: recordingPartitions([]), ...overrides });
   }
 
   async function storedKeys(): Promise<string[]> {

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ArchiveDependencies, archiveExport } from '../../../lib/archive/archiveExport';
-import { PATH_TABLE_PARTITIONS } from '../../../lib/archive/pathTablePartitions';
 import { abortExport } from '../../../lib/exports/abortExport';
 import { type CoverageWindow, WindowState } from '../../../lib/exports/CoverageLedger';
 import { ArchiveStatus } from '../../../lib/exports/ExportArchive';
@@ -10,11 +9,9 @@ import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflo
 import { reconcileExports } from '../../../lib/exports/reconcileExports';
 import { runSchedule, type ScheduleRunCommand, windowsBetween } from '../../../lib/exports/runSchedule';
 import { mergeIntervals, wholeSecondInstant } from '../../../lib/exports/timeIntervals';
-import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
-import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
-import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
 import { type LocalS3, startLocalS3 } from '../../../local/localS3';
 import type { OpenWebSimulatorOptions } from '../../../local/openweb-simulator';
+import { archiveDependenciesOn, testArchiveSettings } from '../../support/archiveHarness';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { FAR_DEADLINE, runCreateTask } from '../../support/startAndCreate';
 
@@ -52,25 +49,9 @@ describe('scheduled coverage: watermarks, the queue, retries and gaps', () => {
   }
 
   function archiveDeps(): ArchiveDependencies {
-    return {
-      store: h.store,
-      archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
-      archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
-      partitions: PATH_TABLE_PARTITIONS,
-      archiveEvents: { publishArchived: async () => {} },
-      coverage: h.coverage,
-      events: h.deps.events,
-      metrics: h.deps.metrics,
-      settings: h.deps.settings,
-      archiveSettings: {
-        claimLeaseSeconds: 1200,
-        downloadTimeoutMs: 10_000,
-        downloadPolicy: downloadLinkPolicy(h.simulator.exportBaseUrl, []),
-        urlExpirySeconds: 900,
-        writeTable: false,
-      },
-      now: h.clock.now,
-    };
+    return archiveDependenciesOn(h, s3, {
+      archiveSettings: testArchiveSettings(h.simulator.exportBaseUrl, { writeTable: false }),
+    });
   }
 
   /** The run the schedule fires at `hoursFromStart` past the harness clock's start (whole hours). */
