@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportView } from '../../../lib/http/exportView';
+import { exampleQuestions } from '../../support/exampleQuestions';
+import { eventually, requestJson } from './support/http';
+import {
+  type ExitResult,
+  killAllChildProcesses,
+  type RuntimeProcess,
+  spawnNode,
+  startRuntimeProcess,
+} from './support/runtimeProcess';
+
+// The first start may synthesize the stack (then cached).
+const READY_TIMEOUT_MS = 120_000;
+const ARCHIVE_TIMEOUT_MS = 60_000;
+const CLI_TIMEOUT_MS = 60_000;
+const TIME_SCALE = '0.001';
+const DAY = { from: '2026-11-20T00:00:00Z', until: '2026-11-21T00:00:00Z' };
+
+function within<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what} took longer than ${timeoutMs} ms`)), timeoutMs),
+    ),
+  ]);
+}
+
+/**
+ * The archive as a table, as a newcomer meets it: `npm start` as a process, an export archived,
+ * then `query` run as the CLI process it is, over the runtime's data folder.
+ */
+describe('query, run as npm start and the CLI run it', () => {
+  let dataDir: string;
+  let runtime: RuntimeProcess;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'openweb-exports-e2e-query-'));
+    runtime = await startRuntimeProcess(
+      {
+        PORT: '0',
+        SIMULATOR_PORT: '0',
+        LOCAL_TIME_SCALE: TIME_SCALE,
+        LOCAL_DATA_DIR: dataDir,
+        LOG_LEVEL: 'ERROR',
+      },
+      READY_TIMEOUT_MS,
+    );
+  }, READY_TIMEOUT_MS + 5_000);
+
+  afterAll(async () => {
+    await killAllChildProcesses();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function query(sql: string): Promise<ExitResult> {
+    const cli = spawnNode(
+      ['cli/openweb-exports.mjs', 'query', sql, '--format', 'json', '--local', '--data-dir', dataDir],
+      {},
+    );
+    return within(cli.exited, CLI_TIMEOUT_MS, `the query ${sql}`);
+  }
+
+  it(
+    "answers `select count(*) from comments` with the archived export's row count, and runs the example questions",
+    async () => {
+      // Prepare: one export, archived.
+      const started = await requestJson(`${runtime.apiUrl}/exports`, {
+        method: 'POST',
+        spotId: 'sp_demo',
+        body: DAY,
+      });
+      const exportId = (started.body as ExportView).exportId;
+      const archived = await eventually(
+        async () => {
+          const { body } = await requestJson(`${runtime.apiUrl}/exports/${exportId}`, { spotId: 'sp_demo' });
+          const view = body as ExportView;
+          return view.archive.status === 'ARCHIVED' ? view : undefined;
+        },
+        ARCHIVE_TIMEOUT_MS,
+        `the archive of ${exportId}`,
+      );
+
+      // Act
+      const count = await query('select count(*) as comments from comments');
+      const questions = [];
+      for (const question of exampleQuestions())
+        questions.push({ question, exit: await query(question.sql) });
+
+      // Assess
+      expect(count.code, count.output).toBe(0);
+      const [row] = JSON.parse(
+        count.output.slice(count.output.indexOf('['), count.output.lastIndexOf(']') + 1),
+      ) as {
+        comments: number;
+      }[];
+      expect(Number(row?.comments)).toBe(archived.archive.rows);
+      expect(archived.archive.rows).toBeGreaterThan(0);
+      expect(questions.length).toBeGreaterThanOrEqual(3);
+      for (const { question, exit } of questions)
+        expect(exit.code, `${question.title}: ${exit.output}`).toBe(0);
+    },
+    ARCHIVE_TIMEOUT_MS + 4 * CLI_TIMEOUT_MS,
+  );
+});
