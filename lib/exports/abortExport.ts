@@ -27,8 +27,9 @@ export interface AbortExportCommand {
 
 /**
  * PROCESSING → ABORTING (conditional) → upstream abort → ABORTED, spot freed,
- * workflow stopped. Abort racing completion has one winner: the first conditional
- * write. Repeating an abort is safe: ABORTED answers again, ABORTING retries upstream.
+ * workflow stopped; a QUEUED export leaves its queue (ABORTED, nothing was sent upstream).
+ * Abort racing completion has one winner: the first conditional write. Repeating an abort
+ * is safe: ABORTED answers again, ABORTING retries upstream.
  * @throws ExportNotFoundError, ExportAlreadyFinishedError
  */
 export async function abortExport(
@@ -99,10 +100,16 @@ async function markAborting(
   record: ExportRecord,
   reason: AbortReason,
 ): Promise<ExportRecord> {
-  if (record.status !== ExportStatus.PROCESSING && record.status !== ExportStatus.REQUESTED) return record;
-  // A create never sent leaves nothing upstream: straight to ABORTED.
+  if (
+    record.status !== ExportStatus.PROCESSING &&
+    record.status !== ExportStatus.REQUESTED &&
+    record.status !== ExportStatus.QUEUED
+  )
+    return record;
+  // A queued export, or a create never sent, leaves nothing upstream: straight to ABORTED.
   const to =
-    record.status === ExportStatus.REQUESTED && record.upstreamCreateAttemptedAt === undefined
+    record.status === ExportStatus.QUEUED ||
+    (record.status === ExportStatus.REQUESTED && record.upstreamCreateAttemptedAt === undefined)
       ? ExportStatus.ABORTED
       : ExportStatus.ABORTING;
   const { record: next, won } = await transitionOrCurrent(deps, record, to, {
