@@ -6,6 +6,7 @@ import type { ExportSettings } from '../lib/exports/ExportSettings';
 import type { ExportDependencies, ExportMetrics, PollingWorkflows } from '../lib/exports/ports';
 import {
   dynamoDbArchiveRecordsFactory,
+  dynamoDbBackfillStoreFactory,
   dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
   dynamoDbIdempotencyKeysFactory,
@@ -57,6 +58,7 @@ export function localDependencies(parts: LocalDependencyParts): {
   const lifecycle = {
     store: dynamoDbExportStoreFactory,
     coverage: dynamoDbCoverageLedgerFactory,
+    backfills: dynamoDbBackfillStoreFactory,
     spotLocks: dynamoDbSpotLocksFactory,
     idempotencyKeys: dynamoDbIdempotencyKeysFactory,
     credentials: () => parts.credentials,

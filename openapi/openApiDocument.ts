@@ -136,6 +136,10 @@ const PROBLEM_KINDS: Record<ProblemType, { status: HttpStatus; meaning: string }
     meaning: "the spot's credentials could not be read; retry later",
   },
   [ProblemType.UPSTREAM_TIMEOUT]: { status: 504, meaning: 'OpenWeb did not answer in time; retry later' },
+  [ProblemType.BACKFILL_NOT_FOUND]: {
+    status: 404,
+    meaning: "no such backfill for this spot (an unknown id, a malformed one and another spot's alike)",
+  },
 };
 
 /** Problems the middleware of every handler may answer: size limits, the spot header, the spot claim. */

@@ -16,7 +16,8 @@ const MS_PER_HOUR = 60 * 60 * MS_PER_SECOND;
 const RFC3339_UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const POST_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 
-const instant = z.string({ error: 'must be a string' }).check(
+/** An RFC 3339 UTC instant to the second, `2026-01-31T00:00:00Z`, that names a real date. */
+export const rfc3339InstantSchema = z.string({ error: 'must be a string' }).check(
   z.regex(RFC3339_UTC_SECONDS, 'must be an RFC 3339 UTC instant like 2026-01-31T00:00:00Z'),
   z.refine(
     (value: string) =>
@@ -44,7 +45,11 @@ export interface ExportRequestSchemaOptions {
 }
 
 /** A date range request's shape; the checks between its fields come on top, in `dateRangeSchema`. */
-export const dateRangeRequestShape = z.strictObject({ from: instant, until: instant, ...fileOptions });
+export const dateRangeRequestShape = z.strictObject({
+  from: rfc3339InstantSchema,
+  until: rfc3339InstantSchema,
+  ...fileOptions,
+});
 
 const dateRangeSchema = (options: ExportRequestSchemaOptions) =>
   dateRangeRequestShape.check(
