@@ -1,5 +1,6 @@
 import { makeAbortHandler } from '../functions/abort';
 import { makeArchiveHandler } from '../functions/archive';
+import { makeBackfillsHandler } from '../functions/backfills';
 import { makeFilesHandler } from '../functions/files';
 import { makeGetExportHandler } from '../functions/get-export';
 import { makeListHandler } from '../functions/list';
@@ -45,6 +46,7 @@ export function localHandlers(
     [HandlerNames.LIST]: makeListHandler(runtime),
     [HandlerNames.ARCHIVE]: makeArchiveHandler({ ...runtime, dependencies: () => archiving?.archive }),
     [HandlerNames.FILES]: makeFilesHandler({ ...runtime, dependencies: () => files }),
+    [HandlerNames.BACKFILLS]: makeBackfillsHandler(runtime),
   };
 }
 

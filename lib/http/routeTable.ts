@@ -19,6 +19,8 @@ export const HandlerNames = {
   ARCHIVE: 'archive',
   /** The reconciler's schedule (no route). */
   RECONCILE: 'reconcile',
+  /** `POST /spots/{spotId}/backfills`, `GET /spots/{spotId}/backfills/{backfillId}` and its abort. */
+  BACKFILLS: 'backfills',
 } as const;
 
 export type HandlerName = (typeof HandlerNames)[keyof typeof HandlerNames];
@@ -36,6 +38,9 @@ export const ROUTES = [
   { method: 'GET', path: '/exports/{exportId}', handler: HandlerNames.GET_EXPORT },
   { method: 'POST', path: '/exports/{exportId}/abort', handler: HandlerNames.ABORT },
   { method: 'GET', path: '/exports/{exportId}/files', handler: HandlerNames.FILES },
+  { method: 'POST', path: '/spots/{spotId}/backfills', handler: HandlerNames.BACKFILLS },
+  { method: 'GET', path: '/spots/{spotId}/backfills/{backfillId}', handler: HandlerNames.BACKFILLS },
+  { method: 'POST', path: '/spots/{spotId}/backfills/{backfillId}/abort', handler: HandlerNames.BACKFILLS },
 ] as const satisfies readonly Route[];
 
 /** `METHOD /path` of each route, e.g. `GET /exports/{exportId}`: the OpenAPI document describes each one. */

@@ -16,7 +16,8 @@ export interface SpotAuthorizationOptions {
 
 /**
  * Per-spot authorization of API requests in JWT mode: with a spot claim configured, a
- * request whose verified JWT claims do not list its `x-spot-id` is refused with 403
+ * request whose verified JWT claims do not list its spot (`x-spot-id`, or the `{spotId}` of its
+ * path) is refused with 403
  * before anything is read or called. No claims at all (no JWT authorizer) is refused too.
  */
 export function spotAuthorization(options: SpotAuthorizationOptions): MiddlewareObj {
@@ -39,6 +40,6 @@ function spotNotAllowed(): ProblemError {
     status: 403,
     type: ProblemType.SPOT_NOT_ALLOWED,
     title: 'Spot not allowed',
-    detail: "The caller's token does not grant access to the spot named in x-spot-id.",
+    detail: "The caller's token does not grant access to the spot named in x-spot-id or the path.",
   });
 }

@@ -250,6 +250,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         'workflow-task': 60,
         archive: 900,
         reconcile: 300,
+        backfills: 20,
       });
     });
 

@@ -9,6 +9,8 @@ export interface ApiEventInit {
   body?: string;
   isBase64Encoded?: boolean;
   exportId?: string;
+  /** Other path parameters, e.g. `{ spotId, backfillId }`, put into the path as its `{name}`s. */
+  pathParameters?: Record<string, string>;
   query?: Record<string, string>;
 }
 
@@ -18,8 +20,14 @@ let requestCounter = 0;
 export function apiEvent(init: ApiEventInit = {}): APIGatewayProxyEventV2 {
   const method = init.method ?? 'GET';
   const route = init.route ?? '/exports';
-  const rawPath =
-    init.exportId === undefined ? route : route.replace('{exportId}', encodeURIComponent(init.exportId));
+  const pathParameters = {
+    ...init.pathParameters,
+    ...(init.exportId !== undefined && { exportId: init.exportId }),
+  };
+  const rawPath = Object.entries(pathParameters).reduce(
+    (path, [name, value]) => path.replace(`{${name}}`, encodeURIComponent(value)),
+    route,
+  );
   const query = init.query ?? {};
   requestCounter += 1;
   return {
@@ -31,7 +39,7 @@ export function apiEvent(init: ApiEventInit = {}): APIGatewayProxyEventV2 {
       Object.entries(init.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
     ),
     ...(Object.keys(query).length > 0 && { queryStringParameters: query }),
-    ...(init.exportId !== undefined && { pathParameters: { exportId: init.exportId } }),
+    ...(Object.keys(pathParameters).length > 0 && { pathParameters }),
     ...(init.body !== undefined && { body: init.body }),
     isBase64Encoded: init.isBase64Encoded ?? false,
     requestContext: {
@@ -49,7 +57,7 @@ export function apiEvent(init: ApiEventInit = {}): APIGatewayProxyEventV2 {
   };
 }
 
-/** The four routes as events, with JSON bodies encoded as API Gateway does. */
+/** The routes as events, with JSON bodies encoded as API Gateway does. */
 export const apiRequests = {
   start: (spotId: string | undefined, body: unknown, headers: Record<string, string> = {}) =>
     apiEvent({
@@ -75,6 +83,26 @@ export const apiRequests = {
     apiEvent({ route: '/exports', headers: { 'x-spot-id': spotId }, query }),
   files: (spotId: string, exportId: string) =>
     apiEvent({ route: '/exports/{exportId}/files', headers: { 'x-spot-id': spotId }, exportId }),
+  startBackfill: (spotId: string, body: unknown, headers: Record<string, string> = {}) =>
+    apiEvent({
+      method: 'POST',
+      route: '/spots/{spotId}/backfills',
+      pathParameters: { spotId },
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    }),
+  readBackfill: (spotId: string, backfillId: string, headers: Record<string, string> = {}) =>
+    apiEvent({
+      route: '/spots/{spotId}/backfills/{backfillId}',
+      pathParameters: { spotId, backfillId },
+      headers,
+    }),
+  abortBackfill: (spotId: string, backfillId: string) =>
+    apiEvent({
+      method: 'POST',
+      route: '/spots/{spotId}/backfills/{backfillId}/abort',
+      pathParameters: { spotId, backfillId },
+    }),
 };
 
 /** A Lambda context without a deadline (so middy sets no early timeout). */
