@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ExportStatus } from '../lib/exports/ExportStatus';
 import type { ApiRequest, RequestSigner } from './ApiRequest';
+import { type BackfillView, backfillViewSchema, type StartBackfillBody } from './BackfillView';
 import {
   type ArchivedFiles,
   archivedFilesSchema,
@@ -103,6 +104,36 @@ export class ExportsApiClient {
     );
   }
 
+  /** Plans and queues a backfill of the spot's history; the same key returns the same backfill. */
+  async startBackfill(
+    spotId: string,
+    body: StartBackfillBody,
+    idempotencyKey?: string,
+  ): Promise<BackfillView> {
+    const headers: Record<string, string> = idempotencyKey ? { 'idempotency-key': idempotencyKey } : {};
+    return this.#parse(
+      backfillViewSchema,
+      await this.#send('POST', `${spotPath(spotId)}/backfills`, { spotId, body, headers }),
+      'a backfill',
+    );
+  }
+
+  async getBackfill(spotId: string, backfillId: string): Promise<BackfillView> {
+    return this.#parse(
+      backfillViewSchema,
+      await this.#send('GET', backfillPath(spotId, backfillId), { spotId }),
+      'a backfill',
+    );
+  }
+
+  async abortBackfill(spotId: string, backfillId: string): Promise<BackfillView> {
+    return this.#parse(
+      backfillViewSchema,
+      await this.#send('POST', `${backfillPath(spotId, backfillId)}/abort`, { spotId }),
+      'a backfill',
+    );
+  }
+
   async #send(method: ApiRequest['method'], path: string, options: SendOptions): Promise<unknown> {
     const request = this.#request(method, path, options);
     const headers = this.#options.signer ? await this.#options.signer(request) : request.headers;
@@ -158,11 +189,11 @@ export class ExportsApiClient {
     return { method, url, headers, body: JSON.stringify(options.body) };
   }
 
-  #parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  #parse<T>(schema: z.ZodType<T>, body: unknown, what = 'an export'): T {
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
       throw new UnexpectedApiResponseError(
-        `the API at ${this.apiUrl} answered with JSON that is not an export; is it the openweb-exports API?`,
+        `the API at ${this.apiUrl} answered with JSON that is not ${what}; is it the openweb-exports API?`,
       );
     }
     return parsed.data;
@@ -171,6 +202,14 @@ export class ExportsApiClient {
 
 function exportPath(exportId: string): string {
   return `/exports/${encodeURIComponent(exportId)}`;
+}
+
+function spotPath(spotId: string): string {
+  return `/spots/${encodeURIComponent(spotId)}`;
+}
+
+function backfillPath(spotId: string, backfillId: string): string {
+  return `${spotPath(spotId)}/backfills/${encodeURIComponent(backfillId)}`;
 }
 
 /** The most specific reason Node gives for a failed fetch (`ECONNREFUSED`, `ENOTFOUND`, …). */

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../CliCommand';
 import { abortCommand } from './abortCommand';
+import { backfillCommand } from './backfillCommand';
 import { downloadCommand } from './downloadCommand';
 import { listCommand } from './listCommand';
 import { queryCommand } from './queryCommand';
@@ -16,4 +17,5 @@ export const COMMANDS: readonly CliCommand[] = [
   listCommand,
   downloadCommand,
   queryCommand,
+  backfillCommand,
 ];

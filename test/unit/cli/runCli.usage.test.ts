@@ -205,7 +205,7 @@ describe('runCli usage', () => {
     expect(code).toBe(ExitCode.USAGE);
     expect(io.stderrText()).toBe(
       'error: a command is missing\n' +
-        'Usage: npx openweb-exports <command> [options]   (commands: start, status, watch, abort, list, download, query)\n' +
+        'Usage: npx openweb-exports <command> [options]   (commands: start, status, watch, abort, list, download, query, backfill)\n' +
         "Run 'npx openweb-exports --help' for details.\n",
     );
   });
