@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ExportStatus } from '../lib/exports/ExportStatus';
 import type { ApiRequest, RequestSigner } from './ApiRequest';
+import { type BackfillView, backfillViewSchema, type StartBackfillBody } from './BackfillView';
 import { type CoverageQuery, type SpotCoverageView, spotCoverageViewSchema } from './CoverageView';
 import {
   type ArchivedFiles,
@@ -116,6 +117,36 @@ export class ExportsApiClient {
     );
   }
 
+  /** Plans and queues a backfill of the spot's history; the same key returns the same backfill. */
+  async startBackfill(
+    spotId: string,
+    body: StartBackfillBody,
+    idempotencyKey?: string,
+  ): Promise<BackfillView> {
+    const headers: Record<string, string> = idempotencyKey ? { 'idempotency-key': idempotencyKey } : {};
+    return this.#parse(
+      backfillViewSchema,
+      await this.#send('POST', `${spotPath(spotId)}/backfills`, { spotId, body, headers }),
+      'a backfill',
+    );
+  }
+
+  async getBackfill(spotId: string, backfillId: string): Promise<BackfillView> {
+    return this.#parse(
+      backfillViewSchema,
+      await this.#send('GET', backfillPath(spotId, backfillId), { spotId }),
+      'a backfill',
+    );
+  }
+
+  async abortBackfill(spotId: string, backfillId: string): Promise<BackfillView> {
+    return this.#parse(
+      backfillViewSchema,
+      await this.#send('POST', `${backfillPath(spotId, backfillId)}/abort`, { spotId }),
+      'a backfill',
+    );
+  }
+
   async #send(method: ApiRequest['method'], path: string, options: SendOptions): Promise<unknown> {
     const request = this.#request(method, path, options);
     const headers = this.#options.signer ? await this.#options.signer(request) : request.headers;
@@ -184,6 +215,14 @@ export class ExportsApiClient {
 
 function exportPath(exportId: string): string {
   return `/exports/${encodeURIComponent(exportId)}`;
+}
+
+function spotPath(spotId: string): string {
+  return `/spots/${encodeURIComponent(spotId)}`;
+}
+
+function backfillPath(spotId: string, backfillId: string): string {
+  return `${spotPath(spotId)}/backfills/${encodeURIComponent(backfillId)}`;
 }
 
 /** The most specific reason Node gives for a failed fetch (`ECONNREFUSED`, `ENOTFOUND`, …). */

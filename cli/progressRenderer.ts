@@ -64,38 +64,56 @@ export function createProgressRenderer(mode: ProgressMode, io: CliIo): ProgressR
   }
 }
 
-/** A single status line redrawn on every poll (the elapsed time moves even when nothing else does). */
-function ttyRenderer(io: CliIo): ProgressRenderer {
+/** One line of a terminal redrawn in place, led by a spinner that turns on every draw. */
+export interface LiveLine {
+  /** Replaces the line with `text` (cut to the terminal's width). */
+  draw(text: string): void;
+  /** Replaces the line with `text` for good, and moves to the next line. */
+  finish(text: string): void;
+  /** Ends a drawn line, so what follows starts on a line of its own. */
+  close(): void;
+}
+
+export function liveLine(io: CliIo): LiveLine {
   let frame = 0;
   let drawn = false;
   const fitToTerminal = (line: string) =>
     io.columns && line.length >= io.columns ? line.slice(0, io.columns - 1) : line;
-  const close = () => {
-    if (drawn) io.stdout.write('\n');
-    drawn = false;
-  };
   return {
-    update(view) {
+    draw(text) {
       const spinner = SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length];
-      io.stdout.write(`${REDRAW_LINE}${fitToTerminal(`${spinner} ${progressSummary(view, io.now())}`)}`);
+      io.stdout.write(`${REDRAW_LINE}${fitToTerminal(`${spinner} ${text}`)}`);
       drawn = true;
     },
-    finish(view) {
-      io.stdout.write(`${REDRAW_LINE}${finalSummary(view, io.now())}\n`);
+    finish(text) {
+      io.stdout.write(`${REDRAW_LINE}${text}\n`);
       drawn = false;
+    },
+    close() {
+      if (drawn) io.stdout.write('\n');
+      drawn = false;
+    },
+  };
+}
+
+/** A single status line redrawn on every poll (the elapsed time moves even when nothing else does). */
+function ttyRenderer(io: CliIo): ProgressRenderer {
+  const line = liveLine(io);
+  return {
+    update(view) {
+      line.draw(progressSummary(view, io.now()));
+    },
+    finish(view) {
+      line.finish(finalSummary(view, io.now()));
       writeLinks(io, view);
     },
     interrupt(view) {
-      close();
+      line.close();
       writeStoppedWatching(io, view);
     },
-    close,
+    close: () => line.close(),
     reconnecting(view, state) {
-      const spinner = SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length];
-      io.stdout.write(
-        `${REDRAW_LINE}${fitToTerminal(`${spinner} ${view.exportId}  ${view.status}  ${reconnectingText(state)}`)}`,
-      );
-      drawn = true;
+      line.draw(`${view.exportId}  ${view.status}  ${reconnectingText(state)}`);
     },
     reconnected() {},
   };

@@ -18,8 +18,8 @@ const EXIT_CODES_HELP = `Exit codes:
   0    success: the request was accepted, or the export COMPLETED (or is still running)
   1    unexpected internal error
   2    usage or configuration error (bad arguments, no AWS credentials to sign with)
-  3    the export FAILED
-  4    the export was ABORTED
+  3    the export FAILED (backfill: a window ended as a gap)
+  4    the export (or backfill) was ABORTED
   5    the API answered with an error: 'title: detail' on stderr (with --json the problem
        document on stdout)
   6    the API could not be reached (query: Athena, or the local engine could not be loaded)

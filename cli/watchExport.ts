@@ -63,7 +63,7 @@ export async function watchExport(options: WatchExportOptions): Promise<ExportVi
       try {
         view = await options.client.getExport(options.spotId, options.exportId);
       } catch (error) {
-        if (!isTransient(error)) throw error;
+        if (!isTransientApiFailure(error)) throw error;
         failures += 1;
         if (failures > maxAttempts) {
           throw new WatchGaveUpError(error as ApiUnreachableError | ApiProblemError, {
@@ -78,7 +78,7 @@ export async function watchExport(options: WatchExportOptions): Promise<ExportVi
           attempt: failures,
           maxAttempts,
           nextInMs: delayMs,
-          reason: describeFailure(error),
+          reason: describeApiFailure(error),
         });
         continue;
       }
@@ -95,7 +95,7 @@ export async function watchExport(options: WatchExportOptions): Promise<ExportVi
   }
 }
 
-function describeFailure(error: unknown): string {
+export function describeApiFailure(error: unknown): string {
   if (error instanceof ApiUnreachableError) return 'the API cannot be reached';
   if (error instanceof ApiProblemError) return `the API answered ${error.httpStatus}`;
   return 'the API failed';
@@ -111,7 +111,8 @@ async function pause(io: CliIo, milliseconds: number): Promise<void> {
   if (io.signal?.aborted) throw new CliInterruptedError();
 }
 
-function isTransient(error: unknown): boolean {
+/** A failure worth trying again after a pause: the API unreachable, or answering 429 or 5xx. */
+export function isTransientApiFailure(error: unknown): boolean {
   if (error instanceof ApiUnreachableError) return true;
   return (
     error instanceof ApiProblemError &&

@@ -50,6 +50,7 @@ export class ExportFunctions extends Construct {
   readonly archive: ExportFunction;
   readonly reconcile: ExportFunction;
   readonly coverage: ExportFunction;
+  readonly backfills: ExportFunction;
 
   constructor(scope: Construct, id: string, props: ExportFunctionsProps) {
     super(scope, id);
@@ -108,6 +109,13 @@ export class ExportFunctions extends Construct {
     this.coverage = new ExportFunction(this, 'Coverage', {
       ...common,
       handler: HandlerNames.COVERAGE,
+      memorySizeMb: API_FUNCTION_MEMORY_MB,
+      timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
+      environment,
+    });
+    this.backfills = new ExportFunction(this, 'Backfills', {
+      ...common,
+      handler: HandlerNames.BACKFILLS,
       memorySizeMb: API_FUNCTION_MEMORY_MB,
       timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
       environment,
@@ -235,6 +243,18 @@ export class ExportFunctions extends Construct {
       stopWorkflows,
       publishExportEvents,
     );
+    // A backfill records its plan and windows and queues their exports (starting the head of the
+    // queue); its progress reads the ledger and the spot's queue; its abort withdraws windows
+    // (DeleteItem), aborts queued and running exports (upstream, stopping the workflow, freeing
+    // the spot) and announces their ends.
+    this.backfills.addToPolicy(
+      new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
+      readRecords(statusIndexArn),
+      ...readSpotSecrets,
+      startWorkflow,
+      stopWorkflows,
+      publishExportEvents,
+    );
     // Listing only queries (the table for a spot's exports and link pages, the index by status).
     this.list.addToPolicy(
       new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn, statusIndexArn] }),
@@ -291,14 +311,21 @@ export class ExportFunctions extends Construct {
         'Table files (Parquet) are keyed by spot, day and export at run time; the grant is limited to the tables prefix of this bucket.',
     });
 
-    for (const fn of [this.start, this.getExport, this.workflowTask, this.reconcile, this.abort]) {
+    for (const fn of [
+      this.start,
+      this.getExport,
+      this.workflowTask,
+      this.reconcile,
+      this.abort,
+      this.backfills,
+    ]) {
       Validations.of(fn.role).acknowledge({
         id: iamWildcardResourceFindingId(this, secretsArn),
         reason:
           'Secret ARNs end in a random suffix, so the grant names the configured prefix: one secret per spot, <prefix><spotId>.',
       });
     }
-    for (const fn of [this.workflowTask, this.reconcile, this.abort]) {
+    for (const fn of [this.workflowTask, this.reconcile, this.abort, this.backfills]) {
       Validations.of(fn.role).acknowledge({
         id: iamWildcardResourceFindingId(this, props.executionsArn),
         reason:
@@ -318,6 +345,7 @@ export class ExportFunctions extends Construct {
       this.archive,
       this.reconcile,
       this.coverage,
+      this.backfills,
     ];
   }
 

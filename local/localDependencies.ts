@@ -7,6 +7,7 @@ import type { ExportSettings } from '../lib/exports/ExportSettings';
 import type { ExportDependencies, ExportMetrics, PollingWorkflows } from '../lib/exports/ports';
 import {
   dynamoDbArchiveRecordsFactory,
+  dynamoDbBackfillStoreFactory,
   dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
   dynamoDbIdempotencyKeysFactory,
@@ -59,6 +60,7 @@ export function localDependencies(parts: LocalDependencyParts): {
   const lifecycle = {
     store: dynamoDbExportStoreFactory,
     coverage: dynamoDbCoverageLedgerFactory,
+    backfills: dynamoDbBackfillStoreFactory,
     spotLocks: dynamoDbSpotLocksFactory,
     idempotencyKeys: dynamoDbIdempotencyKeysFactory,
     credentials: () => parts.credentials,

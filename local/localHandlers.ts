@@ -1,5 +1,6 @@
 import { makeAbortHandler } from '../functions/abort';
 import { makeArchiveHandler } from '../functions/archive';
+import { makeBackfillsHandler } from '../functions/backfills';
 import { makeCoverageHandler } from '../functions/coverage';
 import { makeFilesHandler } from '../functions/files';
 import { makeGetExportHandler } from '../functions/get-export';
@@ -47,6 +48,7 @@ export function localHandlers(
     [HandlerNames.ARCHIVE]: makeArchiveHandler({ ...runtime, dependencies: () => archiving?.archive }),
     [HandlerNames.FILES]: makeFilesHandler({ ...runtime, dependencies: () => files }),
     [HandlerNames.COVERAGE]: makeCoverageHandler(runtime),
+    [HandlerNames.BACKFILLS]: makeBackfillsHandler(runtime),
   };
 }
 

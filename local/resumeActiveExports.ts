@@ -34,6 +34,7 @@ export async function resumeActiveExports(
     queuedStarted: 0,
     archivesRestarted: 0,
     windowsAdvanced: 0,
+    backfillsFinished: 0,
     legacyArchivesIndexed: 0,
     failures: 0,
   };

@@ -40,7 +40,7 @@ function describeScheduledRun(result: ScheduleRunResult | undefined): string {
 function hasNews(summary: ReconcileSummary): boolean {
   return (
     summary.examined + summary.queuedStarted + summary.archivesRestarted + summary.windowsAdvanced > 0 ||
-    summary.legacyArchivesIndexed + summary.failures > 0
+    summary.backfillsFinished + summary.legacyArchivesIndexed + summary.failures > 0
   );
 }
 
@@ -53,6 +53,7 @@ function describeSweep(summary: ReconcileSummary): string {
   if (summary.queuedStarted > 0) parts.push(`${summary.queuedStarted} queued export(s) started`);
   if (summary.archivesRestarted > 0) parts.push(`${summary.archivesRestarted} archive(s) restarted`);
   if (summary.windowsAdvanced > 0) parts.push(`${summary.windowsAdvanced} coverage window(s) advanced`);
+  if (summary.backfillsFinished > 0) parts.push(`${summary.backfillsFinished} backfill(s) recorded`);
   if (summary.legacyArchivesIndexed > 0)
     parts.push(`${summary.legacyArchivesIndexed} older archive(s) indexed`);
   parts.push(`${summary.failures} failed`);

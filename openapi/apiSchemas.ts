@@ -3,6 +3,10 @@ import * as zm from 'zod/mini';
 import type { ArchivedFilesView } from '../lib/archive/archivedFiles';
 import { UpstreamWaitKind } from '../lib/errors/ClassifiedError';
 import type { FieldProblem } from '../lib/errors/problems';
+import { DEFAULT_BACKFILL_WINDOW_HOURS, MAX_BACKFILL_WINDOWS } from '../lib/exports/BackfillRecord';
+import { BACKFILL_ID_PATTERN } from '../lib/exports/backfillId';
+import { BackfillStatus, BackfillWindowState } from '../lib/exports/backfillProgress';
+import { backfillRequestShape } from '../lib/exports/backfillRequestSchema';
 import type { WindowSource } from '../lib/exports/CoverageLedger';
 import type {
   CoverageGapView,
@@ -17,6 +21,7 @@ import { CSV_DELIMITERS, MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportReq
 import { conversationRequestShape, dateRangeRequestShape } from '../lib/exports/exportRequestSchema';
 import type { SpotCoverage, WatermarkView } from '../lib/exports/spotCoverage';
 import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
+import type { BackfillProgressView } from '../lib/http/backfillView';
 import {
   type ExportView,
   MAX_VIEW_LINK_BYTES,
@@ -397,6 +402,95 @@ export const gatewayMessageSchema = z.strictObject({ message: z.string() }).meta
   description: 'API Gateway\'s own answer, e.g. `{"message":"Unauthorized"}`.',
 });
 
+export const backfillRequestSchema = described(backfillRequestShape(), {
+  id: 'BackfillRequest',
+  title: 'Backfill request',
+  description:
+    '`[from, until)` of the spot to export: both RFC 3339 UTC instants to the second, `until` after `from` and ' +
+    `not in the future. \`windowHours\` (1 to ${MAX_EXPORT_RANGE_HOURS}, default ${DEFAULT_BACKFILL_WINDOW_HOURS}) ` +
+    `is the longest window one export covers; the range may need at most ${MAX_BACKFILL_WINDOWS} windows. ` +
+    'Unknown fields are refused.',
+});
+
+const backfillWindowSchema = z
+  .strictObject({ from: z.string(), until: z.string() })
+  .meta({ id: 'BackfillWindow', description: '`[from, until)`, RFC 3339 UTC instants to the second.' });
+
+const backfillWindowProgressSchema = z
+  .strictObject({
+    from: z.string(),
+    until: z.string(),
+    state: z.enum(BackfillWindowState).meta({
+      description:
+        'PENDING (not recorded yet), QUEUED, RUNNING (exporting or archiving), RETRYING (failed, tried ' +
+        'again after a cooldown), DONE (archived), GAP (given up, see `reason`), WITHDRAWN (by an abort).',
+    }),
+    exportId: exportId.optional().meta({ description: 'The export of its current (or last) attempt.' }),
+    rows: z.number().int().min(0).optional().meta({ description: 'DONE: rows archived.' }),
+    reason: z
+      .string()
+      .optional()
+      .meta({ description: 'RETRYING, GAP: why the last attempt did not cover it.' }),
+  })
+  .meta({ id: 'BackfillWindowProgress' });
+
+const backfillCountsSchema = z
+  .strictObject({
+    total: z.number().int().min(0),
+    done: z.number().int().min(0),
+    running: z.number().int().min(0),
+    queued: z.number().int().min(0),
+    retrying: z.number().int().min(0),
+    gaps: z.number().int().min(0),
+    pending: z.number().int().min(0),
+    withdrawn: z.number().int().min(0),
+  })
+  .meta({ id: 'BackfillWindowCounts', description: 'Windows of the plan by state.' });
+
+export const backfillViewSchema = z
+  .strictObject({
+    backfillId: z
+      .string()
+      .regex(BACKFILL_ID_PATTERN)
+      .meta({ description: 'Our id of the backfill: `bf_` and 26 characters that sort by creation time.' }),
+    spotId,
+    from: z.string(),
+    until: z.string(),
+    windowHours: z.number().int().min(1).max(MAX_EXPORT_RANGE_HOURS),
+    createdAt: instant,
+    abortedAt: instant.optional(),
+    recording: z.boolean().meta({
+      description:
+        'True while its windows are still being recorded (the reconciler records what a request could not).',
+    }),
+    plan: z
+      .strictObject({
+        windowCount: z.number().int().min(0),
+        windows: z.array(backfillWindowSchema).meta({ description: 'The windows it exports, by start.' }),
+        skipped: z.array(backfillWindowSchema).meta({
+          description:
+            'Stretches of the range the coverage ledger already held (covered, in flight, retrying).',
+        }),
+        skippedHours: z.number().min(0),
+      })
+      .meta({ description: 'What it planned. A gap of the ledger is exported again with its own bounds.' }),
+    status: z.enum(BackfillStatus).meta({
+      description:
+        'RUNNING while windows are pending, queued, running or retrying; COMPLETED once each is DONE or a GAP; ABORTED.',
+    }),
+    progress: z.strictObject({
+      windows: backfillCountsSchema,
+      rowsArchived: z.number().int().min(0),
+      elapsedSeconds: z.number().int().min(0),
+      etaSeconds: z.number().int().min(0).optional().meta({
+        description:
+          "Seconds left, from the spot's recent export durations; absent with nothing to learn from.",
+      }),
+    }),
+    windows: z.array(backfillWindowProgressSchema),
+  })
+  .meta({ id: 'Backfill', description: 'A backfill, its plan and where each of its windows stands.' });
+
 /** The schemas the document lists under `components.schemas`, in this order. */
 export const COMPONENT_SCHEMAS = [
   startExportBodySchema,
@@ -422,6 +516,11 @@ export const COMPONENT_SCHEMAS = [
   windowInFlightSchema,
   watermarkSchema,
   coverageSummarySchema,
+  backfillRequestSchema,
+  backfillViewSchema,
+  backfillWindowSchema,
+  backfillWindowProgressSchema,
+  backfillCountsSchema,
 ] as const;
 
 // The response schemas describe the types the handlers answer with: each value they allow is one
@@ -443,6 +542,7 @@ const describesGap: Describes<z.output<typeof coverageGapSchema>, CoverageGapVie
 const describesInFlight: Describes<z.output<typeof windowInFlightSchema>, WindowInFlightView> = true;
 const describesWatermark: Describes<z.output<typeof watermarkSchema>, WatermarkView> = true;
 const describesSummary: Describes<z.output<typeof coverageSummarySchema>, CoverageSummary> = true;
+const describesBackfill: Describes<z.output<typeof backfillViewSchema>, BackfillProgressView> = true;
 export const RESPONSE_SCHEMAS_DESCRIBE_TYPES =
   describesExportView &&
   describesUpstreamWait &&
@@ -457,4 +557,5 @@ export const RESPONSE_SCHEMAS_DESCRIBE_TYPES =
   describesGap &&
   describesInFlight &&
   describesWatermark &&
-  describesSummary;
+  describesSummary &&
+  describesBackfill;

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { FILES_NEXT_TOKEN_PATTERN, FILES_PAGE_SIZE } from '../lib/archive/archivedFiles';
 import { ProblemType } from '../lib/errors/problems';
+import { BACKFILL_ID_PATTERN } from '../lib/exports/backfillId';
 import { EXPORT_STATUSES } from '../lib/exports/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../lib/exports/listExports';
@@ -30,6 +31,8 @@ import { ROUTES, type RouteKey, routeKey } from '../lib/http/routeTable';
 import { SETTINGS } from '../lib/settings/settingsTable';
 import {
   archivedFilesSchema,
+  backfillRequestSchema,
+  backfillViewSchema,
   COMPONENT_SCHEMAS,
   exportListSchema,
   exportViewSchema,
@@ -144,6 +147,10 @@ const PROBLEM_KINDS: Record<ProblemType, { status: HttpStatus; meaning: string }
     meaning: "the spot's credentials could not be read; retry later",
   },
   [ProblemType.UPSTREAM_TIMEOUT]: { status: 504, meaning: 'OpenWeb did not answer in time; retry later' },
+  [ProblemType.BACKFILL_NOT_FOUND]: {
+    status: 404,
+    meaning: "no such backfill for this spot (an unknown id, a malformed one and another spot's alike)",
+  },
 };
 
 /** Problems the middleware of every handler may answer: size limits, the spot header, the spot claim. */
@@ -177,19 +184,28 @@ const exportIdParameter: JsonObject = {
   schema: { type: 'string', pattern: EXPORT_ID_PATTERN.source },
 };
 
-const spotIdParameter: JsonObject = {
-  name: 'spotId',
-  in: 'path',
-  required: true,
-  description: `The spot: the one \`${SPOT_ID_HEADER}\` names (the header is what the request is authorized by).`,
-  schema: { type: 'string', pattern: SPOT_ID_PATTERN.source },
-};
-
 const coverageInstant = (description: string): JsonObject => ({
   type: 'string',
   pattern: RFC3339_UTC_SECONDS.source,
   description,
 });
+
+const spotIdPathParameter: JsonObject = {
+  name: 'spotId',
+  in: 'path',
+  required: true,
+  description:
+    'The spot the request acts for (instead of `x-spot-id`, which may be left out or must name the same spot). In JWT mode with a spot claim, the token must list it.',
+  schema: { type: 'string', pattern: SPOT_ID_PATTERN.source },
+};
+
+const backfillIdParameter: JsonObject = {
+  name: 'backfillId',
+  in: 'path',
+  required: true,
+  description: 'The backfill, as `backfillId` of its creation. A malformed id is simply not found (404).',
+  schema: { type: 'string', pattern: BACKFILL_ID_PATTERN.source },
+};
 
 /**
  * What the document says about each route of the route table. Keyed by `METHOD /path`, so a
@@ -348,6 +364,53 @@ const OPERATIONS: { [K in RouteKey]: OperationDoc } = {
     success: { status: 200, description: "A page of the spot's coverage.", schema: spotCoverageSchema },
     problems: [],
   },
+  'POST /spots/{spotId}/backfills': {
+    operationId: 'startBackfill',
+    summary: "Backfill a range of the spot's history",
+    description:
+      "Plans `[from, until)` into windows of at most `windowHours`, skipping every hour the coverage ledger already holds (covered, in flight or retrying; a gap is exported again), and queues one export per window behind the spot's scheduled runs: one runs at a time, the next starts as the previous one ends. OpenWeb is asked by the exports' workflows, not in this request. A plan too long to record within a few seconds answers `recording: true`; the reconciler records the rest. With `Idempotency-Key`, a repeated request gets the same backfill with `Idempotent-Replayed: true`.",
+    requestBody: backfillRequestSchema,
+    idempotencyKey: true,
+    success: {
+      status: 202,
+      description: 'Accepted: the backfill, its plan and where it stands. Read it back at `Location`.',
+      schema: backfillViewSchema,
+      headers: {
+        Location: {
+          description: 'Where the backfill can be read: `/spots/{spotId}/backfills/{backfillId}`.',
+          required: true,
+          schema: { type: 'string' },
+        },
+        'Idempotent-Replayed': {
+          description: 'Present on the answer to a repeated `Idempotency-Key`.',
+          required: false,
+          schema: { type: 'string', const: 'true' },
+        },
+      },
+    },
+    problems: [
+      ProblemType.UNSUPPORTED_MEDIA_TYPE,
+      ProblemType.IDEMPOTENCY_KEY_REUSED,
+      ProblemType.SPOT_NOT_CONFIGURED,
+      ProblemType.CREDENTIALS_UNAVAILABLE,
+    ],
+  },
+  'GET /spots/{spotId}/backfills/{backfillId}': {
+    operationId: 'getBackfill',
+    summary: 'Read a backfill',
+    description:
+      "Where the backfill stands: its windows by state (done, running, queued, retrying, gaps), rows archived so far, the time since it started and an estimate of the time left from the spot's recent export durations, and each window's state.",
+    success: { status: 200, description: 'The backfill.', schema: backfillViewSchema },
+    problems: [ProblemType.BACKFILL_NOT_FOUND],
+  },
+  'POST /spots/{spotId}/backfills/{backfillId}/abort': {
+    operationId: 'abortBackfill',
+    summary: 'Abort a backfill',
+    description:
+      "Withdraws the backfill's unfinished windows from the coverage ledger and aborts their exports: queued ones leave the queue with nothing sent to OpenWeb, the running one is aborted at OpenWeb. Archived windows are kept. Safe to repeat.",
+    success: { status: 202, description: 'The backfill, `ABORTED`.', schema: backfillViewSchema },
+    problems: [ProblemType.BACKFILL_NOT_FOUND, ...UPSTREAM_PROBLEMS],
+  },
 };
 
 /** API Gateway's own answers, which no function builds. */
@@ -457,8 +520,9 @@ function errorResponses(operation: OperationDoc): Record<string, JsonObject> {
   return responses;
 }
 
-function operationObject(operation: OperationDoc): JsonObject {
-  const parameters: JsonObject[] = [{ $ref: '#/components/parameters/SpotId' }];
+function operationObject(operation: OperationDoc, spotInPath: boolean): JsonObject {
+  // A route under /spots/{spotId} names its spot in the path (a parameter of the path item).
+  const parameters: JsonObject[] = spotInPath ? [] : [{ $ref: '#/components/parameters/SpotId' }];
   if (operation.idempotencyKey) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   parameters.push(...(operation.query ?? []));
   const { success } = operation;
@@ -490,9 +554,13 @@ function paths(): Record<string, JsonObject> {
     const operation = OPERATIONS[routeKey(route) as RouteKey];
     const item = result[route.path] ?? {};
     result[route.path] = item;
-    if (route.path.includes('{exportId}')) item.parameters = [exportIdParameter];
-    if (route.path.includes('{spotId}')) item.parameters = [spotIdParameter];
-    item[route.method.toLowerCase()] = operationObject(operation);
+    const parameters = [
+      ...(route.path.includes('{spotId}') ? [spotIdPathParameter] : []),
+      ...(route.path.includes('{exportId}') ? [exportIdParameter] : []),
+      ...(route.path.includes('{backfillId}') ? [backfillIdParameter] : []),
+    ];
+    if (parameters.length > 0) item.parameters = parameters;
+    item[route.method.toLowerCase()] = operationObject(operation, route.path.includes('{spotId}'));
   }
   return result;
 }
@@ -511,9 +579,9 @@ export function openApiDocument(): JsonObject {
     info: {
       title: 'openweb-exports',
       version: packageVersion(),
-      summary: 'Start, list, read and abort OpenWeb comment exports.',
+      summary: "Start, list, read and abort OpenWeb comment exports, and backfill a spot's history.",
       description:
-        'Every request names its spot in `x-spot-id`. Errors are RFC 9457 problem details (`application/problem+json`); branch on `type`. Deployed, API Gateway authorizes every request with one of the two schemes, as the stack is configured: IAM (SigV4, the default) or a JWT bearer token. Locally (`npm start`) there is no authorization.',
+        'Every request names its spot: in `x-spot-id`, or in the path under `/spots/{spotId}`. Errors are RFC 9457 problem details (`application/problem+json`); branch on `type`. Deployed, API Gateway authorizes every request with one of the two schemes, as the stack is configured: IAM (SigV4, the default) or a JWT bearer token. Locally (`npm start`) there is no authorization.',
       license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../CliCommand';
 import { abortCommand } from './abortCommand';
+import { backfillCommand } from './backfillCommand';
 import { coverageCommand } from './coverageCommand';
 import { downloadCommand } from './downloadCommand';
 import { listCommand } from './listCommand';
@@ -18,4 +19,5 @@ export const COMMANDS: readonly CliCommand[] = [
   downloadCommand,
   queryCommand,
   coverageCommand,
+  backfillCommand,
 ];

@@ -43,6 +43,7 @@ export const ProblemType = {
   UPSTREAM_RATE_LIMITED: 'upstream-rate-limited',
   CREDENTIALS_UNAVAILABLE: 'credentials-unavailable',
   UPSTREAM_TIMEOUT: 'upstream-timeout',
+  BACKFILL_NOT_FOUND: 'backfill-not-found',
 } as const;
 
 export type ProblemType = (typeof ProblemType)[keyof typeof ProblemType];

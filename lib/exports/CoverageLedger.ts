@@ -106,8 +106,17 @@ export interface CoverageLedger {
     until: string,
     update: WindowUpdate,
   ): Promise<CoverageWindow | undefined>;
-  /** Removes a window that still names `exportId` (a cancelled backfill's); true when this call did. */
-  deleteWindow(spotId: string, from: string, until: string, exportId: string): Promise<boolean>;
+  /**
+   * Removes a window that still names `exportId` (and is in one of `expectedStates`, when given):
+   * an aborted backfill withdraws its unfinished windows. True when this call removed it.
+   */
+  deleteWindow(
+    spotId: string,
+    from: string,
+    until: string,
+    exportId: string,
+    options?: { expectedStates?: readonly WindowState[] },
+  ): Promise<boolean>;
   /** Windows that overlap `[from, until)`, by start; paged. @throws InvalidPaginationTokenError */
   listWindows(
     spotId: string,

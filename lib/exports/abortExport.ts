@@ -27,8 +27,9 @@ export interface AbortExportCommand {
 
 /**
  * PROCESSING → ABORTING (conditional) → upstream abort → ABORTED, spot freed,
- * workflow stopped; QUEUED (or a create never sent) → ABORTED, nothing upstream. Abort racing completion has one winner: the first conditional
- * write. Repeating an abort is safe: ABORTED answers again, ABORTING retries upstream.
+ * workflow stopped; a QUEUED export leaves its queue (ABORTED, nothing was sent upstream).
+ * Abort racing completion has one winner: the first conditional write. Repeating an abort
+ * is safe: ABORTED answers again, ABORTING retries upstream.
  * @throws ExportNotFoundError, ExportAlreadyFinishedError
  */
 export async function abortExport(

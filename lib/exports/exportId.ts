@@ -13,6 +13,11 @@ export const EXPORT_ID_PATTERN = /^ex_[0-9a-hjkmnp-tv-z]{26}$/;
  * descending key query lists newest first. URL-safe as is.
  */
 export function newExportId(nowMs: number = Date.now()): string {
+  return timeSortedId(EXPORT_ID_PREFIX, nowMs);
+}
+
+/** `prefix` + 10 chars of epoch milliseconds + 16 random chars: ids that sort by creation time. */
+export function timeSortedId(prefix: string, nowMs: number): string {
   let time = '';
   for (let rest = Math.floor(nowMs), i = 0; i < TIME_CHARS; i++, rest = Math.floor(rest / 32)) {
     time = CROCKFORD_ALPHABET.charAt(rest % 32) + time;
@@ -20,7 +25,7 @@ export function newExportId(nowMs: number = Date.now()): string {
   const random = Array.from(randomBytes(RANDOM_CHARS), (byte) => CROCKFORD_ALPHABET.charAt(byte % 32)).join(
     '',
   );
-  return EXPORT_ID_PREFIX + time + random;
+  return prefix + time + random;
 }
 
 export function isValidExportId(value: unknown): value is string {

@@ -16,7 +16,8 @@ const POST_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 // The schemas are built by the first start request (./schemaOnFirstUse.ts): a
 // scheduled run of the same function parses none of them.
 
-const instant = schemaOnFirstUse(() =>
+/** An RFC 3339 UTC instant to the second, `2026-01-31T00:00:00Z`, that names a real date; built on first use. */
+export const rfc3339InstantSchema = schemaOnFirstUse(() =>
   z.string({ error: 'must be a string' }).check(
     z.regex(RFC3339_UTC_SECONDS, 'must be an RFC 3339 UTC instant like 2026-01-31T00:00:00Z'),
     z.refine(
@@ -47,7 +48,7 @@ export interface ExportRequestSchemaOptions {
 
 /** A date range request's shape; the checks between its fields come on top, in `dateRangeSchema`. */
 export const dateRangeRequestShape = schemaOnFirstUse(() =>
-  z.strictObject({ from: instant(), until: instant(), ...fileOptions() }),
+  z.strictObject({ from: rfc3339InstantSchema(), until: rfc3339InstantSchema(), ...fileOptions() }),
 );
 
 const dateRangeSchema = (options: ExportRequestSchemaOptions) =>

@@ -1,3 +1,4 @@
+import type { BackfillStore } from './BackfillStore';
 import type { CoverageLedger, CoverageWindow } from './CoverageLedger';
 import type { CredentialsProvider } from './CredentialsProvider';
 import type { ExportRecord } from './ExportRecord';
@@ -47,12 +48,16 @@ export type ExportMetricName =
   | 'CoverageWindowsPlanned'
   | 'CoverageWindowsRetried'
   | 'CoverageGaps'
-  | 'CoverageOutcomesDeferred';
+  | 'CoverageOutcomesDeferred'
+  | 'BackfillsCreated'
+  | 'BackfillsAborted';
 
 /** Everything a use case may touch. Handlers build it once per container. */
 export interface ExportDependencies {
   store: ExportStore;
   coverage: CoverageLedger;
+  /** The backfills' plans; where their windows stand is the ledger's. */
+  backfills: BackfillStore;
   spotLocks: SpotLocks;
   idempotencyKeys: IdempotencyKeys;
   upstream: UpstreamExports;

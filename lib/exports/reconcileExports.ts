@@ -1,6 +1,7 @@
 import { abortExport } from './abortExport';
 import { checkExport } from './checkExport';
 import { advanceWindow } from './coverageWindows';
+import { finishInterruptedBackfills } from './createBackfill';
 import type { ExportRecord } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { ExportAlreadyFinishedError, ReconcileFailedError } from './errors';
@@ -12,6 +13,11 @@ import { ensurePollingWorkflow, startWorkflowExecution } from './startWorkflow';
 
 /** Records repaired per reconciler run; the rest wait for the next run. */
 export const RECONCILE_BATCH_SIZE = 25;
+/**
+ * How long one sweep records the windows of backfills whose creation was interrupted; a long plan
+ * goes on in the next sweep. Well within the reconcile function's 5 minutes.
+ */
+export const RECONCILE_BACKFILL_RECORDING_BUDGET_SECONDS = 60;
 const MS_PER_SECOND = 1000;
 const EXECUTION_ATTEMPT_SUFFIX = /-r(\d+)$/;
 
@@ -28,6 +34,8 @@ export interface ReconcileSummary {
   archivesRestarted: number;
   /** Coverage windows that were due: retried, their export recorded, or their outcome settled. */
   windowsAdvanced: number;
+  /** Backfills whose creation was interrupted, now recorded to their end. */
+  backfillsFinished: number;
   /** COMPLETED exports from before the archive was indexed, put in the reconciler's index. */
   legacyArchivesIndexed: number;
   failures: number;
@@ -44,6 +52,7 @@ export interface ReconcileSummary {
  * - COMPLETED exports whose archive never finished: a workflow that archives them;
  * - coverage windows that are due: retried after their cooldown, their export recorded or their
  *   outcome settled if a crash lost it;
+ * - backfills whose creation was interrupted: their remaining windows recorded and queued;
  * - queued exports whose spot is free: started.
  * One item's failure does not stop the sweep.
  */
@@ -60,6 +69,7 @@ export async function reconcileExports(
     queuedStarted: 0,
     archivesRestarted: 0,
     windowsAdvanced: 0,
+    backfillsFinished: 0,
     legacyArchivesIndexed: 0,
     failures: 0,
   };
@@ -91,6 +101,10 @@ export async function reconcileExports(
       });
     }
   }
+  await attempt('interrupted backfills', async () => {
+    const recordUntilMs = deps.now() + RECONCILE_BACKFILL_RECORDING_BUDGET_SECONDS * MS_PER_SECOND;
+    summary.backfillsFinished = await finishInterruptedBackfills(deps, batchSize, recordUntilMs);
+  });
   for (const window of await deps.coverage.findDueWindows(isoAt(deps.now()), batchSize)) {
     await attempt(window.exportId, async () => {
       if ((await advanceWindow(deps, window)) !== 'nothing to do') summary.windowsAdvanced += 1;

@@ -21,6 +21,8 @@ export const HandlerNames = {
   RECONCILE: 'reconcile',
   /** `GET /spots/{spotId}/coverage`: the spot's hours covered, in flight, given up on. */
   COVERAGE: 'coverage',
+  /** `POST /spots/{spotId}/backfills`, `GET /spots/{spotId}/backfills/{backfillId}` and its abort. */
+  BACKFILLS: 'backfills',
 } as const;
 
 export type HandlerName = (typeof HandlerNames)[keyof typeof HandlerNames];
@@ -39,6 +41,9 @@ export const ROUTES = [
   { method: 'POST', path: '/exports/{exportId}/abort', handler: HandlerNames.ABORT },
   { method: 'GET', path: '/exports/{exportId}/files', handler: HandlerNames.FILES },
   { method: 'GET', path: '/spots/{spotId}/coverage', handler: HandlerNames.COVERAGE },
+  { method: 'POST', path: '/spots/{spotId}/backfills', handler: HandlerNames.BACKFILLS },
+  { method: 'GET', path: '/spots/{spotId}/backfills/{backfillId}', handler: HandlerNames.BACKFILLS },
+  { method: 'POST', path: '/spots/{spotId}/backfills/{backfillId}/abort', handler: HandlerNames.BACKFILLS },
 ] as const satisfies readonly Route[];
 
 /** `METHOD /path` of each route, e.g. `GET /exports/{exportId}`: the OpenAPI document describes each one. */

@@ -27,7 +27,7 @@ export interface SpotAuthorizationOptions {
 /**
  * Per-spot authorization of API requests, before anything is read or called: in JWT mode with
  * a spot claim, a request whose verified claims do not list its `x-spot-id` is refused with
- * 403; in IAM mode with a principal map, a request whose verified signer (a role, through any
+ * 403 (its spot: `x-spot-id`, or the `{spotId}` of its path); in IAM mode with a principal map, a request whose verified signer (a role, through any
  * of its sessions, or a user) is not mapped to its `x-spot-id` is. Both fail closed: a request
  * without claims, or without an IAM signer the map names, is refused too.
  */
@@ -65,6 +65,6 @@ function spotNotAllowed(): ProblemError {
     status: 403,
     type: ProblemType.SPOT_NOT_ALLOWED,
     title: 'Spot not allowed',
-    detail: "The caller's credentials do not grant access to the spot named in x-spot-id.",
+    detail: "The caller's credentials do not grant access to the spot named in x-spot-id or the path.",
   });
 }

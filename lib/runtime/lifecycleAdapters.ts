@@ -1,4 +1,5 @@
 import {
+  dynamoDbBackfillStoreFactory,
   dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
   dynamoDbIdempotencyKeysFactory,
@@ -11,7 +12,7 @@ import { stepFunctionsWorkflowsFactory } from './adapterFactories/stepFunctionsW
 import type { AdapterFactories } from './buildDependencies';
 
 /**
- * Every adapter the export lifecycle uses on AWS: DynamoDB for records, the coverage ledger, locks, keys and the
+ * Every adapter the export lifecycle uses on AWS: DynamoDB for records, the coverage ledger, backfills, locks, keys and the
  * fleet-wide upstream token (one table), Secrets Manager (or a local file) for spot credentials,
  * OpenWeb upstream, Step Functions for polling, EventBridge for announcements. The functions
  * that may take an export to its end (a status read, the workflow's tasks, abort, the
@@ -20,6 +21,7 @@ import type { AdapterFactories } from './buildDependencies';
 export const LIFECYCLE_ADAPTERS = {
   store: dynamoDbExportStoreFactory,
   coverage: dynamoDbCoverageLedgerFactory,
+  backfills: dynamoDbBackfillStoreFactory,
   spotLocks: dynamoDbSpotLocksFactory,
   idempotencyKeys: dynamoDbIdempotencyKeysFactory,
   credentials: spotCredentialsFactory,
@@ -27,5 +29,13 @@ export const LIFECYCLE_ADAPTERS = {
   workflows: stepFunctionsWorkflowsFactory,
   events: eventBridgeEventsFactory,
 } satisfies AdapterFactories<
-  'store' | 'coverage' | 'spotLocks' | 'idempotencyKeys' | 'credentials' | 'upstream' | 'workflows' | 'events'
+  | 'store'
+  | 'coverage'
+  | 'backfills'
+  | 'spotLocks'
+  | 'idempotencyKeys'
+  | 'credentials'
+  | 'upstream'
+  | 'workflows'
+  | 'events'
 >;

@@ -185,15 +185,32 @@ export class DynamoDbCoverageLedger implements CoverageLedger {
     }
   }
 
-  async deleteWindow(spotId: string, from: string, until: string, exportId: string): Promise<boolean> {
+  async deleteWindow(
+    spotId: string,
+    from: string,
+    until: string,
+    exportId: string,
+    options: { expectedStates?: readonly WindowState[] } = {},
+  ): Promise<boolean> {
+    const names: Record<string, string> = { '#exportId': 'exportId' };
+    const values: Record<string, unknown> = { ':exportId': exportId };
+    const conditions = ['#exportId = :exportId'];
+    if (options.expectedStates !== undefined) {
+      names['#state'] = 'state';
+      const placeholders = options.expectedStates.map((state, index) => {
+        values[`:state${index}`] = state;
+        return `:state${index}`;
+      });
+      conditions.push(`#state IN (${placeholders.join(', ')})`);
+    }
     try {
       await this.#client.send(
         new DeleteCommand({
           TableName: this.#tableName,
           Key: coverageWindowKey(spotId, from, until),
-          ConditionExpression: '#exportId = :exportId',
-          ExpressionAttributeNames: { '#exportId': 'exportId' },
-          ExpressionAttributeValues: { ':exportId': exportId },
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
         }),
       );
       return true;

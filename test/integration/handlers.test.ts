@@ -13,6 +13,7 @@ import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
+import { DynamoDbBackfillStore } from '../../lib/store/DynamoDbBackfillStore';
 import { DynamoDbCoverageLedger } from '../../lib/store/DynamoDbCoverageLedger';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { DynamoDbIdempotencyKeys } from '../../lib/store/DynamoDbIdempotencyKeys';
@@ -88,6 +89,7 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
     const dependencies: ExportDependencies = {
       store: new DynamoDbExportStore({ client, tableName }),
       coverage: new DynamoDbCoverageLedger({ client, tableName }),
+      backfills: new DynamoDbBackfillStore({ client, tableName }),
       spotLocks: new DynamoDbSpotLocks({ client, tableName, now: clock.now }),
       idempotencyKeys: new DynamoDbIdempotencyKeys({ client, tableName, now: clock.now }),
       credentials: demoCredentials,

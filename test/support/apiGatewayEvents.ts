@@ -11,6 +11,8 @@ export interface ApiEventInit {
   exportId?: string;
   /** The `{spotId}` of the path, for routes under `/spots/{spotId}`. */
   pathSpotId?: string;
+  /** Other path parameters, e.g. `{ spotId, backfillId }`, put into the path as its `{name}`s. */
+  pathParameters?: Record<string, string>;
   query?: Record<string, string>;
 }
 
@@ -21,6 +23,7 @@ export function apiEvent(init: ApiEventInit = {}): APIGatewayProxyEventV2 {
   const method = init.method ?? 'GET';
   const route = init.route ?? '/exports';
   const pathParameters = {
+    ...init.pathParameters,
     ...(init.exportId !== undefined && { exportId: init.exportId }),
     ...(init.pathSpotId !== undefined && { spotId: init.pathSpotId }),
   };
@@ -86,6 +89,26 @@ export const apiRequests = {
   /** The spot's coverage; the path names `pathSpotId` (the header's spot unless given). */
   coverage: (spotId: string, query: Record<string, string> = {}, pathSpotId = spotId) =>
     apiEvent({ route: '/spots/{spotId}/coverage', headers: { 'x-spot-id': spotId }, pathSpotId, query }),
+  startBackfill: (spotId: string, body: unknown, headers: Record<string, string> = {}) =>
+    apiEvent({
+      method: 'POST',
+      route: '/spots/{spotId}/backfills',
+      pathParameters: { spotId },
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    }),
+  readBackfill: (spotId: string, backfillId: string, headers: Record<string, string> = {}) =>
+    apiEvent({
+      route: '/spots/{spotId}/backfills/{backfillId}',
+      pathParameters: { spotId, backfillId },
+      headers,
+    }),
+  abortBackfill: (spotId: string, backfillId: string) =>
+    apiEvent({
+      method: 'POST',
+      route: '/spots/{spotId}/backfills/{backfillId}/abort',
+      pathParameters: { spotId, backfillId },
+    }),
 };
 
 /** A Lambda context without a deadline (so middy sets no early timeout). */

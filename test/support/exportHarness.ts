@@ -1,3 +1,4 @@
+import type { BackfillStore } from '../../lib/exports/BackfillStore';
 import type { CoverageLedger, CoverageWindow } from '../../lib/exports/CoverageLedger';
 import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
 import type { ExportRecord } from '../../lib/exports/ExportRecord';
@@ -10,6 +11,7 @@ import type { SpotLocks } from '../../lib/exports/SpotLock';
 import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
 import { OpenWebClient, type OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
+import { DynamoDbBackfillStore } from '../../lib/store/DynamoDbBackfillStore';
 import { DynamoDbCoverageLedger } from '../../lib/store/DynamoDbCoverageLedger';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { DynamoDbIdempotencyKeys } from '../../lib/store/DynamoDbIdempotencyKeys';
@@ -74,6 +76,7 @@ export interface ExportHarness {
   table: DynaliteTable;
   store: ExportStore;
   coverage: CoverageLedger;
+  backfills: BackfillStore;
   /** Every `Coverage Gap` announced. */
   gaps: CoverageWindow[];
   spotLocks: SpotLocks;
@@ -115,6 +118,7 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
   const store = new DynamoDbExportStore({ client: table.documentClient, tableName: table.tableName });
   const spotLocks = new DynamoDbSpotLocks({ client: table.documentClient, tableName: table.tableName, now });
   const coverage = new DynamoDbCoverageLedger({ client: table.documentClient, tableName: table.tableName });
+  const backfills = new DynamoDbBackfillStore({ client: table.documentClient, tableName: table.tableName });
   const gaps: CoverageWindow[] = [];
   const idempotencyKeys = new DynamoDbIdempotencyKeys({
     client: table.documentClient,
@@ -125,6 +129,7 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
   const newContainer = (): ExportDependencies => ({
     store,
     coverage,
+    backfills,
     spotLocks,
     idempotencyKeys,
     credentials: new DemoCredentials(),
@@ -155,6 +160,7 @@ export async function startExportHarness(options: ExportHarnessOptions = {}): Pr
     deps: newContainer(),
     clock,
     coverage,
+    backfills,
     gaps,
     spotLocks,
     idempotencyKeys,

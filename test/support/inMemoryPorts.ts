@@ -1,3 +1,5 @@
+import { type BackfillRecord, BackfillState, type NewBackfillRecord } from '../../lib/exports/BackfillRecord';
+import type { BackfillStore } from '../../lib/exports/BackfillStore';
 import {
   type CoverageLedger,
   type CoverageWindow,
@@ -18,6 +20,8 @@ import type {
   ListExportsOptions,
 } from '../../lib/exports/ExportStore';
 import {
+  BackfillAlreadyExistsError,
+  BackfillNotFoundError,
   ExportAlreadyExistsError,
   ExportNotFoundError,
   IdempotencyConflictError,
@@ -207,9 +211,17 @@ export class InMemoryCoverageLedger implements CoverageLedger {
     return structuredClone(next);
   }
 
-  async deleteWindow(spotId: string, from: string, until: string, exportId: string): Promise<boolean> {
+  async deleteWindow(
+    spotId: string,
+    from: string,
+    until: string,
+    exportId: string,
+    options: { expectedStates?: readonly WindowState[] } = {},
+  ): Promise<boolean> {
     const key = windowKey(spotId, from, until);
-    if (this.#windows.get(key)?.exportId !== exportId) return false;
+    const current = this.#windows.get(key);
+    if (current?.exportId !== exportId) return false;
+    if (options.expectedStates !== undefined && !options.expectedStates.includes(current.state)) return false;
     return this.#windows.delete(key);
   }
 
@@ -265,6 +277,59 @@ export class InMemoryCoverageLedger implements CoverageLedger {
 
 function windowKey(spotId: string, from: string, until: string): string {
   return `${spotId}/${from}/${until}`;
+}
+
+export class InMemoryBackfillStore implements BackfillStore {
+  readonly #records = new Map<string, BackfillRecord>();
+
+  async create(record: NewBackfillRecord): Promise<BackfillRecord> {
+    const key = `${record.spotId}/${record.backfillId}`;
+    const existing = this.#records.get(key);
+    if (existing !== undefined)
+      throw new BackfillAlreadyExistsError(record.spotId, record.backfillId, structuredClone(existing));
+    const created = { ...structuredClone(record), version: 1 };
+    this.#records.set(key, created);
+    return structuredClone(created);
+  }
+
+  async get(spotId: string, backfillId: string): Promise<BackfillRecord | undefined> {
+    const record = this.#records.get(`${spotId}/${backfillId}`);
+    return record === undefined ? undefined : structuredClone(record);
+  }
+
+  async markRecorded(spotId: string, backfillId: string): Promise<BackfillRecord> {
+    return this.#change(spotId, backfillId, (record) => record.recording, { recording: false });
+  }
+
+  async markAborted(spotId: string, backfillId: string, abortedAt: string): Promise<BackfillRecord> {
+    return this.#change(spotId, backfillId, (record) => record.state === BackfillState.ACTIVE, {
+      state: BackfillState.ABORTED,
+      abortedAt,
+    });
+  }
+
+  async findRecording(beforeIso: string, limit: number): Promise<BackfillRecord[]> {
+    return [...this.#records.values()]
+      .filter((record) => record.recording && record.createdAt < beforeIso)
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1))
+      .slice(0, limit)
+      .map((record) => structuredClone(record));
+  }
+
+  #change(
+    spotId: string,
+    backfillId: string,
+    applies: (record: BackfillRecord) => boolean,
+    changes: Partial<BackfillRecord>,
+  ): BackfillRecord {
+    const key = `${spotId}/${backfillId}`;
+    const current = this.#records.get(key);
+    if (current === undefined) throw new BackfillNotFoundError(spotId, backfillId);
+    if (!applies(current)) return structuredClone(current);
+    const next = { ...current, ...changes, version: current.version + 1 };
+    this.#records.set(key, next);
+    return structuredClone(next);
+  }
 }
 
 export class InMemorySpotLocks implements SpotLocks {
@@ -415,6 +480,7 @@ export interface InMemoryLifecycle {
   deps: ExportDependencies;
   store: InMemoryExportStore;
   coverage: InMemoryCoverageLedger;
+  backfills: InMemoryBackfillStore;
   gaps: CoverageWindow[];
   spotLocks: InMemorySpotLocks;
   upstream: ScriptedUpstream;
@@ -435,6 +501,7 @@ export function inMemoryLifecycle(settings: Partial<ExportSettings> = {}): InMem
   const now = () => clock.nowMs;
   const store = new InMemoryExportStore();
   const coverage = new InMemoryCoverageLedger();
+  const backfills = new InMemoryBackfillStore();
   const gaps: CoverageWindow[] = [];
   const spotLocks = new InMemorySpotLocks(now);
   const upstream = new ScriptedUpstream();
@@ -445,6 +512,7 @@ export function inMemoryLifecycle(settings: Partial<ExportSettings> = {}): InMem
     deps: {
       store,
       coverage,
+      backfills,
       spotLocks,
       idempotencyKeys: new InMemoryIdempotencyKeys(now),
       upstream,
@@ -460,6 +528,7 @@ export function inMemoryLifecycle(settings: Partial<ExportSettings> = {}): InMem
     },
     store,
     coverage,
+    backfills,
     gaps,
     spotLocks,
     upstream,

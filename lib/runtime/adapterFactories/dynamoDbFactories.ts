@@ -1,4 +1,5 @@
 import { DynamoDbArchiveRecords } from '../../store/DynamoDbArchiveRecords';
+import { DynamoDbBackfillStore } from '../../store/DynamoDbBackfillStore';
 import { DynamoDbCoverageLedger } from '../../store/DynamoDbCoverageLedger';
 import { DynamoDbExportStore } from '../../store/DynamoDbExportStore';
 import { DynamoDbIdempotencyKeys } from '../../store/DynamoDbIdempotencyKeys';
@@ -29,3 +30,7 @@ export const dynamoDbArchiveRecordsFactory: AdapterFactory<'archives'> = (contex
 /** The coverage ledger (windows, schedule watermarks), beside the records on the same table. */
 export const dynamoDbCoverageLedgerFactory: AdapterFactory<'coverage'> = (context) =>
   new DynamoDbCoverageLedger(table(context));
+
+/** The backfills' plans, beside the ledger on the same table. */
+export const dynamoDbBackfillStoreFactory: AdapterFactory<'backfills'> = (context) =>
+  new DynamoDbBackfillStore(table(context));

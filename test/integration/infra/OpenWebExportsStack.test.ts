@@ -252,6 +252,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         archive: 900,
         reconcile: 300,
         coverage: 20,
+        backfills: 20,
       });
     });
 

@@ -158,6 +158,27 @@ describe('function grants', () => {
     );
   });
 
+  it('lets backfills record plans and windows, read secrets, start and stop workflows and publish the ends of the exports it aborts', () => {
+    // Act
+    const statements = statementsOfFunction(stack.template, HandlerNames.BACKFILLS);
+
+    // Assess: the same as abort (it queues windows and aborts exports), and no reconciler index, Scan or S3.
+    expect(actionsOf(statements)).toEqual(
+      [
+        ...FUNCTION_BASICS,
+        ...RECORD_ACTIONS,
+        'dynamodb:Query',
+        'secretsmanager:GetSecretValue',
+        'states:StartExecution',
+        'states:StopExecution',
+        'events:PutEvents',
+      ].sort(),
+    );
+    expect(resourcesGranting(statements, 'dynamodb:Query').join(' ')).not.toContain(
+      ExportTableIndex.activeByLastPolled,
+    );
+  });
+
   it('lets list only read the table: no secrets, no workflows, no events, no writes', () => {
     // Act
     const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.LIST));
@@ -175,12 +196,13 @@ describe('function grants', () => {
       HandlerNames.WORKFLOW_TASK,
       HandlerNames.RECONCILE,
       HandlerNames.ABORT,
+      HandlerNames.BACKFILLS,
     ].flatMap((handler) =>
       resourcesGranting(statementsOfFunction(stack.template, handler), 'secretsmanager:GetSecretValue'),
     );
 
     // Assess
-    expect(secretResources).toHaveLength(5);
+    expect(secretResources).toHaveLength(6);
     for (const resource of secretResources)
       expect(resource).toMatch(/:secretsmanager:.*:secret:team-a\/openweb\/\*"\]\]\}$/);
   });

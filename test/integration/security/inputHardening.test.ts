@@ -81,6 +81,7 @@ describe('input hardening: refusals happen before any I/O', () => {
     const dependencies: ExportDependencies = {
       store: recordingPort('store', io),
       coverage: recordingPort('coverage', io),
+      backfills: recordingPort('backfills', io),
       spotLocks: recordingPort('spotLocks', io),
       idempotencyKeys: recordingPort('idempotencyKeys', io),
       upstream: recordingPort('upstream', io),

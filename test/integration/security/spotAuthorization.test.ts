@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeAbortHandler } from '../../../functions/abort';
+import { makeBackfillsHandler } from '../../../functions/backfills';
 import { makeCoverageHandler } from '../../../functions/coverage';
 import { makeGetExportHandler } from '../../../functions/get-export';
 import { makeListHandler } from '../../../functions/list';
@@ -142,6 +143,28 @@ describe('per-spot authorization in JWT mode', () => {
       expect(JSON.stringify(response.body)).not.toContain(OTHER_SPOT);
       expect(aws.dynamoDb.calls()).toHaveLength(0);
       expect(aws.simulator.requestLog.length).toBe(upstreamCallsBefore);
+    },
+  );
+
+  it.each([
+    ['alone', {}],
+    ['with an x-spot-id the token lists', { 'x-spot-id': OTHER_SPOT }],
+  ])(
+    'checks the spot of a path under /spots/{spotId} (%s) against the token, before any I/O',
+    async (_case, headers) => {
+      // Prepare
+      const runtime = handlerRuntimeFor(aws.dependencies, { logger: silentLogger(), spotClaim: SPOT_CLAIM });
+      const body = { from: '2026-10-30T00:00:00Z', until: '2026-10-31T00:00:00Z' };
+      const event = withJwtClaims(apiRequests.startBackfill(SPOT, body, headers), {
+        [SPOT_CLAIM]: `[${OTHER_SPOT}]`,
+      });
+
+      // Act
+      const response = parseResponse(await makeBackfillsHandler(runtime)(event, lambdaContext()));
+
+      // Assess: refused either way (403 for the spot, 400 for a header naming another spot)
+      expect([400, 403]).toContain(response.statusCode);
+      expect(aws.dynamoDb.calls()).toHaveLength(0);
     },
   );
 

@@ -265,6 +265,59 @@ describe('the local runtime, run as npm start runs it', () => {
     expect((await getExport(runtime, 'sp_demo', started.exportId)).status).toBe('ABORTED');
   });
 
+  it(
+    'backfills three days with the CLI: one window a day, each archived, then nothing left to plan',
+    async () => {
+      // Prepare: three whole days up to the start of this hour (the CLI's default end)
+      const hourMs = 3_600_000;
+      const from = new Date((Math.floor(Date.now() / hourMs) - 72) * hourMs)
+        .toISOString()
+        .replace('.000Z', 'Z');
+      const args = [
+        'backfill',
+        '--spot',
+        'sp_demo',
+        '--from',
+        from,
+        '--window',
+        '24h',
+        '--api',
+        runtime.apiUrl,
+      ];
+
+      // Act
+      cli = runCliProcess([...args, '--wait']);
+      const exit = await within(cli.exited, CLI_TIMEOUT_MS, 'the CLI backfill');
+      const backfillId = /backfill (bf_[0-9a-z]{26})/.exec(exit.output)?.[1];
+      const { body } = await requestJson(`${runtime.apiUrl}/spots/sp_demo/backfills/${backfillId}`);
+      const again = runCliProcess([...args, '--json']);
+      const second = await within(again.exited, CLI_TIMEOUT_MS, 'the second CLI backfill');
+
+      // Assess
+      expect(exit.code, exit.output).toBe(0);
+      expect(exit.output).toContain('3 windows to export');
+      const backfill = body as {
+        status: string;
+        windows: { state: string; exportId: string; rows: number }[];
+        progress: { rowsArchived: number };
+      };
+      expect(backfill.status).toBe('COMPLETED');
+      expect(backfill.windows.map((window) => window.state)).toEqual(['DONE', 'DONE', 'DONE']);
+      for (const window of backfill.windows) {
+        const archived = await getExport(runtime, 'sp_demo', window.exportId);
+        expect(archived.archive.status).toBe('ARCHIVED');
+        expect(archived.source).toBe('backfill');
+      }
+      expect(backfill.progress.rowsArchived).toBeGreaterThan(0);
+      // The ledger holds the three days now: a second backfill of them plans nothing.
+      expect(second.code, second.output).toBe(0);
+      expect(JSON.parse(second.output.trim().split('\n')[0] as string)).toMatchObject({
+        plan: { windowCount: 0, skippedHours: 72 },
+      });
+    },
+    CLI_TIMEOUT_MS * 2 + EXPORT_TIMEOUT_MS,
+  );
+
   it('lists the configured schedules and fires one by hand, recording an export for its spot', async () => {
     // Act
     const listed = await requestJson(`${runtime.apiUrl}/_local/schedules`);

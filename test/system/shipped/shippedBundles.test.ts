@@ -95,6 +95,7 @@ const SPOTS = {
   timedOut: 'sp_timeout',
   archiveFailed: 'sp_archive_failed',
   stale: 'sp_stale',
+  backfill: 'sp_backfill',
 } as const;
 
 beforeAll(async () => {
@@ -448,6 +449,47 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
         throw new Error(`reconciler: ${JSON.stringify(swept.error)}\n${reconciler.process.output}`);
       // The dead workflows: the stale export's and those of the three exports started from the queue.
       expect(swept.result).toMatchObject({ finished: 1, workflowsRestarted: 4, failures: 0 });
+
+      // A backfill of three days: planned and queued, its first window created upstream, read back,
+      // replayed by its key, then aborted (the queued windows leave the queue, the running one is
+      // aborted upstream).
+      const backfillBody = { from: wholeHour(-72), until: wholeHour(0), windowHours: 24 };
+      const backfillKey = { 'idempotency-key': 'history' };
+      const backfill = await api(
+        HandlerNames.BACKFILLS,
+        requests.startBackfill(SPOTS.backfill, backfillBody, backfillKey),
+      );
+      expect(backfill).toMatchObject({
+        statusCode: 202,
+        body: { plan: { windowCount: 3 }, status: 'RUNNING' },
+      });
+      const backfillId = String(backfill.body.backfillId);
+      const [firstWindow] = backfill.body.windows as { exportId: string }[];
+      await succeed(HandlerNames.WORKFLOW_TASK, {
+        action: 'create',
+        spotId: SPOTS.backfill,
+        exportId: String(firstWindow?.exportId),
+        deadline: deadline(),
+      });
+      const replayedBackfill = await api(
+        HandlerNames.BACKFILLS,
+        requests.startBackfill(SPOTS.backfill, backfillBody, backfillKey),
+      );
+      expect(replayedBackfill).toMatchObject({ statusCode: 202, body: { backfillId } });
+      const progress = await api(HandlerNames.BACKFILLS, requests.readBackfill(SPOTS.backfill, backfillId));
+      expect(progress).toMatchObject({
+        statusCode: 200,
+        body: { progress: { windows: { running: 1, queued: 2 } } },
+      });
+      const abortedBackfill = await api(
+        HandlerNames.BACKFILLS,
+        requests.abortBackfill(SPOTS.backfill, backfillId),
+      );
+      expect(abortedBackfill).toMatchObject({
+        statusCode: 202,
+        body: { status: 'ABORTED', progress: { windows: { withdrawn: 3 } } },
+      });
+      expect(simulator.listExports(SPOTS.backfill).map((upstream) => upstream.state)).toEqual(['aborted']);
 
       expect(standIns.unsupported).toEqual([]);
     },

@@ -43,6 +43,7 @@ describe('reconcile handler', () => {
         queuedStarted: 0,
         archivesRestarted: 0,
         windowsAdvanced: 0,
+        backfillsFinished: 0,
         legacyArchivesIndexed: 0,
         failures: 0,
       });

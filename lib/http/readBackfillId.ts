@@ -1,0 +1,11 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { isValidBackfillId } from '../exports/backfillId';
+import { backfillNotFoundProblem } from '../exports/errors';
+import { ProblemError } from './ProblemError';
+
+/** The `{backfillId}` path parameter. A malformed id is simply not found. @throws ProblemError 404 */
+export function readBackfillId(event: APIGatewayProxyEventV2): string {
+  const backfillId = event.pathParameters?.backfillId;
+  if (!isValidBackfillId(backfillId)) throw new ProblemError(backfillNotFoundProblem());
+  return backfillId;
+}
