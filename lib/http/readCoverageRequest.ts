@@ -6,11 +6,10 @@ import {
   MAX_COVERAGE_RANGE_MS,
   type SpotCoverageQuery,
 } from '../exports/spotCoverage';
-import { SPOT_ID_MESSAGE, SPOT_ID_PATTERN } from '../exports/spotId';
 import { parseUtcInstant } from '../exports/utcInstant';
 import { invalidRequest, unknownFieldName } from './invalidRequest';
 import { MAX_NEXT_TOKEN_CHARS, NEXT_TOKEN_PATTERN } from './readListQuery';
-import { readSpotId, SPOT_ID_HEADER } from './readSpotId';
+import { readSpotId } from './readSpotId';
 
 const DECIMAL = /^\d{1,4}$/;
 const KNOWN_PARAMETERS = new Set(['from', 'until', 'limit', 'nextToken']);
@@ -25,17 +24,6 @@ const INSTANT_MESSAGE = 'must be an RFC 3339 UTC instant like 2026-01-31T00:00:0
 export function readCoverageRequest(event: APIGatewayProxyEventV2, nowMs: number): SpotCoverageQuery {
   const spotId = readSpotId(event);
   const problems: FieldProblem[] = [];
-  const pathSpot = event.pathParameters?.spotId;
-  // The pattern, not a schema: the coverage function bundles no zod for the spot id.
-  if (pathSpot === undefined || !SPOT_ID_PATTERN.test(pathSpot)) {
-    problems.push({
-      field: 'path.spotId',
-      message: pathSpot === undefined ? 'is required' : SPOT_ID_MESSAGE,
-    });
-  } else if (pathSpot !== spotId) {
-    problems.push({ field: 'path.spotId', message: `must be the spot named in ${SPOT_ID_HEADER}` });
-  }
-
   const query: SpotCoverageQuery = { spotId };
   for (const [name, value = ''] of Object.entries(event.queryStringParameters ?? {})) {
     if (!KNOWN_PARAMETERS.has(name)) {

@@ -155,6 +155,10 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
     'ambiguous',
     undefined,
   ],
+  // Backfills (lib/exports)
+  [new domainErrors.BackfillNotFoundError(SPOT, 'bf_x'), false, 'ambiguous', '404 backfill-not-found'],
+  [new domainErrors.BackfillAlreadyExistsError(SPOT, 'bf_x', undefined), false, 'ambiguous', undefined],
+  [new domainErrors.BackfillTooLargeError(2000, 1000), false, 'ambiguous', '400 invalid-request'],
   // Events (lib/events) and archives (lib/archive)
   [new eventErrors.ExportEventPublishError('ex_x', undefined), false, 'ambiguous', undefined],
   [new eventErrors.InvalidScheduledExportEventError(['x']), false, 'ambiguous', undefined],
