@@ -16,8 +16,8 @@ const KNOWN_PARAMETERS = new Set(['from', 'until', 'limit', 'nextToken']);
 const INSTANT_MESSAGE = 'must be an RFC 3339 UTC instant like 2026-01-31T00:00:00Z';
 
 /**
- * `GET /spots/{spotId}/coverage?from=&until=&limit=&nextToken=`: the spot of the path, which must
- * be the one `x-spot-id` names (the header is what every route is authorized by), and the query.
+ * `GET /spots/{spotId}/coverage?from=&until=&limit=&nextToken=`: the spot of the path (`x-spot-id`
+ * may be left out or must name the same one; see readSpotId.ts), and the query.
  * Unknown parameters are refused so a typo is not ignored; `from` must come before `until` (now,
  * when not given) and the range may span at most 366 days. @throws ProblemError 400
  */
