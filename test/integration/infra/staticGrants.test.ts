@@ -32,6 +32,8 @@ const NOT_GRANTED: Record<string, string> = {
   'get-export states:StopExecution':
     'a status read records an end the poll found; the workflow ends by itself',
   'abort states:DescribeExecution': 'an abort stops the workflow without looking at it first',
+  'backfills states:DescribeExecution':
+    'a backfill starts queued exports and stops aborted ones without looking at a workflow first',
   'workflow-task states:DescribeExecution': 'the tasks run inside a workflow and look at none',
   'list dynamodb:GetItem': 'the list handler only queries (its store port is listExports alone)',
   'list dynamodb:PutItem': 'the list handler writes nothing',
@@ -48,7 +50,7 @@ const NOT_GRANTED: Record<string, string> = {
   'files dynamodb:DeleteItem': 'the files handler reads the record (getExport) and writes nothing',
   'archive dynamodb:DeleteItem': 'the archive deletes nothing; link pages are replaced by the poll',
   ...Object.fromEntries(
-    ['start', 'get-export', 'abort', 'list', 'files', 'workflow-task', 'archive'].map((name) => [
+    ['start', 'get-export', 'abort', 'list', 'files', 'workflow-task', 'archive', 'backfills'].map((name) => [
       `${name} dynamodb:Scan`,
       'the export store reads the whole table once, for records from before the archive index: the reconciler’s sweep alone',
     ]),
