@@ -18,6 +18,8 @@ import {
   CREATE_RETRY_ERRORS,
   createRetry,
   executionTimeout,
+  FINISHING_POLL_RETRY,
+  FINISHING_POLL_RETRY_ERRORS,
   OTHER_TASK_RETRY,
   OTHER_TASK_RETRY_ERRORS,
   POLL_RETRY_ERRORS,
@@ -72,8 +74,9 @@ export interface PollingWorkflowProps {
  * The create task authenticates and creates; while the upstream is throttled, paced or
  * down its Retry on `ExportCreateDeferred` waits (exponential backoff, full jitter, capped)
  * until the deadline, and a refusal ends in the ExportRejected Fail state (the record says
- * FAILED and why). The poll loop is the poll task's own Retry on `ExportStillProcessing`,
- * so each poll costs one state transition instead of the three of a Wait → Task → Choice
+ * FAILED and why). The poll loop is the poll task's own Retry on `ExportStillProcessing`
+ * (and, within the export's expected end, a second one on `ExportFinishing` that polls again
+ * within seconds), so each poll costs one state transition instead of the three of a Wait → Task → Choice
  * loop: transitions = create attempts + polls + 2. Past the deadline (or out of attempts)
  * the Catch runs AbortOnTimeout, which aborts the export upstream (or, never sent, just
  * marks it); an export the abort finds COMPLETED is archived like any other, the rest end in
@@ -132,6 +135,7 @@ export class PollingWorkflow extends Construct {
       WORKFLOW_TASK_TIMEOUT_SECONDS,
     );
     pollStatus.addRetry(retry(POLL_RETRY_ERRORS, statusPollRetry(polling)));
+    pollStatus.addRetry(retry(FINISHING_POLL_RETRY_ERRORS, FINISHING_POLL_RETRY));
 
     const abortOnTimeout = task(
       'AbortOnTimeout',
@@ -166,7 +170,7 @@ export class PollingWorkflow extends Construct {
     });
     createExport.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.createError' });
     pollStatus.addCatch(abortOnTimeout, {
-      errors: [WorkflowErrorNames.POLLING_TIMED_OUT, ...POLL_RETRY_ERRORS],
+      errors: [WorkflowErrorNames.POLLING_TIMED_OUT, ...POLL_RETRY_ERRORS, ...FINISHING_POLL_RETRY_ERRORS],
       resultPath: '$.pollError',
     });
     pollStatus.addCatch(pollingFailed, { errors: [sfn.Errors.ALL], resultPath: '$.pollError' });

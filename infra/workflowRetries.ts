@@ -1,3 +1,5 @@
+import { MAX_EXPECTED_END_SECONDS } from '../lib/exports/expectedExportDuration';
+import { MAX_FINISHING_GRACE_SECONDS } from '../lib/exports/pollExportForWorkflow';
 import { WorkflowErrorNames } from '../lib/exports/workflowContract';
 import type { PollingConfig } from './stackConfig';
 
@@ -69,6 +71,9 @@ export const OTHER_TASK_RETRY_ERRORS = [...LAMBDA_SERVICE_ERRORS, ...TASK_TIMEOU
  */
 export const POLL_RETRY_ERRORS = [WorkflowErrorNames.STILL_PROCESSING, ...TRANSIENT_TASK_ERRORS] as const;
 
+/** What the poll task's second retrier repeats: a poll within the export's expected end. */
+export const FINISHING_POLL_RETRY_ERRORS = [WorkflowErrorNames.FINISHING] as const;
+
 /** What the create task's retrier repeats: a create that could not be sent yet, and Lambda hiccups. */
 export const CREATE_RETRY_ERRORS = [
   WorkflowErrorNames.CREATE_DEFERRED,
@@ -105,6 +110,25 @@ export const CREATE_RETRY_BACKOFF_RATE = 2;
  * up: the cap grows with the deadline (60 s up to 12 hours, then a 720th of the deadline).
  */
 const CREATE_RETRY_CAP_SHARE_OF_DEADLINE = 720;
+
+/**
+ * Polls within an export's expected end: a few seconds apart at first (full jitter), growing
+ * gently, so an end near the expected one is seen within seconds and a wide window costs few
+ * polls. The poll task asks for it only inside that window, which lasts at most the expected
+ * end's span and its grace (lib/exports/expectedExportDuration.ts, pollExportForWorkflow.ts):
+ * the attempts cover that three times over, at the first interval.
+ */
+export const FINISHING_POLL_INTERVAL_SECONDS = 5;
+export const FINISHING_POLL_BACKOFF_RATE = 1.5;
+export const FINISHING_POLL_MAX_DELAY_SECONDS = 30;
+const FINISHING_WINDOW_MAX_SECONDS = MAX_EXPECTED_END_SECONDS + MAX_FINISHING_GRACE_SECONDS;
+export const FINISHING_POLL_RETRY: RetrySchedule = {
+  intervalSeconds: FINISHING_POLL_INTERVAL_SECONDS,
+  maxDelaySeconds: FINISHING_POLL_MAX_DELAY_SECONDS,
+  backoffRate: FINISHING_POLL_BACKOFF_RATE,
+  // Full jitter makes a delay half the interval on average.
+  maxAttempts: Math.ceil(FINISHING_WINDOW_MAX_SECONDS / (FINISHING_POLL_INTERVAL_SECONDS / 2)) * 3,
+};
 
 /** The timeout abort and the record of a failed archive: a few quick retries. */
 export const OTHER_TASK_RETRY: RetrySchedule = {
@@ -249,7 +273,7 @@ export interface HistoryBudget {
 export function workflowHistoryBudget(polling: PollConfig): HistoryBudget {
   const attempts = {
     create: createRetry(polling).maxAttempts + 1,
-    poll: statusPollRetry(polling).maxAttempts + 1,
+    poll: statusPollRetry(polling).maxAttempts + FINISHING_POLL_RETRY.maxAttempts + 1,
     // AbortOnTimeout, ArchiveFiles and RecordArchiveFailure, each with its own retrier.
     others: 2 * (OTHER_TASK_RETRY.maxAttempts + 1) + ARCHIVE_RETRY.maxAttempts + 1,
   };

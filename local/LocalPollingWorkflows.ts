@@ -21,6 +21,12 @@ export interface LocalPollingWorkflowsOptions {
   invoke: InvokeHandler;
   /** Real seconds per deployed second for waits and retry intervals; 1 = as deployed. */
   timeScale?: number;
+  /**
+   * Whether the waits the execution's input and tasks name (the first poll) are real seconds
+   * already: the handlers learn them from the real clock, and the local runtime scales the
+   * settings they default to. Otherwise they are scaled like the definition's own waits.
+   */
+  inputWaitsOnRealClock?: boolean;
   onExecutionEnd?: (executionName: string, outcome: ExecutionOutcome, error?: unknown) => void;
   /** Sees every history event of every execution, e.g. to measure the states' payloads. */
   onHistoryEvent?: (executionName: string, event: WorkflowHistoryEvent) => void;
@@ -189,7 +195,9 @@ export class LocalPollingWorkflows implements PollingWorkflows {
         .filter(([, field]) => typeof values[field] === 'number')
         .map(([stateName, field]) => [
           stateName,
-          Math.max(0, Number(values[field]) || 0) * MS_PER_SECOND * this.#timeScale,
+          Math.max(0, Number(values[field]) || 0) *
+            MS_PER_SECOND *
+            (this.#options.inputWaitsOnRealClock === true ? 1 : this.#timeScale),
         ]),
     );
   }

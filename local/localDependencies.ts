@@ -122,12 +122,14 @@ export function handlerEnvironment(
 /**
  * The deadline is compared with the simulator's scaled durations and bounds the scaled
  * workflow (whose timeout and poll budget shrink with the time scale), so it shrinks too, and so
- * does a failed window's cooldown (it waits for the upstream to change). Leases, claims and
- * freshness guard real I/O and stay as configured.
+ * does a failed window's cooldown (it waits for the upstream to change) and the first poll of a
+ * spot without history (the workflow waits it in real seconds, like the ones learned from the
+ * clock). Leases, claims and freshness guard real I/O and stay as configured.
  */
 export function scaledExportSettings(exports: ExportSettings, timeScale: number): ExportSettings {
   return {
     ...exports,
+    defaultFirstPollDelaySeconds: exports.defaultFirstPollDelaySeconds * timeScale,
     exportDeadlineSeconds: Math.max(
       MIN_SCALED_EXPORT_DEADLINE_SECONDS,
       exports.exportDeadlineSeconds * timeScale,

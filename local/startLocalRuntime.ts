@@ -151,6 +151,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       stateMachine,
       invoke,
       timeScale: settings.timeScale,
+      // The handlers' settings are scaled (localDependencies) and what they learn is real time.
+      inputWaitsOnRealClock: true,
       beforeWork: () => foreground.whenIdle(),
       onExecutionEnd: (name, outcome, error) => {
         if (outcome === 'failed') say(`workflow ${name} failed: ${describeError(error)}`);

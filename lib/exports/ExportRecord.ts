@@ -56,6 +56,15 @@ export interface UpstreamWait {
   message?: string;
 }
 
+/**
+ * When the upstream is expected to finish an export, learned from the spot's recent exports:
+ * its polls come often between these instants and back off outside them.
+ */
+export interface ExpectedEnd {
+  from: string;
+  until: string;
+}
+
 /** One export as we track it. Timestamps are ISO 8601 strings. */
 export interface ExportRecord {
   spotId: string;
@@ -71,6 +80,13 @@ export interface ExportRecord {
   startedAt?: string;
   completedAt?: string;
   lastPolledAt?: string;
+  /** While PROCESSING: when the upstream is expected to finish it (absent without history to learn from). */
+  expectedEnd?: ExpectedEnd;
+  /**
+   * Once ended: the last time a poll still saw it processing. With `completedAt` it brackets when
+   * the upstream finished, which is what the spot's next exports learn their expected end from.
+   */
+  processingSeenAt?: string;
   /** Polls that were recorded; a poll that changed nothing and was not due for bookkeeping is not counted. */
   pollCount: number;
   source: ExportSource;
@@ -130,6 +146,8 @@ export type ExportChanges = Partial<
     | 'lastUpstreamWait'
     | 'nextCreateAttemptAt'
     | 'dequeuedAt'
+    | 'expectedEnd'
+    | 'processingSeenAt'
   >
 >;
 
@@ -149,6 +167,8 @@ export const EXPORT_CHANGE_FIELDS = [
   'lastUpstreamWait',
   'nextCreateAttemptAt',
   'dequeuedAt',
+  'expectedEnd',
+  'processingSeenAt',
 ] as const satisfies readonly (keyof ExportChanges)[];
 
 export type ExportChangeField = (typeof EXPORT_CHANGE_FIELDS)[number];

@@ -116,13 +116,14 @@ async function applyObservation(
 }
 
 /**
- * API reads need lastPolledAt as fresh as the freshness window; the workflow's own
- * polls only need to stay ahead of the reconciler, so most of them write nothing.
+ * API reads need lastPolledAt as fresh as the freshness window. The workflow's own polls record
+ * each one that saw the export still running: the last of them tells, with the completion, when
+ * the upstream finished it, which the spot's next exports learn their expected end from. They are
+ * few: a learned first wait lands where the end is expected.
  */
 function bookkeepingIntervalSeconds(deps: ExportDependencies, mode: CheckMode): number {
   if (mode === 'api') return deps.settings.statusFreshnessSeconds;
-  if (mode === 'reconcile') return 0;
-  return Math.floor(deps.settings.reconcileStaleAfterSeconds / 3);
+  return 0;
 }
 
 async function pollRecovering(

@@ -3,11 +3,14 @@ import { describeCreateFailure, retryAtMsOf, upstreamWaitKindOf } from './create
 import type { ExportRecord, UpstreamWait } from './ExportRecord';
 import { ExportStatus, isTerminal } from './ExportStatus';
 import { ExportCreateDeferredError, ExportCreateRejectedError } from './errors';
+import { expectedEndWindowFor } from './expectedExportDuration';
 import { isoAt } from './isoAt';
 import type { ExportDependencies } from './ports';
 import { holdSpotLock } from './spotLockLease';
 import { onTerminal } from './terminalTransitions';
 import { transitionOrCurrent } from './transitionExport';
+
+const MS_PER_SECOND = 1000;
 
 /**
  * What a create attempt's outcome does to the export: the create task (./createUpstreamExport.ts)
@@ -115,17 +118,32 @@ export async function refuse(
   throw new ExportCreateRejectedError(record.exportId, reason, { cause });
 }
 
-/** Upstream id known: PROCESSING, lock held until the deadline; an abort asked meanwhile is sent now. */
+/**
+ * Upstream id known: PROCESSING, with when its end is expected (from the spot's history), lock
+ * held until the deadline; an abort asked meanwhile is sent now.
+ */
 export async function markProcessing(
   deps: ExportDependencies,
   record: ExportRecord,
   upstreamExportId: string,
 ): Promise<ExportRecord> {
+  const startedAtMs = deps.now();
+  // Learned before the write, so the record says when to look for the end from the start.
+  const expected = await expectedEndWindowFor(deps, record);
   const { record: processing } = await transitionOrCurrent(
     deps,
     record,
     ExportStatus.PROCESSING,
-    { upstreamExportId, startedAt: isoAt(deps.now()) },
+    {
+      upstreamExportId,
+      startedAt: isoAt(startedAtMs),
+      ...(expected !== undefined && {
+        expectedEnd: {
+          from: isoAt(startedAtMs + expected.fromSeconds * MS_PER_SECOND),
+          until: isoAt(startedAtMs + expected.untilSeconds * MS_PER_SECOND),
+        },
+      }),
+    },
     // The id is known: the upstream's list from before the create is not needed to find it.
     { remove: ['upstreamIdsBeforeCreate'] },
   );

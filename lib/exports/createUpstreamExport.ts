@@ -165,7 +165,7 @@ async function resolveEarlierClaim(
 
 /**
  * The state the rest of the workflow reads. The first wait is what the spot's history says an
- * export takes, but never past the deadline: a workflow restarted late (by the reconciler) polls
+ * export takes (until its expected end begins), but never past the deadline: a workflow restarted late (by the reconciler) polls
  * in time to notice it.
  */
 async function taskOutput(
@@ -175,7 +175,11 @@ async function taskOutput(
 ): Promise<CreateTaskOutput> {
   // Finished already: the poll that follows only reads the record.
   if (isTerminal(record.status)) return { ...outputIds(input), firstPollDelaySeconds: 0 };
-  const learnedSeconds = await firstPollDelaySecondsFor(deps, record.spotId);
+  // The first poll comes where the end is expected to begin; without that, after the spot's median.
+  const learnedSeconds =
+    record.expectedEnd === undefined
+      ? await firstPollDelaySecondsFor(deps, record.spotId)
+      : Math.max(0, Math.floor((Date.parse(record.expectedEnd.from) - deps.now()) / MS_PER_SECOND));
   const untilDeadlineSeconds = Math.max(
     0,
     Math.ceil((Date.parse(input.deadline) - deps.now()) / MS_PER_SECOND),

@@ -279,6 +279,14 @@ export class ExportStillProcessingError extends WorkflowOutcomeError {
   }
 }
 
+export class ExportFinishingError extends WorkflowOutcomeError {
+  override name = WorkflowErrorNames.FINISHING;
+
+  constructor(exportId: string) {
+    super(`Export ${exportId} is still processing, within its expected end`);
+  }
+}
+
 export class ExportPollingTimedOutError extends WorkflowOutcomeError {
   override name = WorkflowErrorNames.POLLING_TIMED_OUT;
 

@@ -59,6 +59,9 @@ export function planPollUpdate(
     if (upstreamStatusChanged) changes.upstreamStatus = observation.upstreamStatus;
     if (linksChanged) changes.links = observation.links;
     if (isTerminal(to) && current.completedAt === undefined) changes.completedAt = observation.observedAt;
+    // The last poll that saw it running: with completedAt, when the upstream finished it.
+    if (isTerminal(to) && current.lastPolledAt !== undefined && current.processingSeenAt === undefined)
+      changes.processingSeenAt = current.lastPolledAt;
     if (to === ExportStatus.FAILED && observation.failureReason !== undefined) {
       changes.failureReason = observation.failureReason;
     }

@@ -1,6 +1,8 @@
 import { checkExport } from './checkExport';
+import type { ExportRecord } from './ExportRecord';
 import { isTerminal } from './ExportStatus';
 import {
+  ExportFinishingError,
   ExportPollingTimedOutError,
   ExportStillProcessingError,
   UpstreamUnavailableForWorkflowError,
@@ -12,7 +14,8 @@ import type { PollTaskInput } from './workflowTaskInput';
 
 /**
  * One poll of the workflow loop: terminal → the task's output; still running →
- * ExportStillProcessing (the state machine's Retry is the backoff); past the
+ * ExportStillProcessing (the state machine's Retry is the backoff), or ExportFinishing within
+ * the export's expected end (a Retry that polls again within seconds); past the
  * deadline → ExportPollingTimedOut (the Catch aborts); transient trouble, the upstream's
  * or AWS's → UpstreamUnavailable, which the state machine retries like a poll that learned
  * nothing, so no number of hiccups over a long export fails it.
@@ -40,5 +43,27 @@ export async function pollExportForWorkflow(
     };
   if (deps.now() > Date.parse(input.deadline))
     throw new ExportPollingTimedOutError(record.exportId, input.deadline);
+  if (isFinishing(record, deps.now())) throw new ExportFinishingError(record.exportId);
   throw new ExportStillProcessingError(record.exportId);
+}
+
+/** Past the expected end, a little more is allowed before polls back off: this share of the export's expected time… */
+export const FINISHING_GRACE_SHARE = 0.1;
+/** …but at most this long. */
+export const MAX_FINISHING_GRACE_SECONDS = 60;
+const MS_PER_SECOND = 1000;
+
+/**
+ * Whether a poll that saw the export still processing falls where its end is expected (from the
+ * expected end's start to a little past its close): then the next poll comes within seconds.
+ */
+export function isFinishing(record: ExportRecord, nowMs: number): boolean {
+  const { expectedEnd, startedAt } = record;
+  if (expectedEnd === undefined || startedAt === undefined) return false;
+  const untilMs = Date.parse(expectedEnd.until);
+  const graceMs = Math.min(
+    MAX_FINISHING_GRACE_SECONDS * MS_PER_SECOND,
+    FINISHING_GRACE_SHARE * (untilMs - Date.parse(startedAt)),
+  );
+  return nowMs >= Date.parse(expectedEnd.from) && nowMs <= untilMs + graceMs;
 }

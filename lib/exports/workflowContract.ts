@@ -14,6 +14,11 @@
 export const WorkflowErrorNames = {
   /** Thrown by the poll task while the upstream still processes: the Retry with backoff and jitter is the loop. */
   STILL_PROCESSING: 'ExportStillProcessing',
+  /**
+   * Thrown by the poll task instead while the export is within its expected end: a Retry of its own
+   * polls again within seconds, without backoff, so the end is seen as it happens.
+   */
+  FINISHING: 'ExportFinishing',
   /** Thrown by the create and poll tasks past the deadline: the Catch routes to the timeout abort. */
   POLLING_TIMED_OUT: 'ExportPollingTimedOut',
   /** A transient upstream or AWS failure met by a poll: retried like a poll that learned nothing. */
@@ -66,6 +71,7 @@ export const WORKFLOW_TASK_ERRORS = {
   ],
   poll: [
     WorkflowErrorNames.STILL_PROCESSING,
+    WorkflowErrorNames.FINISHING,
     WorkflowErrorNames.POLLING_TIMED_OUT,
     WorkflowErrorNames.UPSTREAM_UNAVAILABLE,
   ],

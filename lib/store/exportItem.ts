@@ -1,6 +1,7 @@
 import type { ExportArchive } from '../exports/ExportArchive';
 import { ArchiveStatus } from '../exports/ExportArchive';
 import {
+  type ExpectedEnd,
   type ExportOrigin,
   type ExportRecord,
   type ExportRequest,
@@ -79,6 +80,8 @@ export function exportRecordToItem(record: ExportRecord): StoredItem {
     startedAt: record.startedAt,
     completedAt: record.completedAt,
     lastPolledAt: record.lastPolledAt,
+    expectedEnd: record.expectedEnd,
+    processingSeenAt: record.processingSeenAt,
     pollCount: record.pollCount,
     source: record.source,
     idempotencyKey: record.idempotencyKey,
@@ -111,6 +114,8 @@ export function itemToExportRecord(item: StoredItem): ExportRecord {
     startedAt: item.startedAt,
     completedAt: item.completedAt,
     lastPolledAt: item.lastPolledAt,
+    expectedEnd: item.expectedEnd as ExpectedEnd | undefined,
+    processingSeenAt: item.processingSeenAt,
     pollCount: typeof item.pollCount === 'number' ? item.pollCount : 0,
     source: item.source,
     idempotencyKey: item.idempotencyKey,

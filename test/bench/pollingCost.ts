@@ -5,9 +5,12 @@ import FakeTimers from '@sinonjs/fake-timers';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { stateMachineDefinitionFromTemplate } from '../../infra/extractStateMachine';
 import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
-import { ExportStillProcessingError } from '../../lib/exports/errors';
+import { ExportFinishingError, ExportStillProcessingError } from '../../lib/exports/errors';
+import { expectedEndWindow } from '../../lib/exports/expectedExportDuration';
+import { isFinishing } from '../../lib/exports/pollExportForWorkflow';
 import { SETTINGS } from '../../lib/settings/settingsTable';
 import { createSeededRandom } from '../../local/openweb-simulator/seededRandom';
+import { exportRecordFixture } from '../support/exportRecordFixtures';
 
 const EXPORT_DURATIONS_SECONDS = [60, 600, 3_600, 21_600];
 const RUNS_PER_CASE = 41;
@@ -17,6 +20,10 @@ const FAR_DEADLINE = '2100-01-01T00:00:00Z';
 /** Real exports of one spot vary: each run lasts the nominal duration ± this fraction. */
 const DURATION_SPREAD = 0.1;
 const BENCH_DEADLINE_SECONDS = 24 * 60 * 60;
+/** Completed exports a spot's history holds when its expected end is learned. */
+const HISTORY_EXPORTS = 5;
+/** How far a poll that saw an export running is, in a learned history, from the end it brackets. */
+const HISTORY_BRACKET_SECONDS = 2.5;
 
 /** The job-poller pattern: Wait 30 s → Task → Choice, forever. */
 const NAIVE_DEFINITION = {
@@ -44,17 +51,54 @@ let createState: string | undefined;
 /** The archive task that follows a completed export in the deployed workflow. */
 let archiveState: string | undefined;
 
+/** One export's length: the nominal duration ± the spread, from its own seeded stream. */
+function actualSecondsOf(durationSeconds: number, seed: number): number {
+  return durationSeconds * (1 - DURATION_SPREAD + 2 * DURATION_SPREAD * createSeededRandom(seed * 7919)());
+}
+
+/**
+ * The expected end the create task records for an export whose spot finished HISTORY_EXPORTS
+ * exports of the same length before (other seeds of the same spread), each seen running a few
+ * seconds before its end and done a few seconds after.
+ */
+function learnedExpectedEnd(durationSeconds: number, seed: number): { from: string; until: string } {
+  const request = { kind: 'dateRange' as const, from: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' };
+  const at = (seconds: number) => new Date(seconds * 1000).toISOString();
+  const history = Array.from({ length: HISTORY_EXPORTS }, (_, index) => {
+    const actual = actualSecondsOf(durationSeconds, seed * 31 + index + 1);
+    return exportRecordFixture({
+      request,
+      startedAt: at(0),
+      processingSeenAt: at(actual - HISTORY_BRACKET_SECONDS),
+      completedAt: at(actual + HISTORY_BRACKET_SECONDS),
+    });
+  });
+  const window = expectedEndWindow(history, request);
+  if (window === undefined) throw new Error('a history gives a window');
+  return { from: at(window.fromSeconds), until: at(window.untilSeconds) };
+}
+
 async function runOnce(
   definition: StateMachineDefinition,
   pollState: string,
   style: 'retry' | 'choice',
   durationSeconds: number,
-  firstPollDelaySeconds: number,
+  firstPollDelaySeconds: number | 'learned',
   seed: number,
 ): Promise<RunResult> {
   // The export's own length comes from its own stream, so every loop sees the same one for a seed.
-  const actualSeconds =
-    durationSeconds * (1 - DURATION_SPREAD + 2 * DURATION_SPREAD * createSeededRandom(seed * 7919)());
+  const actualSeconds = actualSecondsOf(durationSeconds, seed);
+  const expectedEnd =
+    firstPollDelaySeconds === 'learned' ? learnedExpectedEnd(durationSeconds, seed) : undefined;
+  // The create task waits until the expected end begins (whole seconds), as the deployed one does.
+  const firstWaitSeconds =
+    expectedEnd === undefined
+      ? (firstPollDelaySeconds as number)
+      : Math.floor(Date.parse(expectedEnd.from) / 1000);
+  const started = exportRecordFixture({
+    startedAt: new Date(0).toISOString(),
+    ...(expectedEnd !== undefined && { expectedEnd }),
+  });
   const clock = FakeTimers.install({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   const realRandom = Math.random;
   Math.random = createSeededRandom(seed);
@@ -66,6 +110,7 @@ async function runOnce(
       const done = Date.now() >= actualSeconds * 1000;
       if (done) detectedAtMs = Date.now();
       if (style === 'choice') return { done };
+      if (!done && isFinishing(started, Date.now())) throw new ExportFinishingError('ex_bench');
       if (!done) throw new ExportStillProcessingError('ex_bench');
       return { spotId: 'sp_bench', exportId: 'ex_bench', status: 'COMPLETED', fileCount: 1 };
     };
@@ -73,7 +118,7 @@ async function runOnce(
       {
         spotId: 'sp_bench',
         exportId: 'ex_bench',
-        firstPollDelaySeconds,
+        firstPollDelaySeconds: firstWaitSeconds,
         deadline: FAR_DEADLINE,
         done: false,
       },
@@ -96,7 +141,7 @@ async function runOnce(
                 spotId: 'sp_bench',
                 exportId: 'ex_bench',
                 deadline: FAR_DEADLINE,
-                firstPollDelaySeconds,
+                firstPollDelaySeconds: firstWaitSeconds,
               }),
             }),
           },
@@ -156,13 +201,14 @@ async function main(): Promise<void> {
         style: 'retry' as const,
         first: DEFAULT_FIRST_POLL_DELAY_SECONDS,
       },
-      // With history the first wait is the median of the spot's recent exports: the nominal duration.
+      // With history the create task records the export's expected end, learned from the spot's
+      // recent exports of the same length, and the first poll comes as it begins.
       {
         name: 'backoff, stable history',
         def: deployed,
         state: pollState,
         style: 'retry' as const,
-        first: durationSeconds,
+        first: 'learned' as const,
       },
       {
         name: `naive ${NAIVE_INTERVAL_SECONDS} s loop`,

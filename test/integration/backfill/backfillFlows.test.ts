@@ -163,6 +163,30 @@ describe('backfills against dynalite and the simulator', () => {
     expect((await h.store.listExports(SPOT, { limit: 100 })).items).toHaveLength(3);
   });
 
+  it('an abort that meets a creation still recording leaves nothing queued once the recording is finished', async () => {
+    // Prepare: a creation that answered before recording any window (its budget spent)
+    const { record } = await createBackfill(h.deps, {
+      spotId: SPOT,
+      from: FROM,
+      until: UNTIL,
+      windowHours: 24,
+      recordUntilMs: h.clock.now(),
+    });
+
+    // Act
+    const { progress } = await abortBackfill(h.deps, { spotId: SPOT, backfillId: record.backfillId });
+    h.clock.advance((BACKFILL_RECORDING_GRACE_SECONDS + 1) * MS_PER_SECOND);
+    const swept = await reconcileExports(h.deps);
+
+    // Assess
+    expect(record.recording).toBe(true);
+    expect(progress.counts).toMatchObject({ total: 3, withdrawn: 3 });
+    expect(swept.backfillsFinished).toBe(1);
+    expect(await ledgerWindows()).toEqual([]);
+    expect((await h.store.listExports(SPOT, { limit: 100 })).items).toEqual([]);
+    expect(await h.backfills.findRecording('9999-01-01T00:00:00Z', 10)).toEqual([]);
+  });
+
   it('a creation that died after recording part of its windows is finished by the reconciler, nothing twice', async () => {
     // Prepare: the ledger fails on the second window's claim, as a crash would stop the request there
     let claims = 0;

@@ -9,6 +9,7 @@ import {
   CREATE_RETRY_MAX_DELAY_SECONDS,
   createRetry,
   executionTimeout,
+  FINISHING_POLL_RETRY,
   LAMBDA_SERVICE_ERRORS,
   POLL_RETRY_ERRORS,
   statusPollRetry,
@@ -207,10 +208,19 @@ describe('PollingWorkflow', () => {
   it('loops by retrying "still processing" with capped exponential backoff and full jitter', () => {
     // Act
     const retriers = stateOf(defaults, 'PollExportStatus').Retry ?? [];
-    const [stillProcessing] = retriers;
+    const [stillProcessing, finishing] = retriers;
 
     // Assess
-    expect(retriers).toHaveLength(1);
+    expect(retriers).toHaveLength(2);
+    // Within the export's expected end, a few seconds apart, growing gently.
+    expect(finishing).toEqual({
+      ErrorEquals: [WorkflowErrorNames.FINISHING],
+      IntervalSeconds: 5,
+      BackoffRate: 1.5,
+      MaxDelaySeconds: 30,
+      JitterStrategy: 'FULL',
+      MaxAttempts: FINISHING_POLL_RETRY.maxAttempts,
+    });
     expect(stillProcessing).toEqual({
       ErrorEquals: [...POLL_RETRY_ERRORS],
       IntervalSeconds: 10,
@@ -261,7 +271,7 @@ describe('PollingWorkflow', () => {
 
     // Assess
     expect(poll.Catch?.[0]).toEqual({
-      ErrorEquals: [WorkflowErrorNames.POLLING_TIMED_OUT, ...POLL_RETRY_ERRORS],
+      ErrorEquals: [WorkflowErrorNames.POLLING_TIMED_OUT, ...POLL_RETRY_ERRORS, WorkflowErrorNames.FINISHING],
       ResultPath: '$.pollError',
       Next: 'AbortOnTimeout',
     });

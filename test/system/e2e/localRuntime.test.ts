@@ -292,6 +292,19 @@ describe('the local runtime, run as npm start runs it', () => {
       const { body } = await requestJson(`${runtime.apiUrl}/spots/sp_demo/backfills/${backfillId}`);
       const again = runCliProcess([...args, '--json']);
       const second = await within(again.exited, CLI_TIMEOUT_MS, 'the second CLI backfill');
+      const until = new Date(Date.parse(from) + 72 * hourMs).toISOString().replace('.000Z', 'Z');
+      const coverageCli = runCliProcess([
+        'coverage',
+        '--spot',
+        'sp_demo',
+        '--from',
+        from,
+        '--until',
+        until,
+        '--api',
+        runtime.apiUrl,
+      ]);
+      const coverage = await within(coverageCli.exited, CLI_TIMEOUT_MS, 'the CLI coverage');
 
       // Assess
       expect(exit.code, exit.output).toBe(0);
@@ -314,8 +327,11 @@ describe('the local runtime, run as npm start runs it', () => {
       expect(JSON.parse(second.output.trim().split('\n')[0] as string)).toMatchObject({
         plan: { windowCount: 0, skippedHours: 72 },
       });
+      // And coverage shows the three days covered, no gap (exit 0; 10 would mean gaps).
+      expect(coverage.code, coverage.output).toBe(0);
+      expect(coverage.output).toContain('72 h covered');
     },
-    CLI_TIMEOUT_MS * 2 + EXPORT_TIMEOUT_MS,
+    CLI_TIMEOUT_MS * 3 + EXPORT_TIMEOUT_MS,
   );
 
   it('lists the configured schedules and fires one by hand, recording an export for its spot', async () => {

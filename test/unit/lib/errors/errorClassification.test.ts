@@ -137,8 +137,12 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
     'ambiguous',
     '422 idempotency-key-reused',
   ],
+  [new domainErrors.BackfillNotFoundError(SPOT, 'bf_x'), false, 'ambiguous', '404 backfill-not-found'],
+  [new domainErrors.BackfillAlreadyExistsError(SPOT, 'bf_x', undefined), false, 'ambiguous', undefined],
+  [new domainErrors.BackfillTooLargeError(2000, 1000), false, 'ambiguous', '400 invalid-request'],
   // The workflow's decisions (lib/exports), acted on by name
   [new domainErrors.ExportStillProcessingError('ex_x'), false, 'ambiguous', undefined],
+  [new domainErrors.ExportFinishingError('ex_x'), false, 'ambiguous', undefined],
   [
     new domainErrors.ExportPollingTimedOutError('ex_x', '2025-01-01T00:00:00Z'),
     false,
@@ -240,6 +244,7 @@ describe('error classification', () => {
     // Prepare
     const routine = new Set([
       'ExportStillProcessing',
+      'ExportFinishing',
       'ExportPollingTimedOut',
       'UpstreamUnavailable',
       'ExportCreateDeferred',

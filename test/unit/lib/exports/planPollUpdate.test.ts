@@ -93,6 +93,8 @@ describe('planPollUpdate', () => {
         upstreamStatus: 'Done',
         links: ['https://files/a.csv.zip'],
         completedAt: '2025-01-01T00:11:00.000Z',
+        // The last poll that saw it running: the upstream finished it in between.
+        processingSeenAt: '2025-01-01T00:10:00.000Z',
         lastPolledAt: '2025-01-01T00:11:00.000Z',
         pollCount: 5,
       },

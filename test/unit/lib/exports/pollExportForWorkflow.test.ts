@@ -44,6 +44,44 @@ describe('pollExportForWorkflow', () => {
     expect(life.metrics).toContain('UpstreamPolls');
   });
 
+  it('throws ExportFinishing within the export’s expected end, so the next poll comes within seconds', async () => {
+    // Prepare: the spot's last export of this length was seen running at 60 s and done at 62 s
+    const { record: second } = await startExport(life.deps, {
+      spotId: SPOT,
+      request: { ...REQUEST, from: '2026-10-30T00:00:00Z', until: '2026-10-31T00:00:00Z' },
+      source: 'api',
+      whenBusy: 'queue',
+    });
+    life.upstream.answers.getExportStatus = [
+      report(UpstreamExportStatus.PROCESSING),
+      report(UpstreamExportStatus.COMPLETED, ['https://files.openweb.com/1.csv.zip']),
+    ];
+    life.clock.advance(60_000);
+    await captureError(poll());
+    life.clock.advance(2_000);
+    await poll();
+    const created = await createUpstreamExport(life.deps, {
+      action: 'create',
+      spotId: SPOT,
+      exportId: second.exportId,
+      deadline,
+    });
+    life.upstream.answers.getExportStatus = [report(UpstreamExportStatus.PROCESSING)];
+    const pollSecond = () =>
+      pollExportForWorkflow(life.deps, { action: 'poll', spotId: SPOT, exportId: second.exportId, deadline });
+
+    // Act
+    life.clock.advance(created.firstPollDelaySeconds * 1000);
+    const within = await captureError(pollSecond());
+    life.clock.advance(10 * 60_000);
+    const after = await captureError(pollSecond());
+
+    // Assess: the first wait ends where the end is expected to begin
+    expect(created.firstPollDelaySeconds).toBe(60);
+    expect(within).toMatchObject({ name: WorkflowErrorNames.FINISHING });
+    expect(after).toMatchObject({ name: WorkflowErrorNames.STILL_PROCESSING });
+  });
+
   it('records completion with the links, frees the spot, announces it, and answers the file count', async () => {
     // Prepare
     const links = ['https://files.openweb.com/1.csv.zip', 'https://files.openweb.com/2.csv.zip'];
