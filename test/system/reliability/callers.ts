@@ -133,3 +133,35 @@ function answerOf(statusCode: number, body: Record<string, unknown> | null): Api
 function wholeSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/** The days a backfill of the suite covers: apart from the API's and the schedules' windows. */
+const BACKFILL_FIRST_WINDOW = 20;
+const BACKFILL_DAYS = 4;
+
+/**
+ * A client backfilling a spot's history through the API (four days in windows of a day), with
+ * its Idempotency-Key when given; a 5xx is retried like a start's.
+ */
+export async function startBackfillViaApi(
+  scenario: FaultScenario,
+  spotId: string,
+  options: { key?: string; container?: () => ScenarioContainer } = {},
+): Promise<ApiAnswer> {
+  const headers: Record<string, string> = options.key === undefined ? {} : { 'idempotency-key': options.key };
+  const body = {
+    from: windowRequest(BACKFILL_FIRST_WINDOW).from,
+    until: windowRequest(BACKFILL_FIRST_WINDOW + BACKFILL_DAYS - 1).until,
+    windowHours: 24,
+  };
+  let answer: ApiAnswer = { statusCode: 0 };
+  for (let attempt = 1; attempt <= API_CALLER_MAX_ATTEMPTS; attempt++) {
+    const container = options.container?.() ?? scenario.main;
+    const response = parseResponse(
+      await container.invoke(HandlerNames.BACKFILLS, apiRequests.startBackfill(spotId, body, headers)),
+    );
+    answer = answerOf(response.statusCode, response.body);
+    if (response.statusCode < 500 || options.key === undefined) return answer;
+    if (!scenario.realTime) scenario.clock.advance(API_CALLER_RETRY_PAUSE_SECONDS * MS_PER_SECOND);
+  }
+  return answer;
+}

@@ -99,7 +99,7 @@ async function archivesLeftToTheSweep(scenario: FaultScenario, records: ExportRe
 }
 
 /**
- * Every scheduled export belongs to a window of the ledger; every window is covered by a
+ * Every scheduled or backfill export belongs to a window of the ledger; every window is covered by a
  * COMPLETED export, a gap with its reason, or in flight with its export active or the reconciler
  * due to look at it; a schedule's windows leave no hole up to its watermark; and no window has
  * more than one export that completed or is still under way (a redelivered firing starts nothing).
@@ -114,15 +114,14 @@ async function scheduledWindowsAccountedFor(
     const windows = await windowsBetween(scenario.harness.coverage, spotId, LEDGER_FROM_MS, LEDGER_UNTIL_MS);
     const byBounds = new Map(windows.map((window) => [`${window.from}..${window.until}`, window]));
     for (const record of records) {
-      if (
-        record.spotId !== spotId ||
-        record.origin?.schedule === undefined ||
-        record.request.kind !== 'dateRange'
-      )
-        continue;
+      const planner = record.origin?.schedule !== undefined ? 'scheduled' : 'backfill';
+      const planned = record.origin?.schedule !== undefined || record.origin?.backfillId !== undefined;
+      if (record.spotId !== spotId || !planned || record.request.kind !== 'dateRange') continue;
       const window = byBounds.get(`${record.request.from}..${record.request.until}`);
-      if (window === undefined || !window.exportIds.includes(record.exportId))
-        violations.push(`window: scheduled ${record.exportId} belongs to no window of the ledger`);
+      // An aborted backfill withdraws its unfinished windows: their exports end ABORTED.
+      const withdrawn = planner === 'backfill' && record.status === ExportStatus.ABORTED;
+      if ((window === undefined || !window.exportIds.includes(record.exportId)) && !withdrawn)
+        violations.push(`window: ${planner} ${record.exportId} belongs to no window of the ledger`);
     }
     for (const window of windows) violations.push(...windowFindings(window, byId));
     violations.push(...(await holesBehindWatermarks(scenario, spotId, windows)));

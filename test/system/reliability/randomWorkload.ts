@@ -5,7 +5,7 @@ import {
   deriveSeed,
   type SeededRandom,
 } from '../../../local/openweb-simulator/seededRandom';
-import { abortViaApi, checkViaApi, deliverSchedule, startViaApi } from './callers';
+import { abortViaApi, checkViaApi, deliverSchedule, startBackfillViaApi, startViaApi } from './callers';
 import { reconcileNow } from './driveToEnd';
 import { type FaultScenario, SCENARIO_SPOTS } from './FaultScenario';
 import { stepWorkflows } from './stepWorkflows';
@@ -13,6 +13,7 @@ import { stepWorkflows } from './stepWorkflows';
 export type WorkloadStepKind =
   | 'apiStart'
   | 'apiQueuedStart'
+  | 'backfillStart'
   | 'scheduleDelivery'
   | 'apiCheck'
   | 'apiAbort'
@@ -30,6 +31,7 @@ export type WorkloadMix = Partial<Record<WorkloadStepKind, number>>;
 export const DEFAULT_WORKLOAD_MIX: WorkloadMix = {
   apiStart: 4,
   apiQueuedStart: 2,
+  backfillStart: 1,
   scheduleDelivery: 2,
   apiCheck: 2,
   apiAbort: 1,
@@ -95,6 +97,15 @@ async function runStep(scenario: FaultScenario, random: SeededRandom, kind: Work
         ...(key !== undefined && { key }),
         container: containerFor,
         queue: true,
+      });
+      return;
+    }
+    case 'backfillStart': {
+      // Four days of history in windows of a day, queued behind the spot's scheduled runs.
+      const key = random() < UNKEYED_START_SHARE ? undefined : 'history';
+      await startBackfillViaApi(scenario, spotId, {
+        ...(key !== undefined && { key }),
+        container: containerFor,
       });
       return;
     }
