@@ -7,6 +7,7 @@ import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflo
 import { reconcileExports } from '../../../lib/exports/reconcileExports';
 import { queuePositions } from '../../../lib/exports/spotQueue';
 import { type StartExportCommand, startExport } from '../../../lib/exports/startExport';
+import { resumeActiveExports } from '../../../local/resumeActiveExports';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { FAR_DEADLINE, runCreateTask } from '../../support/startAndCreate';
 
@@ -234,4 +235,42 @@ describe('the per-spot queue', () => {
       h.clock.now() + h.deps.settings.exportDeadlineSeconds * 1000,
     );
   });
+
+  it('resumes a non-empty queue when the local runtime starts again: its head starts, the rest wait', async () => {
+    // Prepare: a runtime died after the running export ended and released the spot, before it
+    // started the next one; two exports wait in the queue.
+    const running = await queue({ request: hourOf(1, 0) });
+    const next = await queue({ request: hourOf(1, 1) });
+    const after = await queue({ request: hourOf(1, 2) });
+    await abortExport(
+      { ...h.deps, store: storeWithoutQueue(h.deps.store) },
+      { spotId: SPOT, exportId: running.record.exportId, reason: 'requested' },
+    );
+    const beforeRestart = [await statusOf(next.record.exportId), await statusOf(after.record.exportId)];
+
+    // Act: npm start's boot sweep.
+    const resumed = await resumeActiveExports(h.newContainer(), h.clock.now());
+
+    // Assess
+    expect(beforeRestart).toEqual([ExportStatus.QUEUED, ExportStatus.QUEUED]);
+    expect(resumed.queuedStarted).toBe(1);
+    expect(await statusOf(next.record.exportId)).toBe(ExportStatus.REQUESTED);
+    expect(await statusOf(after.record.exportId)).toBe(ExportStatus.QUEUED);
+    expect(await h.spotLocks.get(SPOT)).toMatchObject({ exportId: next.record.exportId });
+  });
 });
+
+/** The store as a process that dies before it reads the queue: the release happens, the next start does not. */
+function storeWithoutQueue(store: ExportHarness['store']): ExportHarness['store'] {
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'listExports')
+        return async (...args: Parameters<typeof store.listExports>) => {
+          if (args[1].status === ExportStatus.QUEUED) throw new Error('the process died');
+          return target.listExports(...args);
+        };
+      const value = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
