@@ -11,6 +11,7 @@ import {
   type RuntimeProcess,
   spawnNode,
   startRuntimeProcess,
+  within,
 } from './support/runtimeProcess';
 
 // The first start may synthesize the stack for this configuration (then cached).
@@ -32,15 +33,6 @@ const SIMULATOR_URL = /OpenWeb simulator at (http:\/\/127\.0\.0\.1:\d+)/;
 interface FiredRun {
   outcome: string;
   result: { watermark: string; windows: { from: string; until: string; exportId: string }[] };
-}
-
-function within<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`${what} took longer than ${timeoutMs} ms`)), timeoutMs),
-    ),
-  ]);
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   type RuntimeProcess,
   spawnNode,
   startRuntimeProcess,
+  within,
 } from './support/runtimeProcess';
 
 // The first start may synthesize the stack (then cached); later starts take a few seconds.
@@ -619,15 +620,6 @@ const FIRST_STEPS_TIME_SCALE = '0.01';
 const FIRST_STEPS_EXPORT_TIMEOUT_MS = 40_000;
 const PROCESS_TIMEOUT_MS = 40_000;
 const STACK_TRACE_LINE = /^\s+at /m;
-
-function within<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`${what} took longer than ${timeoutMs} ms`)), timeoutMs),
-    ),
-  ]);
-}
 
 function runCliProcess(args: string[]): CollectedProcess {
   return spawnNode(['cli/openweb-exports.mjs', ...args], {});

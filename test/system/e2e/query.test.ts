@@ -11,6 +11,7 @@ import {
   type RuntimeProcess,
   spawnNode,
   startRuntimeProcess,
+  within,
 } from './support/runtimeProcess';
 
 // The first start may synthesize the stack (then cached).
@@ -19,15 +20,6 @@ const ARCHIVE_TIMEOUT_MS = 60_000;
 const CLI_TIMEOUT_MS = 60_000;
 const TIME_SCALE = '0.001';
 const DAY = { from: '2026-11-20T00:00:00Z', until: '2026-11-21T00:00:00Z' };
-
-function within<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`${what} took longer than ${timeoutMs} ms`)), timeoutMs),
-    ),
-  ]);
-}
 
 /**
  * The archive as a table, as a newcomer meets it: `npm start` as a process, an export archived,

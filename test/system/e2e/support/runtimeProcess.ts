@@ -99,3 +99,13 @@ export async function killAllChildProcesses(): Promise<void> {
   );
   await Promise.all(exits);
 }
+
+/** `work`, or an error naming `what` once `timeoutMs` passed without it. */
+export function within<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what} took longer than ${timeoutMs} ms`)), timeoutMs),
+    ),
+  ]);
+}
