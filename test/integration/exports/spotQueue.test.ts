@@ -239,8 +239,11 @@ describe('the per-spot queue', () => {
   it('resumes a non-empty queue when the local runtime starts again: its head starts, the rest wait', async () => {
     // Prepare: a runtime died after the running export ended and released the spot, before it
     // started the next one; two exports wait in the queue.
+    // (A second between them: the queue is first in, first out by enqueue time.)
     const running = await queue({ request: hourOf(1, 0) });
+    h.clock.advance(1000);
     const next = await queue({ request: hourOf(1, 1) });
+    h.clock.advance(1000);
     const after = await queue({ request: hourOf(1, 2) });
     await abortExport(
       { ...h.deps, store: storeWithoutQueue(h.deps.store) },
