@@ -131,7 +131,11 @@ export class ExportFunctions extends Construct {
       handler: HandlerNames.FILES,
       memorySizeMb: API_FUNCTION_MEMORY_MB,
       timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
-      environment: archiveEnvironment,
+      // The URL it presigns downloads for, virtual-hosted in the stack's own partition.
+      environment: {
+        ...archiveEnvironment,
+        ARCHIVE_BUCKET_URL: `https://${props.archive.bucket.bucketRegionalDomainName}`,
+      },
     });
     this.archive = new ExportFunction(this, 'Archive', {
       ...common,

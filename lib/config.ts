@@ -48,6 +48,8 @@ export interface AwsResourcesConfig {
 export interface ArchiveConfig {
   /** The archive bucket; undefined: nothing is archived (the functions that need it say so). */
   bucketName: string | undefined;
+  /** The bucket's URL `/files` signs download URLs for; undefined where nothing reads the archive. */
+  bucketUrl: string | undefined;
   /** How long a `/files` download URL works. */
   urlExpirySeconds: number;
   /** Bound of one link's download. */
@@ -101,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     archive: {
       bucketName: e.ARCHIVE_BUCKET_NAME,
+      bucketUrl: e.ARCHIVE_BUCKET_URL,
       urlExpirySeconds: e.ARCHIVE_URL_EXPIRY_SECONDS,
       downloadTimeoutSeconds: e.ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS,
       lakeDatabaseName: e.LAKE_DATABASE_NAME,

@@ -14,7 +14,6 @@ import {
   dynamoDbSpotLocksFactory,
 } from '../lib/runtime/adapterFactories/dynamoDbFactories';
 import { openWebUpstreamFactory } from '../lib/runtime/adapterFactories/openWebUpstreamFactory';
-import { s3ArchiveReaderFactory } from '../lib/runtime/adapterFactories/s3ArchiveReaderFactory';
 import { s3ArchiveWriterFactory } from '../lib/runtime/adapterFactories/s3ArchiveWriterFactory';
 import { buildDependencies } from '../lib/runtime/buildDependencies';
 import type { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
@@ -86,7 +85,7 @@ export function localDependencies(parts: LocalDependencyParts): {
       ...lifecycle,
       archives: dynamoDbArchiveRecordsFactory,
       archiveWriter: s3ArchiveWriterFactory,
-      archiveReader: s3ArchiveReaderFactory,
+      archiveReader: () => archiveStorage.archiveReader(),
       // DuckDB (`openweb-exports query`) reads the partitions from the keys: nothing to register.
       partitions: () => PATH_TABLE_PARTITIONS,
       archiveEvents: () => events,

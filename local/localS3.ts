@@ -5,18 +5,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from '@20minutes/s3rver';
 import { S3Client } from '@aws-sdk/client-s3';
-import { AWS_CONNECTION_TIMEOUT_MS } from '../lib/runtime/AwsClients';
+import { AWS_CONNECTION_TIMEOUT_MS, AWS_REQUEST_TIMEOUT_MS } from '../lib/runtime/AwsClients';
+import { PresignedArchiveReader } from '../lib/s3/PresignedArchiveReader';
 import { LOCAL_ARCHIVE_BUCKET } from './localDataLayout';
 
 /** The stand-in accepts requests signed with this key pair only. */
 const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 const LOOPBACK_HOST = '127.0.0.1';
+const LOCAL_S3_REGION = 'us-east-1';
 
 export interface LocalS3 {
   endpoint: string;
   /** A client of the stand-in, path-style, as the archive's S3 adapter uses it. */
   client: S3Client;
   bucketName: string;
+  /** The bucket's reader as `/files` uses it: presigned path-style GETs, signed with the stand-in's keys. */
+  archiveReader(): PresignedArchiveReader;
   close(): Promise<void>;
 }
 
@@ -44,7 +48,7 @@ export async function startLocalS3(options: { directory?: string; port?: number 
   const endpoint = `http://${LOOPBACK_HOST}:${address.port}`;
   const client = new S3Client({
     endpoint,
-    region: 'us-east-1',
+    region: LOCAL_S3_REGION,
     forcePathStyle: true,
     credentials: LOCAL_S3_CREDENTIALS,
     // The stand-in predates S3's default checksums (aws-chunked bodies with trailers): send them only
@@ -68,6 +72,13 @@ export async function startLocalS3(options: { directory?: string; port?: number 
     endpoint,
     client,
     bucketName: LOCAL_ARCHIVE_BUCKET,
+    archiveReader: () =>
+      new PresignedArchiveReader({
+        bucketUrl: `${endpoint}/${LOCAL_ARCHIVE_BUCKET}`,
+        region: LOCAL_S3_REGION,
+        credentials: LOCAL_S3_CREDENTIALS,
+        requestTimeoutMs: AWS_REQUEST_TIMEOUT_MS,
+      }),
     close: async () => {
       client.destroy();
       const http = (server as unknown as { httpServer?: { closeAllConnections?: () => void } }).httpServer;

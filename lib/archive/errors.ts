@@ -72,3 +72,14 @@ export class ArchivedObjectMissingError extends ArchiveError {
     this.key = key;
   }
 }
+
+/** The archive's bucket refused a read, or could not be reached after retries. */
+export class ArchiveReadError extends ArchiveError {
+  override name = 'ArchiveReadError';
+  readonly key: string;
+
+  constructor(key: string, reason: string, options?: ErrorOptions) {
+    super(`Reading ${key} from the archive failed: ${reason}`, options);
+    this.key = key;
+  }
+}

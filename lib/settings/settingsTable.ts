@@ -525,6 +525,19 @@ export const SETTINGS = {
     },
     description: "The archive bucket of finished exports' files.",
   },
+  archiveBucketUrl: {
+    env: 'ARCHIVE_BUCKET_URL',
+    scope: 'resource',
+    readBy: 'archive',
+    kind: {
+      type: 'text',
+      pattern: /^https?:\/\/[^\s/?#]+(\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9])?\/?$/,
+      message:
+        "must be the archive bucket's URL: https://<bucket>.s3.<region>.amazonaws.com, or path-style http(s)://<host>/<bucket>",
+    },
+    description:
+      "The archive bucket's URL, which `/files` signs download URLs for: its regional domain name in AWS (set by the stack), path-style on a stand-in.",
+  },
 
   // npm start.
   localSecretsFile: {

@@ -43,11 +43,13 @@ const S3_ACTIONS: Record<string, string> = {
 /**
  * Library classes that send AWS requests themselves once constructed, with what they can send:
  * lib-storage's Upload (a PutObject, or a multipart upload it aborts on failure, and tags when
- * given some), Powertools' secrets provider (GetSecretValue).
+ * given some), Powertools' secrets provider (GetSecretValue), and S3's presigner, whose signed
+ * requests go out with the signer's permissions (the archive reader signs GETs only).
  */
 const LIBRARY_SENDERS: Record<string, Record<string, readonly string[]>> = {
   '@aws-sdk/lib-storage': { Upload: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:PutObjectTagging'] },
   '@aws-lambda-powertools/parameters/secrets': { SecretsProvider: ['secretsmanager:GetSecretValue'] },
+  '@aws-sdk/s3-request-presigner': { S3RequestPresigner: ['s3:GetObject'] },
 };
 
 const IMPORT = /import\s+(type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g;

@@ -22,7 +22,6 @@ import { ExportStatus } from '../../../lib/exports/ExportStatus';
 import { newExportId } from '../../../lib/exports/exportId';
 import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
 import { exportView } from '../../../lib/http/exportView';
-import { S3ArchiveReader } from '../../../lib/s3/S3ArchiveReader';
 import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
 import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
 import { exportKey } from '../../../lib/store/tableKeys';
@@ -440,7 +439,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     await archiveExport(archiveDeps(), { spotId: SPOT, exportId: record.exportId });
     const filesDeps = {
       store: h.store,
-      archiveReader: new S3ArchiveReader({ client: s3.client, bucketName: s3.bucketName }),
+      archiveReader: s3.archiveReader(),
       archiveSettings: { urlExpirySeconds: 900 },
       now: h.clock.now,
     };
@@ -481,7 +480,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     };
     const filesDeps = {
       store: h.store,
-      archiveReader: new S3ArchiveReader(bucket),
+      archiveReader: s3.archiveReader(),
       archiveSettings: { urlExpirySeconds: 900 },
       now: h.clock.now,
     };

@@ -275,6 +275,16 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         expect(Object.keys(environments[handler] ?? {})).not.toContain('STATE_MACHINE_ARN');
         expect(Object.keys(environments[handler] ?? {})).not.toContain('SECRET_NAME_PREFIX');
       }
+      // Files presigns for the bucket's virtual-hosted URL in the stack's own partition.
+      expect(environments[HandlerNames.FILES]?.ARCHIVE_BUCKET_URL).toEqual({
+        'Fn::Join': [
+          '',
+          [
+            'https://',
+            { 'Fn::GetAtt': [expect.stringMatching(/ArchiveBucket[0-9A-F]{8}$/), 'RegionalDomainName'] },
+          ],
+        ],
+      });
       for (const handler of EXPORT_HANDLERS) {
         expect(Object.keys(environments[handler] ?? {})).toEqual(expect.arrayContaining(COMMON_ENVIRONMENT));
         expect(environments[handler]).toMatchObject({

@@ -13,7 +13,6 @@ import { startExport } from '../../../lib/exports/startExport';
 import { WorkflowErrorNames } from '../../../lib/exports/workflowContract';
 import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
-import { S3ArchiveReader } from '../../../lib/s3/S3ArchiveReader';
 import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
 import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
 import { type ExecutionOutcome, LocalPollingWorkflows } from '../../../local/LocalPollingWorkflows';
@@ -83,7 +82,7 @@ describe('the synthesized polling workflow run locally against the real handlers
         settings: h.deps.settings,
         now: Date.now,
       },
-      files: { store: h.store, archiveReader: new S3ArchiveReader(bucket), archiveSettings, now: Date.now },
+      files: { store: h.store, archiveReader: s3.archiveReader(), archiveSettings, now: Date.now },
     };
   }
 

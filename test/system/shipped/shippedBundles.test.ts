@@ -171,6 +171,12 @@ function functionEnvironment(handler: HandlerName): Record<string, string> {
     environment.OPENWEB_AUTH_BASE_URL = simulator.authBaseUrl;
   if (environment.OPENWEB_EXPORT_BASE_URL !== undefined)
     environment.OPENWEB_EXPORT_BASE_URL = simulator.exportBaseUrl;
+  // The bucket's virtual-hosted URL, served path-style by the stand-in (where AWS_ENDPOINT_URL_S3
+  // sends the SDK's S3 calls).
+  if (environment.ARCHIVE_BUCKET_URL !== undefined) {
+    const bucketName = new URL(environment.ARCHIVE_BUCKET_URL).hostname.split('.s3.')[0];
+    environment.ARCHIVE_BUCKET_URL = `${standIns.s3Endpoint}/${bucketName}`;
+  }
   return environment;
 }
 

@@ -95,6 +95,8 @@ export function templateDeployment(
       const described = describe(logicalId);
       if (attribute === 'Arn') return described.arn;
       if (attribute === 'Name') return described.name;
+      if (attribute === 'RegionalDomainName' && resourceOf(logicalId).type === 'AWS::S3::Bucket')
+        return `${described.name}.s3.${region}.amazonaws.com`;
       throw new Error(`The check does not resolve ${logicalId}.${attribute}`);
     },
   };

@@ -4,7 +4,6 @@ import { type ArchivedFilesDependencies, archivedFiles } from '../../../../lib/a
 import { type ArchivedFile, ArchiveStatus } from '../../../../lib/exports/ExportArchive';
 import type { ExportRecord } from '../../../../lib/exports/ExportRecord';
 import { ExportStatus } from '../../../../lib/exports/ExportStatus';
-import { S3ArchiveReader } from '../../../../lib/s3/S3ArchiveReader';
 import { type LocalS3, startLocalS3 } from '../../../../local/localS3';
 import { exportRecordFixture, FIXTURE_SPOT_ID } from '../../../support/exportRecordFixtures';
 
@@ -53,7 +52,7 @@ describe('the files of an archive the bucket’s lifecycle rule expires', () => 
   function dependencies(record: ExportRecord, nowMs: number): ArchivedFilesDependencies {
     return {
       store: { getExport: async () => record },
-      archiveReader: new S3ArchiveReader({ client: s3.client, bucketName: s3.bucketName }),
+      archiveReader: s3.archiveReader(),
       archiveSettings: { urlExpirySeconds: 900, expireAfterDays: EXPIRE_AFTER_DAYS },
       now: () => nowMs,
     };

@@ -173,6 +173,12 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
   [new archiveErrors.ArchiveRetryableError('later'), false, 'ambiguous', undefined],
   [new archiveErrors.ArchiveClaimRefusedError(SPOT, 'ex_x', undefined), false, 'ambiguous', undefined],
   [new archiveErrors.ArchivedObjectMissingError('exports/x/_manifest.json'), false, 'ambiguous', undefined],
+  [
+    new archiveErrors.ArchiveReadError('exports/x/_manifest.json', 'S3 answered 403'),
+    false,
+    'ambiguous',
+    undefined,
+  ],
   // The catalog (lib/glue): passing trouble when its cause is
   [
     new glueErrors.CatalogPartitionError(
