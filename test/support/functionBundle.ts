@@ -3,7 +3,7 @@ import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { FUNCTION_RUNTIME, PROJECT_ROOT } from '../../infra/ExportFunction';
 import { FUNCTION_BUNDLING } from '../../infra/functionBundling';
-import { type HandlerName, handlerEntryPath } from '../../lib/http/routeTable';
+import { type HandlerName, HandlerNames, handlerEntryPath } from '../../lib/http/routeTable';
 
 /** The file the stack's ESM bundles are written to (what Lambda loads as `index.handler`). */
 export const BUNDLE_FILE = 'index.mjs';
@@ -79,4 +79,17 @@ export function esbuildOptionsFor(bundling: Readonly<BundlingOptions>): BuildOpt
     // Unset, aws-cdk-lib leaves the runtime's own SDK out of the bundle.
     external: bundling.externalModules ?? ['@aws-sdk/*'],
   };
+}
+
+/** The most a function's minified bundle may weigh: module init grows with it. */
+export const MAX_BUNDLE_BYTES = 600 * 1024;
+/**
+ * The archive function also writes Parquet (hyparquet-writer and hysnappy, about 65 KB minified)
+ * and registers partitions (the Glue client): it alone may weigh up to this.
+ */
+export const MAX_ARCHIVE_BUNDLE_BYTES = 700 * 1024;
+
+/** The bundle size goal of one function (`test/integration/infra/lambdaBundles.test.ts`, `npm run bench:coldstart`). */
+export function maxBundleBytes(handler: HandlerName): number {
+  return handler === HandlerNames.ARCHIVE ? MAX_ARCHIVE_BUNDLE_BYTES : MAX_BUNDLE_BYTES;
 }

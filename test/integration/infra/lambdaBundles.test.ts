@@ -5,20 +5,15 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../infra/ExportFunction';
 import { type HandlerName, HandlerNames, handlerEntryPath } from '../../../lib/http/routeTable';
-import { buildFunctionBundle } from '../../support/functionBundle';
+import {
+  buildFunctionBundle,
+  MAX_ARCHIVE_BUNDLE_BYTES,
+  MAX_BUNDLE_BYTES,
+  maxBundleBytes,
+} from '../../support/functionBundle';
 
 const BUNDLE_TIMEOUT_MS = 60_000;
 const SHIPPED_BUNDLES_TIMEOUT_MS = 180_000;
-/** The most a function's minified bundle may weigh: module init grows with it. */
-const MAX_BUNDLE_BYTES = 600 * 1024;
-/**
- * The archive function also writes Parquet (hyparquet-writer and hysnappy, about 65 KB minified):
- * it alone may weigh up to this.
- */
-const MAX_ARCHIVE_BUNDLE_BYTES = 700 * 1024;
-const maxBundleBytes = (handler: HandlerName) =>
-  handler === HandlerNames.ARCHIVE ? MAX_ARCHIVE_BUNDLE_BYTES : MAX_BUNDLE_BYTES;
-
 /** Every source file the functions' bundles are made of, relative to the project root. */
 async function bundleInputs(entries: string[]): Promise<string[]> {
   const result = await build({
@@ -149,11 +144,12 @@ describe('the bundles the stack ships', () => {
     expect(matching(HandlerNames.START, /^lib\/openweb\/OpenWebClient\.ts$/)).toEqual([]);
   });
 
-  it('give files the table and the bucket: no bus, no secrets, no workflows, no upstream', () => {
+  it('give files the table and the bucket’s presigner: no S3 client, no bus, no secrets, no workflows, no upstream', () => {
+    // Its S3 reads are presigned GETs: S3's signer alone, not the client and its operation models.
     expect(
       matching(
         HandlerNames.FILES,
-        /node_modules\/@aws-sdk\/(client-sfn|client-eventbridge|client-secrets-manager)\//,
+        /node_modules\/@aws-sdk\/(client-s3|client-sfn|client-eventbridge|client-secrets-manager)\//,
       ),
     ).toEqual([]);
     expect(matching(HandlerNames.FILES, /^lib\/openweb\/OpenWebClient\.ts$/)).toEqual([]);
