@@ -1,0 +1,96 @@
+// What the end-to-end files share: npm start's settings and time scales, the stack
+// configuration every start gives (so its synthesized definition is cached once), and the
+// waits on a running runtime's API.
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { ExportView } from '../../../../lib/http/exportView';
+import { eventually, requestJson } from './http';
+import { type CollectedProcess, PROJECT_ROOT, type RuntimeProcess, spawnNode } from './runtimeProcess';
+
+// The first start may synthesize the stack (then cached); later starts take a few seconds.
+export const FIRST_READY_TIMEOUT_MS = 120_000;
+export const READY_TIMEOUT_MS = 60_000;
+export const EXPORT_TIMEOUT_MS = 30_000;
+export const STOP_TIMEOUT_MS = 25_000;
+export const CLI_TIMEOUT_MS = 40_000;
+/** Long enough for the archive to claim the export and ask for its first file. */
+export const ARCHIVE_UNDER_WAY_MS = 1_000;
+// A simulated day (30 s + 24 min) lasts 1.5 s; a week about 10 s.
+export const TIME_SCALE = '0.001';
+// The same stack config for every start, so the synthesized definition is cached once.
+export const STACK_CONFIG = JSON.stringify({
+  spots: [{ spotId: 'sp_other', schedules: [{ expression: 'rate(1 day)', window: 'P1D' }] }],
+});
+export const DEMO_KEYS = join(PROJECT_ROOT, 'local/demo-spots.json');
+export const DAY = { from: '2026-11-20T00:00:00Z', until: '2026-11-21T00:00:00Z' };
+export const WEEK = { from: '2026-11-14T00:00:00Z', until: '2026-11-21T00:00:00Z' };
+// 30 days: about 43 s at the first suite's time scale (its deadline, 21.6 s, comes first), so an
+// abort answered slowly on a loaded machine still meets the export running.
+export const MONTH = { from: '2026-10-22T00:00:00Z', until: '2026-11-21T00:00:00Z' };
+
+export interface FileItem {
+  name: string;
+  key: string;
+  sha256: string;
+  url: string;
+}
+
+export interface ExportEventView {
+  detailType: string;
+  detail: { exportId: string };
+}
+
+/** Waits for the runtime to announce a terminal export, without asking the upstream on the way. */
+export function terminalEvent(runtime: RuntimeProcess, exportId: string): Promise<ExportEventView> {
+  return eventually(
+    async () => {
+      const { body } = await requestJson(`${runtime.apiUrl}/_local/events`);
+      return (body as { events: ExportEventView[] }).events.find(
+        (event) => event.detail.exportId === exportId,
+      );
+    },
+    EXPORT_TIMEOUT_MS,
+    `the terminal event of ${exportId}`,
+  );
+}
+
+export async function startExport(
+  runtime: RuntimeProcess,
+  spotId: string,
+  body: unknown,
+): Promise<ExportView> {
+  const response = await requestJson(`${runtime.apiUrl}/exports`, { method: 'POST', spotId, body });
+  expect(response.status).toBe(202);
+  return response.body as ExportView;
+}
+
+/** Waits until the workflow's create task has created the export upstream (the view names its upstream id). */
+export function createdUpstream(
+  runtime: RuntimeProcess,
+  spotId: string,
+  exportId: string,
+): Promise<ExportView> {
+  return eventually(
+    async () => {
+      const view = await getExport(runtime, spotId, exportId);
+      return view.upstreamExportId === undefined ? undefined : view;
+    },
+    EXPORT_TIMEOUT_MS,
+    `the upstream create of ${exportId}`,
+  );
+}
+
+export async function getExport(
+  runtime: RuntimeProcess,
+  spotId: string,
+  exportId: string,
+): Promise<ExportView> {
+  const response = await requestJson(`${runtime.apiUrl}/exports/${exportId}`, { spotId });
+  expect(response.status).toBe(200);
+  return response.body as ExportView;
+}
+
+/** The CLI run as its bin is run, collecting its output. */
+export function runCliProcess(args: string[]): CollectedProcess {
+  return spawnNode(['cli/openweb-exports.mjs', ...args], {});
+}
