@@ -6,20 +6,20 @@ import { ExitCode } from '../../../cli/ExitCode';
 import type { SpotCoverage } from '../../../lib/exports/spotCoverage';
 import { eventually, requestJson } from './support/http';
 import {
+  CLI_TIMEOUT_MS,
+  FIRST_READY_TIMEOUT_MS,
+  runCliProcess,
+  TIME_SCALE,
+} from './support/localRuntimeFixtures';
+import {
   type ExitResult,
   killAllChildProcesses,
   type RuntimeProcess,
-  spawnNode,
   startRuntimeProcess,
   within,
 } from './support/runtimeProcess';
 
-// The first start may synthesize the stack for this configuration (then cached).
-const READY_TIMEOUT_MS = 120_000;
 const ARCHIVE_TIMEOUT_MS = 60_000;
-const CLI_TIMEOUT_MS = 40_000;
-// A simulated day of exporting lasts about 1.5 s.
-const TIME_SCALE = '0.001';
 // Schedules that only run when fired by hand here: their next time is in 2199.
 const BY_HAND_ONLY = 'cron(0 0 1 1 ? 2199)';
 const STACK_CONFIG = JSON.stringify({
@@ -55,9 +55,9 @@ describe('coverage, run as npm start and the CLI run it', () => {
         LOCAL_STACK_CONFIG: STACK_CONFIG,
         LOG_LEVEL: 'ERROR',
       },
-      READY_TIMEOUT_MS,
+      FIRST_READY_TIMEOUT_MS,
     );
-  }, READY_TIMEOUT_MS + 5_000);
+  }, FIRST_READY_TIMEOUT_MS + 5_000);
 
   afterAll(async () => {
     await killAllChildProcesses();
@@ -87,10 +87,7 @@ describe('coverage, run as npm start and the CLI run it', () => {
   }
 
   function runCoverageCli(spotId: string, ...args: string[]): Promise<ExitResult> {
-    const cli = spawnNode(
-      ['cli/openweb-exports.mjs', 'coverage', '--spot', spotId, '--api', runtime.apiUrl, ...args],
-      {},
-    );
+    const cli = runCliProcess(['coverage', '--spot', spotId, '--api', runtime.apiUrl, ...args]);
     return within(cli.exited, CLI_TIMEOUT_MS, 'the coverage command');
   }
 

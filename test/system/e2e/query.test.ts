@@ -5,21 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportView } from '../../../lib/http/exportView';
 import { exampleQuestions } from '../../support/exampleQuestions';
 import { eventually, requestJson } from './support/http';
+import { DAY, FIRST_READY_TIMEOUT_MS, runCliProcess, TIME_SCALE } from './support/localRuntimeFixtures';
 import {
   type ExitResult,
   killAllChildProcesses,
   type RuntimeProcess,
-  spawnNode,
   startRuntimeProcess,
   within,
 } from './support/runtimeProcess';
 
-// The first start may synthesize the stack (then cached).
-const READY_TIMEOUT_MS = 120_000;
 const ARCHIVE_TIMEOUT_MS = 60_000;
-const CLI_TIMEOUT_MS = 60_000;
-const TIME_SCALE = '0.001';
-const DAY = { from: '2026-11-20T00:00:00Z', until: '2026-11-21T00:00:00Z' };
+/** A query starts DuckDB: longer than the other commands. */
+const QUERY_TIMEOUT_MS = 60_000;
 
 /**
  * The archive as a table, as a newcomer meets it: `npm start` as a process, an export archived,
@@ -39,9 +36,9 @@ describe('query, run as npm start and the CLI run it', () => {
         LOCAL_DATA_DIR: dataDir,
         LOG_LEVEL: 'ERROR',
       },
-      READY_TIMEOUT_MS,
+      FIRST_READY_TIMEOUT_MS,
     );
-  }, READY_TIMEOUT_MS + 5_000);
+  }, FIRST_READY_TIMEOUT_MS + 5_000);
 
   afterAll(async () => {
     await killAllChildProcesses();
@@ -49,11 +46,8 @@ describe('query, run as npm start and the CLI run it', () => {
   });
 
   function query(sql: string): Promise<ExitResult> {
-    const cli = spawnNode(
-      ['cli/openweb-exports.mjs', 'query', sql, '--format', 'json', '--local', '--data-dir', dataDir],
-      {},
-    );
-    return within(cli.exited, CLI_TIMEOUT_MS, `the query ${sql}`);
+    const cli = runCliProcess(['query', sql, '--format', 'json', '--local', '--data-dir', dataDir]);
+    return within(cli.exited, QUERY_TIMEOUT_MS, `the query ${sql}`);
   }
 
   it(
@@ -95,6 +89,6 @@ describe('query, run as npm start and the CLI run it', () => {
       for (const { question, exit } of questions)
         expect(exit.code, `${question.title}: ${exit.output}`).toBe(0);
     },
-    ARCHIVE_TIMEOUT_MS + 4 * CLI_TIMEOUT_MS,
+    ARCHIVE_TIMEOUT_MS + 4 * QUERY_TIMEOUT_MS,
   );
 });
