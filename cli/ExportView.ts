@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ExportStatus } from '../lib/exports/ExportStatus';
+import { ExportStatus } from '../lib/exports/record/ExportStatus';
 
 /**
  * An export as the API shows it. Unknown members are kept, so `--json` passes on whatever

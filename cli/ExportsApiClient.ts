@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ExportStatus } from '../lib/exports/ExportStatus';
+import type { ExportStatus } from '../lib/exports/record/ExportStatus';
 import type { ApiRequest, RequestSigner } from './ApiRequest';
 import { type BackfillView, backfillViewSchema, type StartBackfillBody } from './BackfillView';
 import { type CoverageQuery, type SpotCoverageView, spotCoverageViewSchema } from './CoverageView';

@@ -1,7 +1,7 @@
-import { MAX_BACKFILL_WINDOWS } from '../lib/exports/BackfillRecord';
-import { FUTURE_WINDOW_ALLOWANCE_SECONDS } from '../lib/exports/exportRequestLimits';
-import { MAX_WINDOW_HOURS } from '../lib/exports/planWindows';
-import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
+import { MAX_BACKFILL_WINDOWS } from '../lib/exports/backfill/BackfillRecord';
+import { MAX_WINDOW_HOURS } from '../lib/exports/coverage/planWindows';
+import { SPOT_ID_PATTERN } from '../lib/exports/record/spotId';
+import { FUTURE_WINDOW_ALLOWANCE_SECONDS } from '../lib/exports/requests/exportRequestLimits';
 import type { StartBackfillBody } from './BackfillView';
 import type { CommandContext } from './CliCommand';
 import { stringOption } from './cliOptions';

@@ -1,5 +1,5 @@
-import { isValidExportId } from '../lib/exports/exportId';
-import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
+import { isValidExportId } from '../lib/exports/record/exportId';
+import { SPOT_ID_PATTERN } from '../lib/exports/record/spotId';
 import type { CliOptionsConfig, CliOptionValues, CommandContext } from './CliCommand';
 import { CliUsageError } from './errors';
 import {

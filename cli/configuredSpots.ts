@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { STACK_CONFIG_CONTEXT_KEY } from '../infra/stackConfig';
-import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
+import { SPOT_ID_PATTERN } from '../lib/exports/record/spotId';
 import { CliUsageError } from './errors';
 
 /**

@@ -1,4 +1,4 @@
-import { ExportStatus } from '../lib/exports/ExportStatus';
+import { ExportStatus } from '../lib/exports/record/ExportStatus';
 import { ExitCode } from './ExitCode';
 import type { ExportView } from './ExportView';
 

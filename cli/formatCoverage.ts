@@ -1,4 +1,4 @@
-import { coveredMs, type Interval, mergeIntervals, subtractIntervals } from '../lib/exports/timeIntervals';
+import { coveredMs, type Interval, mergeIntervals, subtractIntervals } from '../lib/exports/time/intervals';
 import type { SpotCoverageView } from './CoverageView';
 import { CLI_NAME } from './cliOptions';
 

@@ -1,4 +1,4 @@
-import { ExportStatus } from '../lib/exports/ExportStatus';
+import { ExportStatus } from '../lib/exports/record/ExportStatus';
 import type { ExportView } from './ExportView';
 
 /** What an export covers, in one phrase: `2026-01-01T00:00:00Z → 2026-01-02T00:00:00Z` or the conversation. */

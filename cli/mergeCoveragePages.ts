@@ -1,4 +1,4 @@
-import { type Interval, mergeIntervals, wholeSecondInstant } from '../lib/exports/timeIntervals';
+import { type Interval, mergeIntervals, wholeSecondInstant } from '../lib/exports/time/intervals';
 import type { SpotCoverageView } from './CoverageView';
 
 /** Hours are added to the thousandth, as the API gives them. */

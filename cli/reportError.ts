@@ -1,7 +1,7 @@
 import { ProblemType } from '../lib/errors/problems';
 import type { CliIo } from './CliIo';
 import { CLI_NAME } from './cliOptions';
-import { COMMANDS } from './commands';
+import { COMMANDS } from './commands/index';
 import { ExitCode } from './ExitCode';
 import {
   ApiProblemError,

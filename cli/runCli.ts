@@ -5,7 +5,7 @@ import { type ApiEndpoint, resolveApiEndpoint } from './ApiEndpoint';
 import type { CliCommand, CliOptionsConfig, CliOptionValues, CommandContext } from './CliCommand';
 import type { CliIo } from './CliIo';
 import { booleanOption, GLOBAL_OPTIONS, stringOption } from './cliOptions';
-import { COMMANDS } from './commands';
+import { COMMANDS } from './commands/index';
 import { ExitCode } from './ExitCode';
 import { ExportsApiClient } from './ExportsApiClient';
 import { CliUsageError } from './errors';

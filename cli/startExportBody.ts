@@ -3,8 +3,8 @@ import {
   CSV_DELIMITERS,
   FUTURE_WINDOW_ALLOWANCE_SECONDS,
   MAX_RECORDS_IN_FILE,
-} from '../lib/exports/exportRequestLimits';
-import { exportRequestSchema } from '../lib/exports/exportRequestSchema';
+} from '../lib/exports/requests/exportRequestLimits';
+import { exportRequestSchema } from '../lib/exports/requests/exportRequestSchema';
 import { fieldProblemsOf } from '../lib/http/invalidRequest';
 import type { CliOptionValues } from './CliCommand';
 import { integerOption, stringOption } from './cliOptions';

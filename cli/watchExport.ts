@@ -1,4 +1,4 @@
-import { isTerminal } from '../lib/exports/ExportStatus';
+import { isTerminal } from '../lib/exports/record/ExportStatus';
 import type { CliIo } from './CliIo';
 import type { ExportsApiClient } from './ExportsApiClient';
 import type { ExportView } from './ExportView';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { abortExport } from '../lib/exports/abortExport';
-import type { ExportDependencies } from '../lib/exports/ports';
+import type { ExportDependencies } from '../lib/exports/ExportDependencies';
+import { abortExport } from '../lib/exports/lifecycle/abortExport';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportView } from '../lib/http/exportView';
 import { jsonResponse } from '../lib/http/jsonResponse';

@@ -1,8 +1,8 @@
 import { type ArchiveDependencies, archiveExport, failArchive } from '../lib/archive/archiveExport';
-import { archiveFileCount } from '../lib/exports/ExportArchive';
-import type { ExportRecord } from '../lib/exports/ExportRecord';
-import { type ArchiveTaskOutput, workflowTaskAction } from '../lib/exports/workflowContract';
-import { parseWorkflowTask } from '../lib/exports/workflowTaskInput';
+import { archiveFileCount } from '../lib/exports/record/ExportArchive';
+import type { ExportRecord } from '../lib/exports/record/ExportRecord';
+import { type ArchiveTaskOutput, workflowTaskAction } from '../lib/exports/workflow/workflowContract';
+import { parseWorkflowTask } from '../lib/exports/workflow/workflowTaskInput';
 import { HandlerNames } from '../lib/http/routeTable';
 import {
   dynamoDbArchiveRecordsFactory,

@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { abortBackfill } from '../lib/exports/abortBackfill';
-import { backfillRequestSchema } from '../lib/exports/backfillRequestSchema';
-import { BACKFILL_RECORDING_BUDGET_SECONDS, createBackfill } from '../lib/exports/createBackfill';
-import type { ExportDependencies } from '../lib/exports/ports';
-import { backfillProgressOf, readBackfill } from '../lib/exports/readBackfill';
+import { abortBackfill } from '../lib/exports/backfill/abortBackfill';
+import { backfillRequestSchema } from '../lib/exports/backfill/backfillRequestSchema';
+import { BACKFILL_RECORDING_BUDGET_SECONDS, createBackfill } from '../lib/exports/backfill/createBackfill';
+import { backfillProgressOf, readBackfill } from '../lib/exports/backfill/readBackfill';
+import type { ExportDependencies } from '../lib/exports/ExportDependencies';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { backfillLocation, backfillProgressView } from '../lib/http/backfillView';
 import { fieldProblemsOf, invalidRequest } from '../lib/http/invalidRequest';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { ExportDependencies } from '../lib/exports/ports';
-import { spotCoverage } from '../lib/exports/spotCoverage';
+import { spotCoverage } from '../lib/exports/coverage/spotCoverage';
+import type { ExportDependencies } from '../lib/exports/ExportDependencies';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { jsonResponse } from '../lib/http/jsonResponse';
 import { readCoverageRequest } from '../lib/http/readCoverageRequest';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { checkExport } from '../lib/exports/checkExport';
-import type { ExportDependencies } from '../lib/exports/ports';
-import { queuePositions } from '../lib/exports/spotQueue';
+import type { ExportDependencies } from '../lib/exports/ExportDependencies';
+import { checkExport } from '../lib/exports/lifecycle/checkExport';
+import { queuePositions } from '../lib/exports/queue/spotQueue';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportView } from '../lib/http/exportView';
 import { jsonResponse } from '../lib/http/jsonResponse';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { listExports } from '../lib/exports/listExports';
-import type { ExportDependencies } from '../lib/exports/ports';
-import { queuePositions } from '../lib/exports/spotQueue';
+import type { ExportDependencies } from '../lib/exports/ExportDependencies';
+import { listExports } from '../lib/exports/lifecycle/listExports';
+import { queuePositions } from '../lib/exports/queue/spotQueue';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportView } from '../lib/http/exportView';
 import { jsonResponse } from '../lib/http/jsonResponse';

@@ -1,5 +1,5 @@
 import { isReconcilerEvent } from '../lib/events/reconcilerEvent';
-import { reconcileExports } from '../lib/exports/reconcileExports';
+import { reconcileExports } from '../lib/exports/reconciler/reconcileExports';
 import { HandlerNames } from '../lib/http/routeTable';
 import { createHandler } from '../lib/runtime/createHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';

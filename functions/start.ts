@@ -1,11 +1,11 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { isScheduledExportEvent, scheduledRunOf } from '../lib/events/scheduledExportEvent';
-import type { WindowPlanningDependencies } from '../lib/exports/coverageWindows';
-import { exportRequestSchema } from '../lib/exports/exportRequestSchema';
-import { runSchedule, type ScheduleRunResult } from '../lib/exports/runSchedule';
-import { queuePositions } from '../lib/exports/spotQueue';
-import { startExport, type WhenBusy } from '../lib/exports/startExport';
+import type { WindowPlanningDependencies } from '../lib/exports/coverage/coverageWindows';
+import { runSchedule, type ScheduleRunResult } from '../lib/exports/coverage/runSchedule';
+import { queuePositions } from '../lib/exports/queue/spotQueue';
+import { startExport, type WhenBusy } from '../lib/exports/queue/startExport';
+import { exportRequestSchema } from '../lib/exports/requests/exportRequestSchema';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportLocation, exportView } from '../lib/http/exportView';
 import { fieldProblemsOf, invalidRequest } from '../lib/http/invalidRequest';

@@ -1,10 +1,10 @@
-import { abortExport } from '../lib/exports/abortExport';
-import { createUpstreamExport } from '../lib/exports/createUpstreamExport';
-import { ExportAlreadyFinishedError } from '../lib/exports/errors';
-import { pollExportForWorkflow } from '../lib/exports/pollExportForWorkflow';
-import type { ExportDependencies } from '../lib/exports/ports';
-import { type TimeoutAbortTaskOutput, workflowTaskAction } from '../lib/exports/workflowContract';
-import { parseWorkflowTask, type TimeoutAbortTaskInput } from '../lib/exports/workflowTaskInput';
+import type { ExportDependencies } from '../lib/exports/ExportDependencies';
+import { abortExport } from '../lib/exports/lifecycle/abortExport';
+import { createUpstreamExport } from '../lib/exports/lifecycle/createUpstreamExport';
+import { pollExportForWorkflow } from '../lib/exports/lifecycle/pollExportForWorkflow';
+import { ExportAlreadyFinishedError } from '../lib/exports/record/errors';
+import { type TimeoutAbortTaskOutput, workflowTaskAction } from '../lib/exports/workflow/workflowContract';
+import { parseWorkflowTask, type TimeoutAbortTaskInput } from '../lib/exports/workflow/workflowTaskInput';
 import { HandlerNames } from '../lib/http/routeTable';
 import { createHandler } from '../lib/runtime/createHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';

@@ -8,7 +8,7 @@ import {
   WORKFLOW_TASK_FIELDS,
   WorkflowErrorNames,
   type WorkflowTaskAction,
-} from '../lib/exports/workflowContract';
+} from '../lib/exports/workflow/workflowContract';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { PollingConfig, WorkflowLogLevel } from './stackConfig';
 import {

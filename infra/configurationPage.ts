@@ -1,4 +1,4 @@
-import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestLimits';
+import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/requests/exportRequestLimits';
 import type { Setting, SettingKind } from '../lib/settings/Setting';
 import { SETTINGS } from '../lib/settings/settingsTable';
 import { settingText } from '../lib/settings/settingValue';

@@ -1,8 +1,8 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
 import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
-import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestLimits';
-import { spotIdSchema } from '../lib/exports/spotIdSchema';
+import { spotIdSchema } from '../lib/exports/record/spotIdSchema';
+import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/requests/exportRequestLimits';
 import { SETTINGS } from '../lib/settings/settingsTable';
 import { suggestName } from '../lib/text/suggestName';
 import { canonicalTimeZone, checkScheduleExpression } from './scheduleExpression';

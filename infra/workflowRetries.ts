@@ -1,6 +1,6 @@
-import { MAX_EXPECTED_END_SECONDS } from '../lib/exports/expectedExportDuration';
-import { MAX_FINISHING_GRACE_SECONDS } from '../lib/exports/pollExportForWorkflow';
-import { WorkflowErrorNames } from '../lib/exports/workflowContract';
+import { MAX_EXPECTED_END_SECONDS } from '../lib/exports/lifecycle/expectedExportDuration';
+import { MAX_FINISHING_GRACE_SECONDS } from '../lib/exports/lifecycle/pollExportForWorkflow';
+import { WorkflowErrorNames } from '../lib/exports/workflow/workflowContract';
 import type { PollingConfig } from './stackConfig';
 
 /**

@@ -1,4 +1,4 @@
-import type { ExportSettings } from './exports/ExportSettings';
+import type { ExportSettings } from './exports/record/ExportSettings';
 import type { SpotsByPrincipal } from './http/spotAuthorization';
 import { DEFAULT_EXPORT_SETTINGS } from './settings/defaultExportSettings';
 import { readFunctionSettings } from './settings/functionSettings';

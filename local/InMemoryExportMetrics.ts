@@ -1,4 +1,4 @@
-import type { ExportMetricName } from '../lib/exports/ports';
+import type { ExportMetricName } from '../lib/exports/record/ports';
 import type { PublishableExportMetrics } from '../lib/observability/PublishableExportMetrics';
 
 /** Counters kept in memory: the local runtime's metrics (`/_local/metrics`), and the tests'. */

@@ -9,10 +9,10 @@ import {
   ExportEventDetailType,
   exportEventDetail,
 } from '../lib/events/EventBridgeExportEvents';
-import type { CoverageWindow } from '../lib/exports/CoverageLedger';
-import type { ExportRecord } from '../lib/exports/ExportRecord';
-import { ExportStatus } from '../lib/exports/ExportStatus';
-import type { ExportEvents } from '../lib/exports/ports';
+import type { CoverageWindow } from '../lib/exports/coverage/CoverageLedger';
+import type { ExportEvents } from '../lib/exports/coverage/ports';
+import type { ExportRecord } from '../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../lib/exports/record/ExportStatus';
 
 /** An event as it would have been put on the bus. */
 export interface LocalExportEvent {

@@ -1,8 +1,8 @@
 import './promiseWithResolvers';
 import { type StateMachineDefinition as AslDefinition, StateMachine } from 'aws-local-stepfunctions';
 import type { ExtractedStateMachine } from '../infra/extractStateMachine';
-import type { PollingWorkflows } from '../lib/exports/ports';
-import type { PollingWorkflowInput } from '../lib/exports/workflowContract';
+import type { PollingWorkflows } from '../lib/exports/workflow/ports';
+import type { PollingWorkflowInput } from '../lib/exports/workflow/workflowContract';
 import type { HandlerName } from '../lib/http/routeTable';
 import { LocalRuntimeStoppingError } from './errors';
 import { inputDrivenWaits, scaleDefinitionTimes } from './scaleDefinitionTimes';

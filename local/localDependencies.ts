@@ -3,8 +3,10 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { functionEnvironment } from '../infra/functionEnvironment';
 import { PATH_TABLE_PARTITIONS } from '../lib/archive/pathTablePartitions';
 import type { Config } from '../lib/config';
-import type { ExportSettings } from '../lib/exports/ExportSettings';
-import type { ExportDependencies, ExportMetrics, PollingWorkflows } from '../lib/exports/ports';
+import type { ExportDependencies } from '../lib/exports/ExportDependencies';
+import type { ExportSettings } from '../lib/exports/record/ExportSettings';
+import type { ExportMetrics } from '../lib/exports/record/ports';
+import type { PollingWorkflows } from '../lib/exports/workflow/ports';
 import {
   dynamoDbArchiveRecordsFactory,
   dynamoDbBackfillStoreFactory,

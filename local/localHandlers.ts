@@ -10,7 +10,7 @@ import { makeStartHandler } from '../functions/start';
 import { makeWorkflowTaskHandler } from '../functions/workflow-task';
 import type { ArchivedFilesDependencies } from '../lib/archive/archivedFiles';
 import type { ArchiveDependencies } from '../lib/archive/archiveExport';
-import type { ExportDependencies } from '../lib/exports/ports';
+import type { ExportDependencies } from '../lib/exports/ExportDependencies';
 import { type HandlerName, HandlerNames } from '../lib/http/routeTable';
 import type { ExportHandler } from '../lib/runtime/createHandler';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';

@@ -1,12 +1,12 @@
 import type { ArchiveRecords } from '../lib/archive/ports';
-import { ArchiveStatus } from '../lib/exports/ExportArchive';
-import { isoAt } from '../lib/exports/isoAt';
-import type { ExportDependencies } from '../lib/exports/ports';
+import type { ExportDependencies } from '../lib/exports/ExportDependencies';
 import {
   RECONCILE_BATCH_SIZE,
   type ReconcileSummary,
   reconcileExports,
-} from '../lib/exports/reconcileExports';
+} from '../lib/exports/reconciler/reconcileExports';
+import { ArchiveStatus } from '../lib/exports/record/ExportArchive';
+import { isoAt } from '../lib/exports/time/instants';
 
 /** Bounds the boot sweep (25 exports each) even if records keep failing to reconcile. */
 export const MAX_RESUME_BATCHES = 40;

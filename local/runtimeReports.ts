@@ -1,5 +1,5 @@
-import type { ReconcileSummary } from '../lib/exports/reconcileExports';
-import type { ScheduleRunResult } from '../lib/exports/runSchedule';
+import type { ScheduleRunResult } from '../lib/exports/coverage/runSchedule';
+import type { ReconcileSummary } from '../lib/exports/reconciler/reconcileExports';
 import type { ScheduleRun } from './schedules/LocalSchedules';
 import { RECONCILER_SCHEDULE_NAME } from './schedules/localScheduleDefinitions';
 

@@ -3,24 +3,27 @@ import * as zm from 'zod/mini';
 import type { ArchivedFilesView } from '../lib/archive/archivedFiles';
 import { UpstreamWaitKind } from '../lib/errors/ClassifiedError';
 import type { FieldProblem } from '../lib/errors/problems';
-import { DEFAULT_BACKFILL_WINDOW_HOURS, MAX_BACKFILL_WINDOWS } from '../lib/exports/BackfillRecord';
-import { BACKFILL_ID_PATTERN } from '../lib/exports/backfillId';
-import { BackfillStatus, BackfillWindowState } from '../lib/exports/backfillProgress';
-import { backfillRequestShape } from '../lib/exports/backfillRequestSchema';
-import type { WindowSource } from '../lib/exports/CoverageLedger';
+import {
+  BACKFILL_ID_PATTERN,
+  DEFAULT_BACKFILL_WINDOW_HOURS,
+  MAX_BACKFILL_WINDOWS,
+} from '../lib/exports/backfill/BackfillRecord';
+import { BackfillStatus, BackfillWindowState } from '../lib/exports/backfill/backfillProgress';
+import { backfillRequestShape } from '../lib/exports/backfill/backfillRequestSchema';
+import type { WindowSource } from '../lib/exports/coverage/CoverageLedger';
 import type {
   CoverageGapView,
   CoverageSummary,
   InstantInterval,
   WindowInFlightView,
-} from '../lib/exports/coverageOfWindows';
-import type { ExportRequest } from '../lib/exports/ExportRecord';
-import { ExportStatus } from '../lib/exports/ExportStatus';
-import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
-import { CSV_DELIMITERS, MAX_EXPORT_RANGE_HOURS } from '../lib/exports/exportRequestLimits';
-import { conversationRequestShape, dateRangeRequestShape } from '../lib/exports/exportRequestSchema';
-import type { SpotCoverage, WatermarkView } from '../lib/exports/spotCoverage';
-import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
+} from '../lib/exports/coverage/coverageOfWindows';
+import type { SpotCoverage, WatermarkView } from '../lib/exports/coverage/spotCoverage';
+import type { ExportRequest } from '../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../lib/exports/record/ExportStatus';
+import { EXPORT_ID_PATTERN } from '../lib/exports/record/exportId';
+import { SPOT_ID_PATTERN } from '../lib/exports/record/spotId';
+import { CSV_DELIMITERS, MAX_EXPORT_RANGE_HOURS } from '../lib/exports/requests/exportRequestLimits';
+import { conversationRequestShape, dateRangeRequestShape } from '../lib/exports/requests/exportRequestSchema';
 import type { BackfillProgressView } from '../lib/http/backfillView';
 import {
   type ExportView,

@@ -4,18 +4,18 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { FILES_NEXT_TOKEN_PATTERN, FILES_PAGE_SIZE } from '../lib/archive/archivedFiles';
 import { ProblemType } from '../lib/errors/problems';
-import { BACKFILL_ID_PATTERN } from '../lib/exports/backfillId';
-import { EXPORT_STATUSES } from '../lib/exports/ExportStatus';
-import { EXPORT_ID_PATTERN } from '../lib/exports/exportId';
-import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../lib/exports/listExports';
+import { BACKFILL_ID_PATTERN } from '../lib/exports/backfill/BackfillRecord';
 import {
   DEFAULT_COVERAGE_PAGE_WINDOWS,
   DEFAULT_COVERAGE_RANGE_DAYS,
   MAX_COVERAGE_PAGE_WINDOWS,
   MAX_COVERAGE_RANGE_DAYS,
-} from '../lib/exports/spotCoverage';
-import { SPOT_ID_PATTERN } from '../lib/exports/spotId';
-import { RFC3339_UTC_SECONDS } from '../lib/exports/utcInstant';
+} from '../lib/exports/coverage/spotCoverage';
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../lib/exports/lifecycle/listExports';
+import { EXPORT_STATUSES } from '../lib/exports/record/ExportStatus';
+import { EXPORT_ID_PATTERN } from '../lib/exports/record/exportId';
+import { SPOT_ID_PATTERN } from '../lib/exports/record/spotId';
+import { RFC3339_UTC_SECONDS } from '../lib/exports/time/instants';
 import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../lib/http/apiRequestLimits';
 import { JSON_CONTENT_TYPE } from '../lib/http/jsonResponse';
 import { PROBLEM_CONTENT_TYPE } from '../lib/http/problemResponse';

@@ -1,4 +1,4 @@
-import { ExportStatus } from '../../lib/exports/ExportStatus';
+import { ExportStatus } from '../../lib/exports/record/ExportStatus';
 import type { CliCommand, CommandContext } from '../CliCommand';
 import { requireExportId, requireSpotId } from '../cliOptions';
 import { ExitCode } from '../ExitCode';

@@ -1,4 +1,4 @@
-import { BACKFILL_ID_PATTERN } from '../../lib/exports/backfillId';
+import { BACKFILL_ID_PATTERN } from '../../lib/exports/backfill/BackfillRecord';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_CHARS } from '../../lib/http/readIdempotencyKey';
 import type { BackfillView } from '../BackfillView';
 import { backfillBody, backfillSpots, DEFAULT_WINDOW, UNTIL_NOW } from '../backfillRequest';

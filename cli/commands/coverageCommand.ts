@@ -3,9 +3,9 @@ import {
   MAX_COVERAGE_PAGE_WINDOWS,
   MAX_COVERAGE_RANGE_DAYS,
   MAX_COVERAGE_RANGE_MS,
-} from '../../lib/exports/spotCoverage';
-import { wholeSecondInstant } from '../../lib/exports/timeIntervals';
-import { parseUtcInstant } from '../../lib/exports/utcInstant';
+} from '../../lib/exports/coverage/spotCoverage';
+import { parseUtcInstant } from '../../lib/exports/time/instants';
+import { wholeSecondInstant } from '../../lib/exports/time/intervals';
 import type { CliCommand, CommandContext } from '../CliCommand';
 import type { SpotCoverageView } from '../CoverageView';
 import { rejectPositionals, requireSpotId, stringOption } from '../cliOptions';

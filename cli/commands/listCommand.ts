@@ -1,5 +1,5 @@
-import { ExportStatus, isExportStatus } from '../../lib/exports/ExportStatus';
-import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../../lib/exports/listExports';
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../../lib/exports/lifecycle/listExports';
+import { ExportStatus, isExportStatus } from '../../lib/exports/record/ExportStatus';
 import { MAX_NEXT_TOKEN_CHARS, NEXT_TOKEN_PATTERN } from '../../lib/http/readListQuery';
 import type { CliCommand, CommandContext } from '../CliCommand';
 import {

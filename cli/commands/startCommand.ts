@@ -1,4 +1,4 @@
-import { ExportStatus } from '../../lib/exports/ExportStatus';
+import { ExportStatus } from '../../lib/exports/record/ExportStatus';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_CHARS } from '../../lib/http/readIdempotencyKey';
 import type { CliCommand, CommandContext } from '../CliCommand';
 import {

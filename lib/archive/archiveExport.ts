@@ -2,18 +2,21 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { recordWindowOutcomeLater, type WindowOutcomeDependencies } from '../exports/coverageWindows';
+import {
+  recordWindowOutcomeLater,
+  type WindowOutcomeDependencies,
+} from '../exports/coverage/coverageWindows';
 import {
   type ArchivedFile,
   ArchiveStatus,
   type ExportArchive,
   INLINE_FILES_MAX_BYTES,
-} from '../exports/ExportArchive';
-import type { ExportRecord } from '../exports/ExportRecord';
-import { ExportStatus } from '../exports/ExportStatus';
-import type { ExportStore } from '../exports/ExportStore';
-import { isTransientFailure } from '../exports/isTransientFailure';
-import { itemsWithin } from '../exports/itemsWithin';
+} from '../exports/record/ExportArchive';
+import type { ExportRecord } from '../exports/record/ExportRecord';
+import { itemsWithin } from '../exports/record/ExportRecord';
+import { ExportStatus } from '../exports/record/ExportStatus';
+import type { ExportStore } from '../exports/record/ExportStore';
+import { isTransientFailure } from '../exports/record/failureReasons';
 import { checkDownloadLink } from '../openweb/downloadLinkPolicy';
 import {
   archiveManifestKey,

@@ -1,4 +1,4 @@
-import type { ExportRequest } from '../exports/ExportRecord';
+import type { ExportRequest } from '../exports/record/ExportRecord';
 import { commentRowsPartitionPrefix } from '../lake/commentRowsTable';
 
 /** Every archived object lives under this prefix; the archive function may write nowhere else. */

@@ -1,4 +1,4 @@
-import type { ArchivedFile } from '../exports/ExportArchive';
+import type { ArchivedFile } from '../exports/record/ExportArchive';
 import { COMMENT_ROWS_TABLE_NAME } from '../lake/commentRowsTable';
 import {
   COMMENT_TABLE_COLUMNS,

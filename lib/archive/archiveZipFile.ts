@@ -3,7 +3,7 @@ import { PassThrough, type Readable, Transform, type TransformCallback } from 'n
 import { pipeline } from 'node:stream/promises';
 import { crc32, createGzip, constants as zlibConstants } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import type { ArchivedFile } from '../exports/ExportArchive';
+import type { ArchivedFile } from '../exports/record/ExportArchive';
 import { CsvRecordCounter } from './CsvRecordCounter';
 import { CorruptArchiveError, TableRowCountMismatchError } from './errors';
 import { CommentParquetTee } from './parquet/CommentParquetTee';

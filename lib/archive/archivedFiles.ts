@@ -3,10 +3,10 @@ import {
   ArchiveStatus,
   archiveFilesInline,
   type ExportArchive,
-} from '../exports/ExportArchive';
-import type { ExportRecord } from '../exports/ExportRecord';
-import { ExportStatus } from '../exports/ExportStatus';
-import type { ExportStore } from '../exports/ExportStore';
+} from '../exports/record/ExportArchive';
+import type { ExportRecord } from '../exports/record/ExportRecord';
+import { ExportStatus } from '../exports/record/ExportStatus';
+import type { ExportStore } from '../exports/record/ExportStore';
 import { ArchivedObjectMissingError } from './errors';
 import type { ArchiveReader, ArchiveSettings } from './ports';
 

@@ -1,6 +1,6 @@
 import { type LogLevel, ServiceError } from '../errors/ClassifiedError';
-import type { ExportRecord } from '../exports/ExportRecord';
-import { WorkflowErrorNames } from '../exports/workflowContract';
+import type { ExportRecord } from '../exports/record/ExportRecord';
+import { WorkflowErrorNames } from '../exports/workflow/workflowContract';
 
 /**
  * Base of the archive's errors. None is passing trouble to the caller: a passing failure is

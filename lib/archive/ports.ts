@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { ExportArchive } from '../exports/ExportArchive';
-import type { ExportRecord } from '../exports/ExportRecord';
+import type { ExportArchive } from '../exports/record/ExportArchive';
+import type { ExportRecord } from '../exports/record/ExportRecord';
 import type { DownloadLinkPolicy } from '../openweb/downloadLinkPolicy';
 
 export interface StoredObjectInfo {

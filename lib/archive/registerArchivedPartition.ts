@@ -1,4 +1,4 @@
-import type { ExportRecord } from '../exports/ExportRecord';
+import type { ExportRecord } from '../exports/record/ExportRecord';
 import { archivePartitionDate } from './archiveKeys';
 import type { TablePartitions } from './ports';
 

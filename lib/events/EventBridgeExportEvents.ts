@@ -1,11 +1,11 @@
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { ArchiveEvents } from '../archive/ports';
-import type { CoverageWindow } from '../exports/CoverageLedger';
-import { type ArchivedFile, archiveFileCount } from '../exports/ExportArchive';
-import type { ExportRecord } from '../exports/ExportRecord';
-import { ExportStatus } from '../exports/ExportStatus';
-import { itemsWithin } from '../exports/itemsWithin';
-import type { ExportEvents } from '../exports/ports';
+import type { CoverageWindow } from '../exports/coverage/CoverageLedger';
+import type { ExportEvents } from '../exports/coverage/ports';
+import { type ArchivedFile, archiveFileCount } from '../exports/record/ExportArchive';
+import type { ExportRecord } from '../exports/record/ExportRecord';
+import { itemsWithin } from '../exports/record/ExportRecord';
+import { ExportStatus } from '../exports/record/ExportStatus';
 import { ExportEventPublishError } from './errors';
 
 /** The `source` of every event this system puts on the bus. */

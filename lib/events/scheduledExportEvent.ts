@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { MAX_EXPORT_RANGE_HOURS } from '../exports/exportRequestLimits';
-import { schemaOnFirstUse } from '../exports/schemaOnFirstUse';
-import { spotIdSchema } from '../exports/spotIdSchema';
+import { schemaOnFirstUse } from '../exports/record/schemaOnFirstUse';
+import { spotIdSchema } from '../exports/record/spotIdSchema';
+import { MAX_EXPORT_RANGE_HOURS } from '../exports/requests/exportRequestLimits';
 import { InvalidScheduledExportEventError } from './errors';
 import { isoDurationSeconds } from './isoDurationSeconds';
 

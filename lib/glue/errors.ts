@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors/ClassifiedError';
-import { isTransientFailure } from '../exports/isTransientFailure';
+import { isTransientFailure } from '../exports/record/failureReasons';
 
 /** Glue's throttling error, not marked retryable by the SDK: the SDK's own retries are spent when it surfaces. */
 const GLUE_THROTTLING = 'ThrottlingException';

@@ -1,10 +1,10 @@
-import type { BackfillRecord, BackfillWindow } from '../exports/BackfillRecord';
+import type { BackfillRecord, BackfillWindow } from '../exports/backfill/BackfillRecord';
 import type {
   BackfillProgress,
   BackfillStatus,
   BackfillWindowCounts,
   BackfillWindowProgress,
-} from '../exports/backfillProgress';
+} from '../exports/backfill/backfillProgress';
 
 const MS_PER_HOUR = 3_600_000;
 

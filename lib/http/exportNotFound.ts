@@ -1,4 +1,4 @@
-import { exportNotFoundProblem } from '../exports/errors';
+import { exportNotFoundProblem } from '../exports/record/errors';
 import { ProblemError } from './ProblemError';
 
 /**

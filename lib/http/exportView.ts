@@ -1,14 +1,14 @@
 import { type ArchiveView, archiveView } from '../archive/archivedFiles';
-import { archiveFileCount } from '../exports/ExportArchive';
+import { archiveFileCount } from '../exports/record/ExportArchive';
 import {
   type ExportOrigin,
   type ExportRecord,
   type ExportRequest,
   type ExportSource,
+  itemsWithin,
   QueuePriority,
-} from '../exports/ExportRecord';
-import { ExportStatus } from '../exports/ExportStatus';
-import { itemsWithin } from '../exports/itemsWithin';
+} from '../exports/record/ExportRecord';
+import { ExportStatus } from '../exports/record/ExportStatus';
 
 /**
  * A Lambda response may not pass 6 MB, and an export may have thousands of 4 KB links. A view

@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj, Request } from '@middy/core';
-import { isValidExportId } from '../exports/exportId';
-import { SPOT_ID_PATTERN } from '../exports/spotId';
+import { isValidExportId } from '../exports/record/exportId';
+import { SPOT_ID_PATTERN } from '../exports/record/spotId';
 import { headerValue, isApiGatewayEvent } from './apiGatewayEvent';
 import { SPOT_ID_HEADER } from './readSpotId';
 

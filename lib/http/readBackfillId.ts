@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { isValidBackfillId } from '../exports/backfillId';
-import { backfillNotFoundProblem } from '../exports/errors';
+import { isValidBackfillId } from '../exports/backfill/BackfillRecord';
+import { backfillNotFoundProblem } from '../exports/backfill/errors';
 import { ProblemError } from './ProblemError';
 
 /** The `{backfillId}` path parameter. A malformed id is simply not found. @throws ProblemError 404 */

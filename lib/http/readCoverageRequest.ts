@@ -5,8 +5,8 @@ import {
   MAX_COVERAGE_RANGE_DAYS,
   MAX_COVERAGE_RANGE_MS,
   type SpotCoverageQuery,
-} from '../exports/spotCoverage';
-import { parseUtcInstant } from '../exports/utcInstant';
+} from '../exports/coverage/spotCoverage';
+import { parseUtcInstant } from '../exports/time/instants';
 import { invalidRequest, unknownFieldName } from './invalidRequest';
 import { MAX_NEXT_TOKEN_CHARS, NEXT_TOKEN_PATTERN } from './readListQuery';
 import { readSpotId } from './readSpotId';

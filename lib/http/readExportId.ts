@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { isValidExportId } from '../exports/exportId';
+import { isValidExportId } from '../exports/record/exportId';
 import { exportNotFound } from './exportNotFound';
 
 /** The `{exportId}` path parameter. A malformed id is simply not found. @throws ProblemError 404 */

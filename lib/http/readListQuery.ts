@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { FieldProblem } from '../errors/problems';
-import { EXPORT_STATUSES, type ExportStatus, isExportStatus } from '../exports/ExportStatus';
-import { MAX_LIST_LIMIT } from '../exports/listExports';
+import { MAX_LIST_LIMIT } from '../exports/lifecycle/listExports';
+import { EXPORT_STATUSES, type ExportStatus, isExportStatus } from '../exports/record/ExportStatus';
 import { invalidRequest, unknownFieldName } from './invalidRequest';
 
 export interface ListQuery {

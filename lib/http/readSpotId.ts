@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { SPOT_ID_MESSAGE, SPOT_ID_PATTERN } from '../exports/spotId';
+import { SPOT_ID_MESSAGE, SPOT_ID_PATTERN } from '../exports/record/spotId';
 import { headerValue } from './apiGatewayEvent';
 import { invalidRequest } from './invalidRequest';
 

@@ -1,5 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { ExportMetricName } from '../exports/ports';
+import type { ExportMetricName } from '../exports/record/ports';
 import { SETTINGS } from '../settings/settingsTable';
 import { SERVICE_NAME } from './createLogger';
 import type { PublishableExportMetrics } from './PublishableExportMetrics';

@@ -1,4 +1,4 @@
-import type { ExportMetrics } from '../exports/ports';
+import type { ExportMetrics } from '../exports/record/ports';
 
 /** Counters that are buffered during an invocation and published once at its end. */
 export interface PublishableExportMetrics extends ExportMetrics {

@@ -1,4 +1,4 @@
-import { AuthRejectedError } from '../exports/upstreamErrors';
+import { AuthRejectedError } from '../exports/upstream/errors';
 import type { Exchange } from './HttpTransport';
 import type { TokenProvider } from './TokenProvider';
 

@@ -1,17 +1,17 @@
-import type { CreateExportRequest } from '../exports/CreateExportRequest';
-import type { CredentialsProvider } from '../exports/CredentialsProvider';
-import type {
-  CreatedExport,
-  ExportStatusReport,
-  ListExportsOptions,
-  ListedExport,
-} from '../exports/UpstreamExports';
+import type { CreateExportRequest } from '../exports/record/CreateExportRequest';
+import type { CredentialsProvider } from '../exports/upstream/CredentialsProvider';
 import {
   AmbiguousCreateError,
   AmbiguousCreateReason,
   InvalidSpotIdError,
   UpstreamProtocolError,
-} from '../exports/upstreamErrors';
+} from '../exports/upstream/errors';
+import type {
+  CreatedExport,
+  ExportStatusReport,
+  ListExportsOptions,
+  ListedExport,
+} from '../exports/upstream/UpstreamExports';
 import { SETTINGS } from '../settings/settingsTable';
 import type { AuthPacer } from './AuthPacer';
 import { buildUrl } from './buildUrl';

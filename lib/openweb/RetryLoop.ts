@@ -1,4 +1,4 @@
-import type { UpstreamError } from '../exports/upstreamErrors';
+import type { UpstreamError } from '../exports/upstream/errors';
 import type { OpenWebClientEvent } from './OpenWebClientEvent';
 import type { OpenWebOperation } from './OpenWebOperation';
 import { nextRetryDelayMs, type RetryPolicy } from './retryPolicy';

@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import { TokenUnavailableError } from '../exports/upstreamErrors';
+import { TokenUnavailableError } from '../exports/upstream/errors';
 import type { TokenStore, UpstreamToken } from './TokenStore';
 
 /** The upstream documents a 24 h token lifetime; assumed when the JWT has no readable `exp`. */

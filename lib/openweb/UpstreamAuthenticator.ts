@@ -1,10 +1,10 @@
-import type { CredentialsProvider } from '../exports/CredentialsProvider';
+import type { CredentialsProvider } from '../exports/upstream/CredentialsProvider';
 import {
   AuthRejectedError,
   UpstreamProtocolError,
   UpstreamRateLimitedError,
   UpstreamRequestRejectedError,
-} from '../exports/upstreamErrors';
+} from '../exports/upstream/errors';
 import type { AuthPacer } from './AuthPacer';
 import { buildUrl } from './buildUrl';
 import type { Exchange, HttpTransport, ReceivedReply } from './HttpTransport';

@@ -1,4 +1,4 @@
-import type { CreateExportRequest } from '../exports/CreateExportRequest';
+import type { CreateExportRequest } from '../exports/record/CreateExportRequest';
 
 /** The upstream's snake_case body for `POST /v4/export`. */
 export function toCreateExportBody(request: CreateExportRequest): Record<string, string | number> {

@@ -1,4 +1,4 @@
-import { UpstreamExportStatus } from '../exports/UpstreamExportStatus';
+import { UpstreamExportStatus } from '../exports/upstream/UpstreamExports';
 
 // The upstream documents only "Processing"; the other spellings are guesses kept deliberately broad.
 const statusBySpelling: ReadonlyMap<string, UpstreamExportStatus> = new Map([

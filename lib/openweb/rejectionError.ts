@@ -7,7 +7,7 @@ import {
   UpstreamExportNotFoundError,
   UpstreamProtocolError,
   UpstreamRequestRejectedError,
-} from '../exports/upstreamErrors';
+} from '../exports/upstream/errors';
 import { OpenWebOperation } from './OpenWebOperation';
 import { bodySnippet, readUpstreamMessage, type UpstreamReply } from './responses';
 
@@ -19,7 +19,7 @@ export interface RejectionContext {
 }
 
 /**
- * How OpenWeb's HTTP answers map to the upstream port's errors (lib/exports/upstreamErrors.ts):
+ * How OpenWeb's HTTP answers map to the upstream port's errors (lib/exports/upstream/errors.ts):
  * - 400 / 422 → `InvalidExportRequestError` (400 on abort → `ExportNotAbortableError`)
  * - 401 → one re-authentication and one resend, then `AuthRejectedError`
  * - 403 → `SpotForbiddenError` (not retried)

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { schemaOnFirstUse } from '../exports/schemaOnFirstUse';
-import type { CreatedExport, ExportStatusReport, ListedExport } from '../exports/UpstreamExports';
-import { UpstreamProtocolError } from '../exports/upstreamErrors';
+import { schemaOnFirstUse } from '../exports/record/schemaOnFirstUse';
+import { UpstreamProtocolError } from '../exports/upstream/errors';
+import type { CreatedExport, ExportStatusReport, ListedExport } from '../exports/upstream/UpstreamExports';
 import { type DownloadLinkPolicy, screenDownloadLinks } from './downloadLinkPolicy';
 import { normaliseUpstreamStatus } from './normaliseUpstreamStatus';
 

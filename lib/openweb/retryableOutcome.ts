@@ -1,4 +1,4 @@
-import { UpstreamRateLimitedError, UpstreamUnavailableError } from '../exports/upstreamErrors';
+import { UpstreamRateLimitedError, UpstreamUnavailableError } from '../exports/upstream/errors';
 import type { ReceivedReply } from './HttpTransport';
 import { isServerError } from './httpStatus';
 import type { AttemptOutcome } from './RetryLoop';

@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { ExportDependencies } from '../exports/ports';
+import type { ExportDependencies } from '../exports/ExportDependencies';
 import type { SpotsByPrincipal } from '../http/spotAuthorization';
 import { createLogger } from '../observability/createLogger';
 import type { PublishableExportMetrics } from '../observability/PublishableExportMetrics';

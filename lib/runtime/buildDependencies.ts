@@ -9,8 +9,9 @@ import type {
   TablePartitions,
 } from '../archive/ports';
 import { type Config, ConfigError } from '../config';
-import type { ExportSettings } from '../exports/ExportSettings';
-import type { ExportDependencies, ExportMetrics } from '../exports/ports';
+import type { ExportDependencies } from '../exports/ExportDependencies';
+import type { ExportSettings } from '../exports/record/ExportSettings';
+import type { ExportMetrics } from '../exports/record/ports';
 import { downloadLinkPolicy } from '../openweb/downloadLinkPolicy';
 import { createDocumentClient } from '../store/createDocumentClient';
 import { AWS_REQUEST_HANDLER, type AwsClients } from './AwsClients';

@@ -1,7 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { ExportDependencies } from '../exports/ports';
+import type { ExportDependencies } from '../exports/ExportDependencies';
 import { apiRequestLimits } from '../http/apiRequestLimits';
 import { logCorrelationKeys } from '../http/logCorrelationKeys';
 import { problemResponses } from '../http/problemResponses';

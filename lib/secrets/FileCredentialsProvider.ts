@@ -3,12 +3,12 @@ import type {
   CredentialsProvider,
   GetCredentialsOptions,
   SpotCredentials,
-} from '../exports/CredentialsProvider';
+} from '../exports/upstream/CredentialsProvider';
 import {
   CredentialsNotFoundError,
   CredentialsUnavailableError,
   InvalidCredentialsError,
-} from '../exports/errors';
+} from '../exports/upstream/errors';
 import { credentialsFileSchema, describeIssues, parseJsonQuietly } from './spotCredentialsSchema';
 
 type CredentialsFile = Record<string, { apiKey: string }>;

@@ -1,17 +1,17 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { spotIdSchema } from '../exports/record/spotIdSchema';
 import type {
   CredentialsProvider,
   GetCredentialsOptions,
   SpotCredentials,
-} from '../exports/CredentialsProvider';
+} from '../exports/upstream/CredentialsProvider';
 import {
   CredentialsError,
   CredentialsNotFoundError,
   CredentialsUnavailableError,
   InvalidCredentialsError,
-} from '../exports/errors';
-import { spotIdSchema } from '../exports/spotIdSchema';
+} from '../exports/upstream/errors';
 import { SETTINGS } from '../settings/settingsTable';
 import { describeIssues, parseJsonQuietly, secretValueSchema } from './spotCredentialsSchema';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { schemaOnFirstUse } from '../exports/schemaOnFirstUse';
-import { spotIdSchema } from '../exports/spotIdSchema';
+import { schemaOnFirstUse } from '../exports/record/schemaOnFirstUse';
+import { spotIdSchema } from '../exports/record/spotIdSchema';
 
 const API_KEY_MESSAGE = 'apiKey must be a non-empty string';
 

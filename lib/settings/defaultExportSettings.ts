@@ -1,4 +1,4 @@
-import type { ExportSettings } from '../exports/ExportSettings';
+import type { ExportSettings } from '../exports/record/ExportSettings';
 import { SETTINGS } from './settingsTable';
 
 /** A start that took its spot but has not recorded its export after this has died. */

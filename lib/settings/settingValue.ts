@@ -1,4 +1,4 @@
-import { SPOT_ID_MESSAGE, SPOT_ID_PATTERN } from '../exports/spotId';
+import { SPOT_ID_MESSAGE, SPOT_ID_PATTERN } from '../exports/record/spotId';
 import { isDownloadHostEntry } from './downloadHostEntry';
 import { isIamPrincipalArn } from './iamPrincipalArn';
 import type { Setting, SettingKind } from './Setting';

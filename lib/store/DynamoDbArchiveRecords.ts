@@ -1,9 +1,9 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ArchiveClaimRefusedError } from '../archive/errors';
 import type { ArchiveClaim, ArchiveRecords } from '../archive/ports';
-import { ArchiveStatus, type ExportArchive } from '../exports/ExportArchive';
-import type { ExportRecord } from '../exports/ExportRecord';
-import { ExportStatus } from '../exports/ExportStatus';
+import { ArchiveStatus, type ExportArchive } from '../exports/record/ExportArchive';
+import type { ExportRecord } from '../exports/record/ExportRecord';
+import { ExportStatus } from '../exports/record/ExportStatus';
 import { isConditionalCheckFailed } from './conditionalCheckFailure';
 import { DynamoDbExportLinks } from './DynamoDbExportLinks';
 import { withoutUndefined } from './exportItem';

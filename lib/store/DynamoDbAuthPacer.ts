@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { UpstreamAuthPacedError } from '../exports/upstreamErrors';
+import { UpstreamAuthPacedError } from '../exports/upstream/errors';
 import { AUTH_PACER_MAX_WAIT_MS, type AuthPacer, authIntervalMs, MS_PER_SECOND } from '../openweb/AuthPacer';
 import { isConditionalCheckFailed } from './conditionalCheckFailure';
 import { ExportTableAttribute } from './tableDefinition';

@@ -10,9 +10,9 @@ import {
   BackfillState,
   type BackfillWindow,
   type NewBackfillRecord,
-} from '../exports/BackfillRecord';
-import type { BackfillStore } from '../exports/BackfillStore';
-import { BackfillAlreadyExistsError, BackfillNotFoundError } from '../exports/errors';
+} from '../exports/backfill/BackfillRecord';
+import type { BackfillStore } from '../exports/backfill/BackfillStore';
+import { BackfillAlreadyExistsError, BackfillNotFoundError } from '../exports/backfill/errors';
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { withoutUndefined } from './exportItem';
 import { clampLimit } from './exportListing';

@@ -13,9 +13,9 @@ import type {
   ScheduleWatermark,
   WindowPage,
   WindowUpdate,
-} from '../exports/CoverageLedger';
-import { WindowState } from '../exports/CoverageLedger';
-import { MAX_EXPORT_RANGE_HOURS } from '../exports/exportRequestLimits';
+} from '../exports/coverage/CoverageLedger';
+import { WindowState } from '../exports/coverage/CoverageLedger';
+import { MAX_EXPORT_RANGE_HOURS } from '../exports/requests/exportRequestLimits';
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { withoutUndefined } from './exportItem';
 import { clampLimit } from './exportListing';

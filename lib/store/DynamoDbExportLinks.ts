@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { ExportRecord } from '../exports/ExportRecord';
+import type { ExportRecord } from '../exports/record/ExportRecord';
 import type { StoredItem } from './conditionalCheckFailure';
 import { itemToExportRecord } from './exportItem';
 import { ExportTableAttribute } from './tableDefinition';

@@ -6,17 +6,25 @@ import {
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { ArchiveStatus } from '../exports/ExportArchive';
-import { EXPORT_CHANGE_FIELDS, type ExportRecord, type NewExportRecord } from '../exports/ExportRecord';
-import { ExportStatus, isTerminal } from '../exports/ExportStatus';
+import { ArchiveStatus } from '../exports/record/ExportArchive';
+import {
+  EXPORT_CHANGE_FIELDS,
+  type ExportRecord,
+  type NewExportRecord,
+} from '../exports/record/ExportRecord';
+import { ExportStatus, isTerminal } from '../exports/record/ExportStatus';
 import type {
   ConditionalTransition,
   ExportPage,
   ExportStore,
   GetExportOptions,
   ListExportsOptions,
-} from '../exports/ExportStore';
-import { ExportAlreadyExistsError, ExportNotFoundError, TransitionConflictError } from '../exports/errors';
+} from '../exports/record/ExportStore';
+import {
+  ExportAlreadyExistsError,
+  ExportNotFoundError,
+  TransitionConflictError,
+} from '../exports/record/errors';
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { refusingValue } from './contendedWrite';
 import { DynamoDbExportLinks, LinkAttribute, type LinkItemAttributes } from './DynamoDbExportLinks';

@@ -1,10 +1,10 @@
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { IdempotencyConflictError, IdempotencyKeyReusedError } from '../exports/errors';
+import { IdempotencyConflictError, IdempotencyKeyReusedError } from '../exports/record/errors';
 import type {
   IdempotencyKeys,
   IdempotencyRecord,
   PutIdempotencyRecordInput,
-} from '../exports/IdempotencyRecord';
+} from '../exports/record/IdempotencyRecord';
 import type { StoredItem } from './conditionalCheckFailure';
 import { deleteIfItNames, writeUnlessHeld } from './contendedWrite';
 import { epochSeconds, getLive, ifLive } from './expiringItem';

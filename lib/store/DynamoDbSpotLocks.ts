@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { SpotBusyError } from '../exports/errors';
-import type { AcquireSpotLockOptions, SpotLock, SpotLocks } from '../exports/SpotLock';
+import { SpotBusyError } from '../exports/queue/errors';
+import type { AcquireSpotLockOptions, SpotLock, SpotLocks } from '../exports/queue/SpotLock';
 import type { StoredItem } from './conditionalCheckFailure';
 import { deleteIfItNames, writeUnlessHeld } from './contendedWrite';
 import { epochSeconds, getLive, ifLive } from './expiringItem';

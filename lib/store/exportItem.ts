@@ -1,5 +1,5 @@
-import type { ExportArchive } from '../exports/ExportArchive';
-import { ArchiveStatus } from '../exports/ExportArchive';
+import type { ExportArchive } from '../exports/record/ExportArchive';
+import { ArchiveStatus } from '../exports/record/ExportArchive';
 import {
   type ExpectedEnd,
   type ExportOrigin,
@@ -7,8 +7,8 @@ import {
   type ExportRequest,
   type QueueEntry,
   QueuePriority,
-} from '../exports/ExportRecord';
-import { ExportStatus, isActive } from '../exports/ExportStatus';
+} from '../exports/record/ExportRecord';
+import { ExportStatus, isActive } from '../exports/record/ExportStatus';
 import type { StoredItem } from './conditionalCheckFailure';
 import { EntityType, exportKey, ReconcilerIndexPartition, statusIndexPartitionKey } from './tableKeys';
 

@@ -1,5 +1,5 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { ExportStatus } from '../exports/ExportStatus';
+import type { ExportStatus } from '../exports/record/ExportStatus';
 import type { PaginationKeyShape } from './paginationToken';
 import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
 import { EXPORT_SORT_KEY_PREFIX, spotPartitionKey, statusIndexPartitionKey } from './tableKeys';

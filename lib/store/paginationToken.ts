@@ -1,4 +1,4 @@
-import { InvalidPaginationTokenError } from '../exports/errors';
+import { InvalidPaginationTokenError } from '../exports/record/errors';
 
 export type PaginationKey = Record<string, string>;
 

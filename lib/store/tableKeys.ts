@@ -1,4 +1,4 @@
-import type { ExportStatus } from '../exports/ExportStatus';
+import type { ExportStatus } from '../exports/record/ExportStatus';
 
 /**
  * Key layout of the single table. Everything about a spot lives in its

@@ -4,8 +4,8 @@ import {
   StartExecutionCommand,
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
-import type { PollingWorkflows } from '../exports/ports';
-import type { PollingWorkflowInput } from '../exports/workflowContract';
+import type { PollingWorkflows } from '../exports/workflow/ports';
+import type { PollingWorkflowInput } from '../exports/workflow/workflowContract';
 
 export interface StepFunctionsPollingWorkflowsOptions {
   client: SFNClient;

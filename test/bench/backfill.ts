@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExportView } from '../../lib/http/exportView';
 import { parseLocalRuntimeSettings } from '../../local/localRuntimeSettings';
-import type { SimulatedExportView, SimulatorRequest } from '../../local/openweb-simulator';
+import type { SimulatedExportView, SimulatorRequest } from '../../local/openweb-simulator/index';
 import { LOCAL_PROJECT_ROOT } from '../../local/projectRoot';
 import { type LocalRuntime, startLocalRuntime } from '../../local/startLocalRuntime';
 import { median } from './support/median';

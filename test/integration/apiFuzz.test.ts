@@ -4,7 +4,7 @@ import { makeAbortHandler } from '../../functions/abort';
 import { makeGetExportHandler } from '../../functions/get-export';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
-import { EXPORT_STATUSES } from '../../lib/exports/ExportStatus';
+import { EXPORT_STATUSES } from '../../lib/exports/record/ExportStatus';
 import type { ExportHandler } from '../../lib/runtime/createHandler';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import { apiEvent, lambdaContext, silentLogger } from '../support/apiGatewayEvents';

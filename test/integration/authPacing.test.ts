@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UpstreamAuthPacedError } from '../../lib/exports/upstreamErrors';
+import { UpstreamAuthPacedError } from '../../lib/exports/upstream/errors';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
 import { DynamoDbAuthPacer } from '../../lib/store/DynamoDbAuthPacer';
-import { type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator';
+import { type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator/index';
 import { captureError } from '../support/captureError';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
 

@@ -4,12 +4,13 @@ import { makeGetExportHandler } from '../../functions/get-export';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
 import { makeWorkflowTaskHandler } from '../../functions/workflow-task';
-import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
-import type { ExportRecord } from '../../lib/exports/ExportRecord';
-import { CredentialsNotFoundError } from '../../lib/exports/errors';
-import type { ExportDependencies, PollingWorkflows } from '../../lib/exports/ports';
-import type { ScheduleRunResult } from '../../lib/exports/runSchedule';
-import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
+import type { ScheduleRunResult } from '../../lib/exports/coverage/runSchedule';
+import type { ExportDependencies } from '../../lib/exports/ExportDependencies';
+import type { ExportRecord } from '../../lib/exports/record/ExportRecord';
+import type { CredentialsProvider } from '../../lib/exports/upstream/CredentialsProvider';
+import { CredentialsNotFoundError } from '../../lib/exports/upstream/errors';
+import type { PollingWorkflows } from '../../lib/exports/workflow/ports';
+import type { PollingWorkflowInput } from '../../lib/exports/workflow/workflowContract';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
 import { handlerRuntimeFor } from '../../lib/runtime/HandlerRuntime';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
@@ -20,7 +21,11 @@ import { DynamoDbIdempotencyKeys } from '../../lib/store/DynamoDbIdempotencyKeys
 import { DynamoDbSpotLocks } from '../../lib/store/DynamoDbSpotLocks';
 import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
 import { InMemoryExportMetrics } from '../../local/InMemoryExportMetrics';
-import { DEMO_SPOTS, type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator';
+import {
+  DEMO_SPOTS,
+  type OpenWebSimulator,
+  startOpenWebSimulator,
+} from '../../local/openweb-simulator/index';
 import { apiRequests, lambdaContext, parseResponse, silentLogger } from '../support/apiGatewayEvents';
 import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
 

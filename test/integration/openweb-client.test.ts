@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CredentialsProvider, GetCredentialsOptions } from '../../lib/exports/CredentialsProvider';
-import { UpstreamExportStatus } from '../../lib/exports/UpstreamExportStatus';
+import type {
+  CredentialsProvider,
+  GetCredentialsOptions,
+} from '../../lib/exports/upstream/CredentialsProvider';
 import {
   AmbiguousCreateError,
   AmbiguousCreateReason,
@@ -8,7 +10,8 @@ import {
   ExportNotAbortableError,
   UpstreamExportNotFoundError,
   UpstreamProtocolError,
-} from '../../lib/exports/upstreamErrors';
+} from '../../lib/exports/upstream/errors';
+import { UpstreamExportStatus } from '../../lib/exports/upstream/UpstreamExports';
 import { OpenWebClient, type OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
 import type { OpenWebClientEvent } from '../../lib/openweb/OpenWebClientEvent';
 import {
@@ -16,7 +19,7 @@ import {
   type OpenWebSimulator,
   type OpenWebSimulatorOptions,
   startOpenWebSimulator,
-} from '../../local/openweb-simulator';
+} from '../../local/openweb-simulator/index';
 
 const SPOT = 'sp_demo';
 const API_KEY = DEMO_SPOTS.sp_demo?.apiKey ?? 'demo-api-key';

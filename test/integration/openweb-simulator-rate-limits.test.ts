@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
-import { UpstreamAuthPacedError } from '../../lib/exports/upstreamErrors';
+import type { CredentialsProvider } from '../../lib/exports/upstream/CredentialsProvider';
+import { UpstreamAuthPacedError } from '../../lib/exports/upstream/errors';
 import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
 import {
   type OpenWebSimulator,

@@ -6,7 +6,7 @@ import {
   InvalidSimulatorStateError,
   type OpenWebSimulator,
   startOpenWebSimulator,
-} from '../../local/openweb-simulator';
+} from '../../local/openweb-simulator/index';
 
 describe('OpenWeb simulator state file', () => {
   let dir: string;

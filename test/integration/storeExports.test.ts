@@ -1,19 +1,19 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArchiveStatus } from '../../lib/exports/ExportArchive';
-import { type ExportRecord, QueuePriority } from '../../lib/exports/ExportRecord';
-import { ExportStatus } from '../../lib/exports/ExportStatus';
-import type { TransitionRequest } from '../../lib/exports/ExportStore';
+import { recordPoll } from '../../lib/exports/lifecycle/recordPoll';
+import { ArchiveStatus } from '../../lib/exports/record/ExportArchive';
+import { type ExportRecord, QueuePriority } from '../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../lib/exports/record/ExportStatus';
+import type { TransitionRequest } from '../../lib/exports/record/ExportStore';
 import {
   ExportAlreadyExistsError,
   ExportNotFoundError,
   IllegalTransitionError,
   InvalidPaginationTokenError,
   TransitionConflictError,
-} from '../../lib/exports/errors';
-import { newExportId } from '../../lib/exports/exportId';
-import { recordPoll } from '../../lib/exports/recordPoll';
-import { transitionExport } from '../../lib/exports/transitionExport';
+} from '../../lib/exports/record/errors';
+import { newExportId } from '../../lib/exports/record/exportId';
+import { transitionExport } from '../../lib/exports/record/transitionExport';
 import { DynamoDbArchiveRecords } from '../../lib/store/DynamoDbArchiveRecords';
 import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
 import { encodePaginationToken } from '../../lib/store/paginationToken';

@@ -1,4 +1,4 @@
-import { UpstreamAuthPacedError } from '../../lib/exports/upstreamErrors';
+import { UpstreamAuthPacedError } from '../../lib/exports/upstream/errors';
 import { AUTH_PACER_MAX_WAIT_MS, type AuthPacer, authIntervalMs } from '../../lib/openweb/AuthPacer';
 
 export interface InMemoryAuthPacerOptions {

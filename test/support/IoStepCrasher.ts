@@ -1,4 +1,4 @@
-import type { ExportDependencies } from '../../lib/exports/ports';
+import type { ExportDependencies } from '../../lib/exports/ExportDependencies';
 import { SimulatedCrash } from './SimulatedCrash';
 
 /** Whether the process dies just before the chosen I/O call goes out or just after it returned. */

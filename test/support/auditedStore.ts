@@ -1,7 +1,7 @@
-import type { ExportRecord } from '../../lib/exports/ExportRecord';
-import { isTerminal } from '../../lib/exports/ExportStatus';
-import type { ExportStore } from '../../lib/exports/ExportStore';
-import { canTransition } from '../../lib/exports/exportTransitions';
+import type { ExportRecord } from '../../lib/exports/record/ExportRecord';
+import { isTerminal } from '../../lib/exports/record/ExportStatus';
+import type { ExportStore } from '../../lib/exports/record/ExportStore';
+import { canTransition } from '../../lib/exports/record/exportTransitions';
 
 /**
  * What audited stores saw written: the latest version of every record and every illegal

@@ -1,4 +1,4 @@
-import { type CoverageWindow, WindowState } from '../../lib/exports/CoverageLedger';
+import { type CoverageWindow, WindowState } from '../../lib/exports/coverage/CoverageLedger';
 
 let exportCounter = 0;
 

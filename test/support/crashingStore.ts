@@ -1,4 +1,4 @@
-import type { ExportStore } from '../../lib/exports/ExportStore';
+import type { ExportStore } from '../../lib/exports/record/ExportStore';
 import { SimulatedCrash } from './SimulatedCrash';
 
 /** The store, except that the first transition to `crashOn` dies as a process would, before writing. */

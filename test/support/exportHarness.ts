@@ -1,14 +1,16 @@
-import type { BackfillStore } from '../../lib/exports/BackfillStore';
-import type { CoverageLedger, CoverageWindow } from '../../lib/exports/CoverageLedger';
-import type { CredentialsProvider } from '../../lib/exports/CredentialsProvider';
-import type { ExportRecord } from '../../lib/exports/ExportRecord';
-import type { ExportSettings } from '../../lib/exports/ExportSettings';
-import type { ExportStore } from '../../lib/exports/ExportStore';
-import { CredentialsNotFoundError } from '../../lib/exports/errors';
-import type { IdempotencyKeys } from '../../lib/exports/IdempotencyRecord';
-import type { ExportDependencies, ExportMetricName, PollingWorkflows } from '../../lib/exports/ports';
-import type { SpotLocks } from '../../lib/exports/SpotLock';
-import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
+import type { BackfillStore } from '../../lib/exports/backfill/BackfillStore';
+import type { CoverageLedger, CoverageWindow } from '../../lib/exports/coverage/CoverageLedger';
+import type { ExportDependencies } from '../../lib/exports/ExportDependencies';
+import type { SpotLocks } from '../../lib/exports/queue/SpotLock';
+import type { ExportRecord } from '../../lib/exports/record/ExportRecord';
+import type { ExportSettings } from '../../lib/exports/record/ExportSettings';
+import type { ExportStore } from '../../lib/exports/record/ExportStore';
+import type { IdempotencyKeys } from '../../lib/exports/record/IdempotencyRecord';
+import type { ExportMetricName } from '../../lib/exports/record/ports';
+import type { CredentialsProvider } from '../../lib/exports/upstream/CredentialsProvider';
+import { CredentialsNotFoundError } from '../../lib/exports/upstream/errors';
+import type { PollingWorkflows } from '../../lib/exports/workflow/ports';
+import type { PollingWorkflowInput } from '../../lib/exports/workflow/workflowContract';
 import { OpenWebClient, type OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
 import { DynamoDbBackfillStore } from '../../lib/store/DynamoDbBackfillStore';
@@ -22,7 +24,7 @@ import {
   type OpenWebSimulator,
   type OpenWebSimulatorOptions,
   startOpenWebSimulator,
-} from '../../local/openweb-simulator';
+} from '../../local/openweb-simulator/index';
 import { type DynaliteTable, startDynaliteTable } from './dynalite';
 
 /** A clock tests move by hand; shared by the simulator, the client and the use cases. */

@@ -1,7 +1,7 @@
-import type { ExportRecord, NewExportRecord } from '../../lib/exports/ExportRecord';
-import { ExportStatus } from '../../lib/exports/ExportStatus';
-import { newExportId } from '../../lib/exports/exportId';
-import type { IdempotencyRecord } from '../../lib/exports/IdempotencyRecord';
+import type { ExportRecord, NewExportRecord } from '../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../lib/exports/record/ExportStatus';
+import { newExportId } from '../../lib/exports/record/exportId';
+import type { IdempotencyRecord } from '../../lib/exports/record/IdempotencyRecord';
 
 export const FIXTURE_SPOT_ID = 'sp_fixture';
 

@@ -1,5 +1,10 @@
-import { type BackfillRecord, BackfillState, type NewBackfillRecord } from '../../lib/exports/BackfillRecord';
-import type { BackfillStore } from '../../lib/exports/BackfillStore';
+import {
+  type BackfillRecord,
+  BackfillState,
+  type NewBackfillRecord,
+} from '../../lib/exports/backfill/BackfillRecord';
+import type { BackfillStore } from '../../lib/exports/backfill/BackfillStore';
+import { BackfillAlreadyExistsError, BackfillNotFoundError } from '../../lib/exports/backfill/errors';
 import {
   type CoverageLedger,
   type CoverageWindow,
@@ -8,41 +13,41 @@ import {
   type WindowPage,
   WindowState,
   type WindowUpdate,
-} from '../../lib/exports/CoverageLedger';
-import { ArchiveStatus } from '../../lib/exports/ExportArchive';
-import type { ExportChangeField, ExportRecord, NewExportRecord } from '../../lib/exports/ExportRecord';
-import type { ExportSettings } from '../../lib/exports/ExportSettings';
-import { ExportStatus, isActive } from '../../lib/exports/ExportStatus';
+} from '../../lib/exports/coverage/CoverageLedger';
+import type { ExportDependencies } from '../../lib/exports/ExportDependencies';
+import { SpotBusyError } from '../../lib/exports/queue/errors';
+import type { AcquireSpotLockOptions, SpotLock, SpotLocks } from '../../lib/exports/queue/SpotLock';
+import { ArchiveStatus } from '../../lib/exports/record/ExportArchive';
+import type { ExportChangeField, ExportRecord, NewExportRecord } from '../../lib/exports/record/ExportRecord';
+import type { ExportSettings } from '../../lib/exports/record/ExportSettings';
+import { ExportStatus, isActive } from '../../lib/exports/record/ExportStatus';
 import type {
   ConditionalTransition,
   ExportPage,
   ExportStore,
   ListExportsOptions,
-} from '../../lib/exports/ExportStore';
+} from '../../lib/exports/record/ExportStore';
 import {
-  BackfillAlreadyExistsError,
-  BackfillNotFoundError,
   ExportAlreadyExistsError,
   ExportNotFoundError,
   IdempotencyConflictError,
   IdempotencyKeyReusedError,
-  SpotBusyError,
   TransitionConflictError,
-} from '../../lib/exports/errors';
+} from '../../lib/exports/record/errors';
 import type {
   IdempotencyKeys,
   IdempotencyRecord,
   PutIdempotencyRecordInput,
-} from '../../lib/exports/IdempotencyRecord';
-import type { ExportDependencies, ExportMetricName, PollingWorkflows } from '../../lib/exports/ports';
-import type { AcquireSpotLockOptions, SpotLock, SpotLocks } from '../../lib/exports/SpotLock';
+} from '../../lib/exports/record/IdempotencyRecord';
+import type { ExportMetricName } from '../../lib/exports/record/ports';
 import type {
   CreatedExport,
   ExportStatusReport,
   ListedExport,
   UpstreamExports,
-} from '../../lib/exports/UpstreamExports';
-import type { PollingWorkflowInput } from '../../lib/exports/workflowContract';
+} from '../../lib/exports/upstream/UpstreamExports';
+import type { PollingWorkflows } from '../../lib/exports/workflow/ports';
+import type { PollingWorkflowInput } from '../../lib/exports/workflow/workflowContract';
 import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
 
 const MS_PER_SECOND = 1000;

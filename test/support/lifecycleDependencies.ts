@@ -1,5 +1,5 @@
 import type { Config } from '../../lib/config';
-import type { ExportDependencies } from '../../lib/exports/ports';
+import type { ExportDependencies } from '../../lib/exports/ExportDependencies';
 import { type BuildDependenciesOptions, buildDependencies } from '../../lib/runtime/buildDependencies';
 import { LIFECYCLE_ADAPTERS } from '../../lib/runtime/lifecycleAdapters';
 import { InMemoryExportMetrics } from '../../local/InMemoryExportMetrics';

@@ -1,6 +1,10 @@
-import { createUpstreamExport } from '../../lib/exports/createUpstreamExport';
-import type { ExportDependencies } from '../../lib/exports/ports';
-import { type StartExportCommand, type StartExportResult, startExport } from '../../lib/exports/startExport';
+import type { ExportDependencies } from '../../lib/exports/ExportDependencies';
+import { createUpstreamExport } from '../../lib/exports/lifecycle/createUpstreamExport';
+import {
+  type StartExportCommand,
+  type StartExportResult,
+  startExport,
+} from '../../lib/exports/queue/startExport';
 
 /** A deadline far past any test clock, for create tasks that should not time out. */
 export const FAR_DEADLINE = '2099-01-01T00:00:00.000Z';

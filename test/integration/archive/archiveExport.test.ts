@@ -16,11 +16,11 @@ import {
 } from '../../../lib/archive/archiveExport';
 import { ArchiveRetryableError } from '../../../lib/archive/errors';
 import type { ArchiveRecords, ArchiveWriter } from '../../../lib/archive/ports';
-import { type ArchivedFile, ArchiveStatus } from '../../../lib/exports/ExportArchive';
-import type { ExportRecord, ExportRequest } from '../../../lib/exports/ExportRecord';
-import { ExportStatus } from '../../../lib/exports/ExportStatus';
-import { newExportId } from '../../../lib/exports/exportId';
-import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
+import { pollExportForWorkflow } from '../../../lib/exports/lifecycle/pollExportForWorkflow';
+import { type ArchivedFile, ArchiveStatus } from '../../../lib/exports/record/ExportArchive';
+import type { ExportRecord, ExportRequest } from '../../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
+import { newExportId } from '../../../lib/exports/record/exportId';
 import { exportView } from '../../../lib/http/exportView';
 import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
 import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';

@@ -1,14 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { abortBackfill } from '../../../lib/exports/abortBackfill';
-import { BackfillState } from '../../../lib/exports/BackfillRecord';
-import { BackfillWindowState } from '../../../lib/exports/backfillProgress';
-import { WindowState } from '../../../lib/exports/CoverageLedger';
-import { BACKFILL_RECORDING_GRACE_SECONDS, createBackfill } from '../../../lib/exports/createBackfill';
-import { ExportStatus } from '../../../lib/exports/ExportStatus';
-import { IdempotencyKeyReusedError } from '../../../lib/exports/errors';
-import { readBackfill } from '../../../lib/exports/readBackfill';
-import { reconcileExports } from '../../../lib/exports/reconcileExports';
-import { windowsBetween } from '../../../lib/exports/runSchedule';
+import { abortBackfill } from '../../../lib/exports/backfill/abortBackfill';
+import { BackfillState } from '../../../lib/exports/backfill/BackfillRecord';
+import { BackfillWindowState } from '../../../lib/exports/backfill/backfillProgress';
+import {
+  BACKFILL_RECORDING_GRACE_SECONDS,
+  createBackfill,
+} from '../../../lib/exports/backfill/createBackfill';
+import { readBackfill } from '../../../lib/exports/backfill/readBackfill';
+import { WindowState } from '../../../lib/exports/coverage/CoverageLedger';
+import { windowsBetween } from '../../../lib/exports/coverage/runSchedule';
+import { reconcileExports } from '../../../lib/exports/reconciler/reconcileExports';
+import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
+import { IdempotencyKeyReusedError } from '../../../lib/exports/record/errors';
 import { captureError } from '../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { runCreateTask } from '../../support/startAndCreate';

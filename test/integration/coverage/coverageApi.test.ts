@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeCoverageHandler } from '../../../functions/coverage';
-import { type CoverageWindow, WindowState } from '../../../lib/exports/CoverageLedger';
-import type { SpotCoverage } from '../../../lib/exports/spotCoverage';
+import { type CoverageWindow, WindowState } from '../../../lib/exports/coverage/CoverageLedger';
+import type { SpotCoverage } from '../../../lib/exports/coverage/spotCoverage';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { DynamoDbCoverageLedger } from '../../../lib/store/DynamoDbCoverageLedger';
 import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { abortExport } from '../../../lib/exports/abortExport';
-import { checkExport } from '../../../lib/exports/checkExport';
-import type { ExportRecord, ExportRequest } from '../../../lib/exports/ExportRecord';
-import { isTerminal } from '../../../lib/exports/ExportStatus';
-import type { ExportStore } from '../../../lib/exports/ExportStore';
-import type { ExportDependencies } from '../../../lib/exports/ports';
-import { reconcileExports } from '../../../lib/exports/reconcileExports';
-import { startExport } from '../../../lib/exports/startExport';
+import type { ExportDependencies } from '../../../lib/exports/ExportDependencies';
+import { abortExport } from '../../../lib/exports/lifecycle/abortExport';
+import { checkExport } from '../../../lib/exports/lifecycle/checkExport';
+import { startExport } from '../../../lib/exports/queue/startExport';
+import { reconcileExports } from '../../../lib/exports/reconciler/reconcileExports';
+import type { ExportRecord, ExportRequest } from '../../../lib/exports/record/ExportRecord';
+import { isTerminal } from '../../../lib/exports/record/ExportStatus';
+import type { ExportStore } from '../../../lib/exports/record/ExportStore';
 import { auditedStore, StoreAudit } from '../../support/auditedStore';
 import { startExportHarness } from '../../support/exportHarness';
 

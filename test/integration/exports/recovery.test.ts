@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { abortExport } from '../../../lib/exports/abortExport';
-import { checkExport } from '../../../lib/exports/checkExport';
-import type { ExportRequest } from '../../../lib/exports/ExportRecord';
-import { ExportStatus } from '../../../lib/exports/ExportStatus';
-import type { ExportDependencies } from '../../../lib/exports/ports';
-import { reconcileExports } from '../../../lib/exports/reconcileExports';
-import { startExport } from '../../../lib/exports/startExport';
+import type { ExportDependencies } from '../../../lib/exports/ExportDependencies';
+import { abortExport } from '../../../lib/exports/lifecycle/abortExport';
+import { checkExport } from '../../../lib/exports/lifecycle/checkExport';
+import { startExport } from '../../../lib/exports/queue/startExport';
+import { reconcileExports } from '../../../lib/exports/reconciler/reconcileExports';
+import type { ExportRequest } from '../../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
 import { crashingStore } from '../../support/crashingStore';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { SimulatedCrash } from '../../support/SimulatedCrash';

@@ -1,16 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ArchiveDependencies, archiveExport } from '../../../lib/archive/archiveExport';
-import { abortExport } from '../../../lib/exports/abortExport';
-import { type CoverageWindow, WindowState } from '../../../lib/exports/CoverageLedger';
-import { ArchiveStatus } from '../../../lib/exports/ExportArchive';
-import type { ExportSettings } from '../../../lib/exports/ExportSettings';
-import { ExportStatus } from '../../../lib/exports/ExportStatus';
-import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
-import { reconcileExports } from '../../../lib/exports/reconcileExports';
-import { runSchedule, type ScheduleRunCommand, windowsBetween } from '../../../lib/exports/runSchedule';
-import { mergeIntervals, wholeSecondInstant } from '../../../lib/exports/timeIntervals';
+import { type CoverageWindow, WindowState } from '../../../lib/exports/coverage/CoverageLedger';
+import {
+  runSchedule,
+  type ScheduleRunCommand,
+  windowsBetween,
+} from '../../../lib/exports/coverage/runSchedule';
+import { abortExport } from '../../../lib/exports/lifecycle/abortExport';
+import { pollExportForWorkflow } from '../../../lib/exports/lifecycle/pollExportForWorkflow';
+import { reconcileExports } from '../../../lib/exports/reconciler/reconcileExports';
+import { ArchiveStatus } from '../../../lib/exports/record/ExportArchive';
+import type { ExportSettings } from '../../../lib/exports/record/ExportSettings';
+import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
+import { mergeIntervals, wholeSecondInstant } from '../../../lib/exports/time/intervals';
 import { type LocalS3, startLocalS3 } from '../../../local/localS3';
-import type { OpenWebSimulatorOptions } from '../../../local/openweb-simulator';
+import type { OpenWebSimulatorOptions } from '../../../local/openweb-simulator/index';
 import { archiveDependenciesOn, testArchiveSettings } from '../../support/archiveHarness';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { FAR_DEADLINE, runCreateTask } from '../../support/startAndCreate';

@@ -1,18 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { abortExport } from '../../../lib/exports/abortExport';
-import { checkExport } from '../../../lib/exports/checkExport';
-import type { ExportRequest } from '../../../lib/exports/ExportRecord';
-import { ExportStatus } from '../../../lib/exports/ExportStatus';
+import { abortExport } from '../../../lib/exports/lifecycle/abortExport';
+import { checkExport } from '../../../lib/exports/lifecycle/checkExport';
+import { pollExportForWorkflow } from '../../../lib/exports/lifecycle/pollExportForWorkflow';
+import { SpotBusyError } from '../../../lib/exports/queue/errors';
+import { startExport } from '../../../lib/exports/queue/startExport';
+import type { ExportRequest } from '../../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
 import {
   ExportAlreadyFinishedError,
   ExportNotFoundError,
   IdempotencyKeyReusedError,
-  SpotBusyError,
-} from '../../../lib/exports/errors';
-import { pollExportForWorkflow } from '../../../lib/exports/pollExportForWorkflow';
-import { startExport } from '../../../lib/exports/startExport';
-import { UpstreamAuthPacedError } from '../../../lib/exports/upstreamErrors';
-import { WorkflowErrorNames } from '../../../lib/exports/workflowContract';
+} from '../../../lib/exports/record/errors';
+import { UpstreamAuthPacedError } from '../../../lib/exports/upstream/errors';
+import { WorkflowErrorNames } from '../../../lib/exports/workflow/workflowContract';
 import type { AuthPacer } from '../../../lib/openweb/AuthPacer';
 import { captureError } from '../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';

@@ -19,7 +19,7 @@ import {
   WORKFLOW_TASK_ERRORS,
   WorkflowErrorNames,
   type WorkflowTaskAction,
-} from '../../../lib/exports/workflowContract';
+} from '../../../lib/exports/workflow/workflowContract';
 import { HandlerNames } from '../../../lib/http/routeTable';
 import { extractStateMachineDefinition } from './extractStateMachineDefinition';
 import { removeTestAssemblies, synthesizeTestStack } from './synthesizeTestStack';

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ProblemType } from '../../../lib/errors/problems';
-import { EXPORT_STATUSES } from '../../../lib/exports/ExportStatus';
-import { newExportId } from '../../../lib/exports/exportId';
+import { EXPORT_STATUSES } from '../../../lib/exports/record/ExportStatus';
+import { newExportId } from '../../../lib/exports/record/exportId';
 import { exportView } from '../../../lib/http/exportView';
 import { ROUTES } from '../../../lib/http/routeTable';
 import {

@@ -11,7 +11,7 @@ import { makeWorkflowTaskHandler } from '../../../functions/workflow-task';
 import { createLogger } from '../../../lib/observability/createLogger';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';
-import { DEMO_SPOTS } from '../../../local/openweb-simulator';
+import { DEMO_SPOTS } from '../../../local/openweb-simulator/index';
 import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
 import { lifecycleDependencies } from '../../support/lifecycleDependencies';
 import {

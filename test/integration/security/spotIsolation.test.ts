@@ -6,7 +6,7 @@ import { makeGetExportHandler } from '../../../functions/get-export';
 import { makeListHandler } from '../../../functions/list';
 import { makeStartHandler } from '../../../functions/start';
 import { makeWorkflowTaskHandler } from '../../../functions/workflow-task';
-import { EXPORT_STATUSES } from '../../../lib/exports/ExportStatus';
+import { EXPORT_STATUSES } from '../../../lib/exports/record/ExportStatus';
 import type { ExportHandler } from '../../../lib/runtime/createHandler';
 import {
   apiRequests,

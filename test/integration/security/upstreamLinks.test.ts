@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeGetExportHandler } from '../../../functions/get-export';
 import { makeStartHandler } from '../../../functions/start';
 import { makeWorkflowTaskHandler } from '../../../functions/workflow-task';
-import { UpstreamProtocolError } from '../../../lib/exports/upstreamErrors';
+import { UpstreamProtocolError } from '../../../lib/exports/upstream/errors';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';
 import { apiRequests, lambdaContext, parseResponse, silentLogger } from '../../support/apiGatewayEvents';

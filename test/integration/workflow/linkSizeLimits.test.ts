@@ -3,9 +3,9 @@ import { BatchWriteCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtractedStateMachine } from '../../../infra/extractStateMachine';
 import { EventBridgeExportEvents } from '../../../lib/events/EventBridgeExportEvents';
-import type { ExportRequest } from '../../../lib/exports/ExportRecord';
-import { ExportStatus } from '../../../lib/exports/ExportStatus';
-import { startExport } from '../../../lib/exports/startExport';
+import { startExport } from '../../../lib/exports/queue/startExport';
+import type { ExportRequest } from '../../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
 import { HandlerNames } from '../../../lib/http/routeTable';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { LocalPollingWorkflows, type WorkflowHistoryEvent } from '../../../local/LocalPollingWorkflows';

@@ -5,12 +5,12 @@ import {
 } from '../../../infra/extractStateMachine';
 import { synthesizeStackTemplate } from '../../../infra/synthesizeStackTemplate';
 import { PATH_TABLE_PARTITIONS } from '../../../lib/archive/pathTablePartitions';
-import { abortExport } from '../../../lib/exports/abortExport';
-import { ArchiveStatus } from '../../../lib/exports/ExportArchive';
-import type { ExportRequest } from '../../../lib/exports/ExportRecord';
-import { ExportStatus } from '../../../lib/exports/ExportStatus';
-import { startExport } from '../../../lib/exports/startExport';
-import { WorkflowErrorNames } from '../../../lib/exports/workflowContract';
+import { abortExport } from '../../../lib/exports/lifecycle/abortExport';
+import { startExport } from '../../../lib/exports/queue/startExport';
+import { ArchiveStatus } from '../../../lib/exports/record/ExportArchive';
+import type { ExportRequest } from '../../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
+import { WorkflowErrorNames } from '../../../lib/exports/workflow/workflowContract';
 import { downloadLinkPolicy } from '../../../lib/openweb/downloadLinkPolicy';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';

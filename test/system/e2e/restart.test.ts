@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenWebSimulator, startOpenWebSimulator } from '../../../local/openweb-simulator';
+import { type OpenWebSimulator, startOpenWebSimulator } from '../../../local/openweb-simulator/index';
 import { eventually } from './support/http';
 import {
   ARCHIVE_UNDER_WAY_MS,

@@ -1,10 +1,10 @@
-import type { ExportRecord } from '../../../lib/exports/ExportRecord';
-import { ExportStatus } from '../../../lib/exports/ExportStatus';
+import type { ExportRecord } from '../../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
 import {
   CREATE_REFUSED_REASON_PREFIX,
   REQUEST_REJECTED_REASON_PREFIX,
-} from '../../../lib/exports/failureReasons';
-import type { SimulatorRequest } from '../../../local/openweb-simulator';
+} from '../../../lib/exports/record/failureReasons';
+import type { SimulatorRequest } from '../../../local/openweb-simulator/index';
 import type { FaultScenario } from './FaultScenario';
 
 interface GroupTally {

@@ -1,5 +1,5 @@
-import type { PollingWorkflows } from '../../../lib/exports/ports';
-import type { PollingWorkflowInput } from '../../../lib/exports/workflowContract';
+import type { PollingWorkflows } from '../../../lib/exports/workflow/ports';
+import type { PollingWorkflowInput } from '../../../lib/exports/workflow/workflowContract';
 import { LocalPollingWorkflows } from '../../../local/LocalPollingWorkflows';
 import { invokeLocalHandler } from '../../../local/localHandlers';
 import type { ScenarioContainer, ScenarioWorkflows } from './FaultScenario';

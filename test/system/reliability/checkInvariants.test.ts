@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WindowState } from '../../../lib/exports/CoverageLedger';
-import { ExportStatus } from '../../../lib/exports/ExportStatus';
-import { startExport } from '../../../lib/exports/startExport';
+import { WindowState } from '../../../lib/exports/coverage/CoverageLedger';
+import { startExport } from '../../../lib/exports/queue/startExport';
+import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
 import type { OpenWebClient } from '../../../lib/openweb/OpenWebClient';
 import { exportKey } from '../../../lib/store/tableKeys';
 import { deliverSchedule, startViaApi } from './callers';

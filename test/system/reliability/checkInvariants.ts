@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type CoverageWindow, WindowState } from '../../../lib/exports/CoverageLedger';
-import { ArchiveStatus } from '../../../lib/exports/ExportArchive';
-import type { ExportRecord } from '../../../lib/exports/ExportRecord';
-import { ExportStatus, isTerminal } from '../../../lib/exports/ExportStatus';
-import { windowsBetween } from '../../../lib/exports/runSchedule';
-import { mergeIntervals } from '../../../lib/exports/timeIntervals';
+import { type CoverageWindow, WindowState } from '../../../lib/exports/coverage/CoverageLedger';
+import { windowsBetween } from '../../../lib/exports/coverage/runSchedule';
+import { ArchiveStatus } from '../../../lib/exports/record/ExportArchive';
+import type { ExportRecord } from '../../../lib/exports/record/ExportRecord';
+import { ExportStatus, isTerminal } from '../../../lib/exports/record/ExportStatus';
+import { mergeIntervals } from '../../../lib/exports/time/intervals';
 import { DEFAULT_TOKEN_REFRESH_MARGIN_MS } from '../../../lib/openweb/OpenWebClient';
 import { type FaultScenario, SCENARIO_SPOTS } from './FaultScenario';
 

@@ -1,6 +1,6 @@
-import type { ExportRecord } from '../../../lib/exports/ExportRecord';
-import { ExportStatus, isTerminal } from '../../../lib/exports/ExportStatus';
-import { RECOVERY_HORIZON_MS } from '../../../lib/exports/recoverUpstreamExport';
+import { RECOVERY_HORIZON_MS } from '../../../lib/exports/lifecycle/recoverUpstreamExport';
+import type { ExportRecord } from '../../../lib/exports/record/ExportRecord';
+import { ExportStatus, isTerminal } from '../../../lib/exports/record/ExportStatus';
 import { HandlerNames } from '../../../lib/http/routeTable';
 import { createSeededRandom, deriveSeed } from '../../../local/openweb-simulator/seededRandom';
 import { drainSlowCalls } from './drainSlowCalls';

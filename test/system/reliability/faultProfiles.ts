@@ -4,7 +4,7 @@ import type {
   OpenWebSimulatorOptions,
   ScriptedFault,
   SimulatorEndpoint,
-} from '../../../local/openweb-simulator';
+} from '../../../local/openweb-simulator/index';
 import {
   createSeededRandom,
   deriveSeed,

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { ExportRecord } from '../../../lib/exports/ExportRecord';
-import { pollingExecutionName } from '../../../lib/exports/workflowContract';
+import type { ExportRecord } from '../../../lib/exports/record/ExportRecord';
+import { pollingExecutionName } from '../../../lib/exports/workflow/workflowContract';
 import { HandlerNames } from '../../../lib/http/routeTable';
 import {
   createSeededRandom,

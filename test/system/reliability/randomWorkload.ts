@@ -1,5 +1,5 @@
-import type { ExportRecord } from '../../../lib/exports/ExportRecord';
-import { isTerminal } from '../../../lib/exports/ExportStatus';
+import type { ExportRecord } from '../../../lib/exports/record/ExportRecord';
+import { isTerminal } from '../../../lib/exports/record/ExportStatus';
 import {
   createSeededRandom,
   deriveSeed,

@@ -1,9 +1,9 @@
-import { WorkflowErrorNames } from '../../../lib/exports/workflowContract';
+import { WorkflowErrorNames } from '../../../lib/exports/workflow/workflowContract';
 import type {
   CreateTaskInput,
   PollTaskInput,
   TimeoutAbortTaskInput,
-} from '../../../lib/exports/workflowTaskInput';
+} from '../../../lib/exports/workflow/workflowTaskInput';
 import { HandlerNames } from '../../../lib/http/routeTable';
 import type { FaultScenario } from './FaultScenario';
 

@@ -1,5 +1,5 @@
-import type { ExportRecord } from '../../../lib/exports/ExportRecord';
-import type { ExportStore } from '../../../lib/exports/ExportStore';
+import type { ExportRecord } from '../../../lib/exports/record/ExportRecord';
+import type { ExportStore } from '../../../lib/exports/record/ExportStore';
 import type { ManualClock } from '../../support/exportHarness';
 
 /** Answers the first read of `earlier`'s export with that earlier copy, as a process that read before a write. */

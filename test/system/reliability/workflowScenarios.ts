@@ -1,7 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ExportSettings } from '../../../lib/exports/ExportSettings';
-import { pollingExecutionName } from '../../../lib/exports/workflowContract';
-import type { EndpointFaults, SimulatorEndpoint, SimulatorFaults } from '../../../local/openweb-simulator';
+import type { ExportSettings } from '../../../lib/exports/record/ExportSettings';
+import { pollingExecutionName } from '../../../lib/exports/workflow/workflowContract';
+import type {
+  EndpointFaults,
+  SimulatorEndpoint,
+  SimulatorFaults,
+} from '../../../local/openweb-simulator/index';
 import {
   createSeededRandom,
   deriveSeed,

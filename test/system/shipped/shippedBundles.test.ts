@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeStackTemplate } from '../../../infra/synthesizeStackTemplate';
 import { type HandlerName, HandlerNames } from '../../../lib/http/routeTable';
 import { ensureTable, type LocalDynamoDb, startLocalDynamoDb } from '../../../local/localDynamoDb';
-import { type OpenWebSimulator, startOpenWebSimulator } from '../../../local/openweb-simulator';
+import { type OpenWebSimulator, startOpenWebSimulator } from '../../../local/openweb-simulator/index';
 import { SCHEDULED_SPOT_CONFIG } from '../../integration/infra/synthesizeTestStack';
 import { functionOf, statementsOfFunction } from '../../integration/infra/templateQueries';
 import { apiRequests } from '../../support/apiGatewayEvents';

@@ -14,22 +14,24 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-/** The top folder of lib/ a path is in (`exports`, `store`, …), or undefined for lib/ itself. */
-function folderOf(path: string): string | undefined {
-  const parts = relative(LIB, path).split(sep);
-  return parts.length > 1 ? parts[0] : undefined;
+const EXPORTS = join(LIB, 'exports');
+
+/** The top folder a path is in under `root` (`exports`, `store`, …), or undefined for `root` itself. */
+function folderOf(path: string, root: string = LIB): string | undefined {
+  const parts = relative(root, path).split(sep);
+  return parts.length > 1 && !parts[0]?.startsWith('..') ? parts[0] : undefined;
 }
 
-/** Which folder of lib/ imports which other folder. */
-function folderGraph(): Map<string, Set<string>> {
+/** Which folder under `root` (lib/ or the domain, lib/exports/) imports which other folder. */
+function folderGraph(root: string = LIB): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
-  for (const file of sourceFiles(LIB)) {
-    const from = folderOf(file);
+  for (const file of sourceFiles(root)) {
+    const from = folderOf(file, root);
     for (const [, specifier] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) {
       const target = resolve(dirname(file), specifier as string);
-      if (!target.startsWith(LIB)) continue;
+      if (!target.startsWith(root)) continue;
       const isDirectory = statSync(target, { throwIfNoEntry: false })?.isDirectory() ?? false;
-      const to = folderOf(isDirectory ? join(target, 'index.ts') : target);
+      const to = folderOf(isDirectory ? join(target, 'index.ts') : target, root);
       if (from === undefined || to === undefined || from === to) continue;
       graph.set(from, (graph.get(from) ?? new Set()).add(to));
     }
@@ -68,6 +70,43 @@ describe('lib/ folders', () => {
 
     // Assess
     expect(imported).toEqual(['errors']);
+  });
+
+  it('hold the domain as one folder per concept, which import each other in one direction only', () => {
+    // Act
+    const graph = folderGraph(EXPORTS);
+
+    // Assess: the concepts are there, and a higher one (lifecycle) builds on a lower one (record)
+    expect([...new Set([...graph.keys(), ...[...graph.values()].flatMap((to) => [...to])])].sort()).toEqual([
+      'backfill',
+      'coverage',
+      'lifecycle',
+      'queue',
+      'reconciler',
+      'record',
+      'requests',
+      'time',
+      'upstream',
+      'workflow',
+    ]);
+    expect(graph.get('lifecycle')?.has('record')).toBe(true);
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  it("keep the domain's files in its concept folders, nothing imported from the domain's top", () => {
+    // Prepare: the one file at the top is the widest dependency type, which only adapters and wiring read
+    const topFiles = readdirSync(EXPORTS, { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
+    const importersOfTop = sourceFiles(EXPORTS).filter((file) =>
+      [...readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)].some(
+        ([, specifier]) => dirname(resolve(dirname(file), specifier as string)) === EXPORTS,
+      ),
+    );
+
+    // Assess
+    expect(topFiles).toEqual(['ExportDependencies.ts']);
+    expect(importersOfTop.map((file) => relative(LIB, file))).toEqual([]);
   });
 
   it('find a cycle through three folders as well as through two', () => {

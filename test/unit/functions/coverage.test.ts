@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { makeCoverageHandler } from '../../../functions/coverage';
-import { WindowState } from '../../../lib/exports/CoverageLedger';
+import { WindowState } from '../../../lib/exports/coverage/CoverageLedger';
 import { UnrecognisedEventError } from '../../../lib/runtime/errors';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';

@@ -4,7 +4,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeStartHandler } from '../../../functions/start';
 import { InvalidScheduledExportEventError } from '../../../lib/events/errors';
-import type { ScheduleRunResult } from '../../../lib/exports/runSchedule';
+import type { ScheduleRunResult } from '../../../lib/exports/coverage/runSchedule';
 import { UnrecognisedEventError } from '../../../lib/runtime/errors';
 import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
 import {

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeGetExportHandler } from '../../../functions/get-export';
 import { makeStartHandler } from '../../../functions/start';
 import { makeWorkflowTaskHandler } from '../../../functions/workflow-task';
-import { WorkflowErrorNames } from '../../../lib/exports/workflowContract';
-import { InvalidTaskInputError } from '../../../lib/exports/workflowTaskInput';
+import { WorkflowErrorNames } from '../../../lib/exports/workflow/workflowContract';
+import { InvalidTaskInputError } from '../../../lib/exports/workflow/workflowTaskInput';
 import { UnrecognisedEventError } from '../../../lib/runtime/errors';
 import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
 import {

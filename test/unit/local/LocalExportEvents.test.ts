@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ExportRecord } from '../../../lib/exports/ExportRecord';
-import { ExportStatus } from '../../../lib/exports/ExportStatus';
+import type { ExportRecord } from '../../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
 import { LocalExportEvents } from '../../../local/LocalExportEvents';
 
 const SIGNED_LINK = 'http://127.0.0.1:4010/files/exp_1/1.csv.zip?expires=1&signature=secret-signature';

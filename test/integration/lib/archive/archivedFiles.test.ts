@@ -1,9 +1,9 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ArchivedFilesDependencies, archivedFiles } from '../../../../lib/archive/archivedFiles';
-import { type ArchivedFile, ArchiveStatus } from '../../../../lib/exports/ExportArchive';
-import type { ExportRecord } from '../../../../lib/exports/ExportRecord';
-import { ExportStatus } from '../../../../lib/exports/ExportStatus';
+import { type ArchivedFile, ArchiveStatus } from '../../../../lib/exports/record/ExportArchive';
+import type { ExportRecord } from '../../../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../../../lib/exports/record/ExportStatus';
 import { type LocalS3, startLocalS3 } from '../../../../local/localS3';
 import { exportRecordFixture, FIXTURE_SPOT_ID } from '../../../support/exportRecordFixtures';
 

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BackfillState, type NewBackfillRecord } from '../../../../lib/exports/BackfillRecord';
-import { newBackfillId } from '../../../../lib/exports/backfillId';
-import { BackfillAlreadyExistsError, BackfillNotFoundError } from '../../../../lib/exports/errors';
+import {
+  BackfillState,
+  type NewBackfillRecord,
+  newBackfillId,
+} from '../../../../lib/exports/backfill/BackfillRecord';
+import { BackfillAlreadyExistsError, BackfillNotFoundError } from '../../../../lib/exports/backfill/errors';
 import { DynamoDbBackfillStore } from '../../../../lib/store/DynamoDbBackfillStore';
 import { captureError } from '../../../support/captureError';
 import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CoverageWindow, WindowState } from '../../../../lib/exports/CoverageLedger';
+import { type CoverageWindow, WindowState } from '../../../../lib/exports/coverage/CoverageLedger';
 import { DynamoDbCoverageLedger } from '../../../../lib/store/DynamoDbCoverageLedger';
 import { coverageWindowFixture } from '../../../support/coverageWindowFixtures';
 import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';

@@ -1,10 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  IdempotencyConflictError,
-  IdempotencyKeyReusedError,
-  SpotBusyError,
-} from '../../../../lib/exports/errors';
+import { SpotBusyError } from '../../../../lib/exports/queue/errors';
+import { IdempotencyConflictError, IdempotencyKeyReusedError } from '../../../../lib/exports/record/errors';
 import { DynamoDbIdempotencyKeys } from '../../../../lib/store/DynamoDbIdempotencyKeys';
 import { DynamoDbSpotLocks } from '../../../../lib/store/DynamoDbSpotLocks';
 import { exportTableDefinition } from '../../../../lib/store/tableDefinition';

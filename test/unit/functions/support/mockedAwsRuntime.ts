@@ -26,7 +26,7 @@ import { type AwsClientStub, mockClient } from 'aws-sdk-client-mock';
 import { makeStartHandler } from '../../../../functions/start';
 import { makeWorkflowTaskHandler } from '../../../../functions/workflow-task';
 import { type Config, loadConfig } from '../../../../lib/config';
-import type { ExportDependencies } from '../../../../lib/exports/ports';
+import type { ExportDependencies } from '../../../../lib/exports/ExportDependencies';
 import type { AwsClients } from '../../../../lib/runtime/AwsClients';
 import { type HandlerRuntime, handlerRuntimeFor } from '../../../../lib/runtime/HandlerRuntime';
 import { InMemoryExportMetrics } from '../../../../local/InMemoryExportMetrics';
@@ -34,7 +34,7 @@ import {
   DEMO_SPOTS,
   type OpenWebSimulator,
   startOpenWebSimulator,
-} from '../../../../local/openweb-simulator';
+} from '../../../../local/openweb-simulator/index';
 import { apiRequests, lambdaContext, parseResponse, silentLogger } from '../../../support/apiGatewayEvents';
 import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';
 import { lifecycleDependencies } from '../../../support/lifecycleDependencies';

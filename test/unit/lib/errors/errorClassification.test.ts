@@ -2,14 +2,19 @@ import { describe, expect, it } from 'vitest';
 import * as archiveErrors from '../../../../lib/archive/errors';
 import { isClassified } from '../../../../lib/errors/ClassifiedError';
 import * as eventErrors from '../../../../lib/events/errors';
+import * as backfillErrors from '../../../../lib/exports/backfill/errors';
+import * as coverageErrors from '../../../../lib/exports/coverage/errors';
+import * as queueErrors from '../../../../lib/exports/queue/errors';
+import * as reconcilerErrors from '../../../../lib/exports/reconciler/errors';
+import * as recordErrors from '../../../../lib/exports/record/errors';
+import { isTransientFailure } from '../../../../lib/exports/record/failureReasons';
 import {
   createFailureKind,
   retryAtMsOf,
   upstreamWaitKindOf,
-} from '../../../../lib/exports/createFailureKind';
-import * as domainErrors from '../../../../lib/exports/errors';
-import { isTransientFailure } from '../../../../lib/exports/isTransientFailure';
-import * as openWebErrors from '../../../../lib/exports/upstreamErrors';
+} from '../../../../lib/exports/upstream/createFailureKind';
+import * as openWebErrors from '../../../../lib/exports/upstream/errors';
+import * as workflowErrors from '../../../../lib/exports/workflow/errors';
 import * as glueErrors from '../../../../lib/glue/errors';
 import * as httpErrors from '../../../../lib/http/ProblemError';
 import { problemForError } from '../../../../lib/http/problemForError';
@@ -85,30 +90,30 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
   ],
   [new UpstreamProtocolError('?', 200, ''), true, 'ambiguous', '502 upstream-protocol-error'],
   // The spot's credentials (lib/secrets)
-  [new domainErrors.CredentialsError('?', SPOT), false, 'refused', undefined],
-  [new domainErrors.CredentialsNotFoundError(SPOT, 'secret s'), false, 'refused', '422 spot-not-configured'],
+  [new openWebErrors.CredentialsError('?', SPOT), false, 'refused', undefined],
+  [new openWebErrors.CredentialsNotFoundError(SPOT, 'secret s'), false, 'refused', '422 spot-not-configured'],
   [
-    new domainErrors.InvalidCredentialsError(SPOT, 'secret s', ['x']),
+    new openWebErrors.InvalidCredentialsError(SPOT, 'secret s', ['x']),
     false,
     'refused',
     '422 spot-not-configured',
   ],
   [
-    new domainErrors.CredentialsUnavailableError(SPOT, 'secret s'),
+    new openWebErrors.CredentialsUnavailableError(SPOT, 'secret s'),
     true,
     'deferred unavailable',
     '503 credentials-unavailable',
   ],
   // The export domain and its store (lib/exports)
   [
-    new domainErrors.IllegalTransitionError({ from: 'COMPLETED', to: 'ABORTING', exportId: 'ex_x' }),
+    new recordErrors.IllegalTransitionError({ from: 'COMPLETED', to: 'ABORTING', exportId: 'ex_x' }),
     false,
     'ambiguous',
     '409 export-changed-concurrently',
   ],
-  [new domainErrors.ExportAlreadyFinishedError(completed), false, 'ambiguous', '409 export-already-finished'],
+  [new recordErrors.ExportAlreadyFinishedError(completed), false, 'ambiguous', '409 export-already-finished'],
   [
-    new domainErrors.ReconcileFailedError(
+    new reconcilerErrors.ReconcileFailedError(
       { examined: 1, finished: 0, workflowsRestarted: 0, failures: 1 },
       [],
     ),
@@ -116,10 +121,10 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
     'ambiguous',
     undefined,
   ],
-  [new domainErrors.ExportNotFoundError(SPOT, 'ex_x'), false, 'ambiguous', '404 export-not-found'],
-  [new domainErrors.ExportAlreadyExistsError(SPOT, 'ex_x', undefined), false, 'ambiguous', undefined],
+  [new recordErrors.ExportNotFoundError(SPOT, 'ex_x'), false, 'ambiguous', '404 export-not-found'],
+  [new recordErrors.ExportAlreadyExistsError(SPOT, 'ex_x', undefined), false, 'ambiguous', undefined],
   [
-    new domainErrors.TransitionConflictError({
+    new recordErrors.TransitionConflictError({
       current: completed,
       to: 'ABORTING',
       expectedFrom: ['PROCESSING'],
@@ -128,41 +133,41 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
     'ambiguous',
     '409 export-changed-concurrently',
   ],
-  [new domainErrors.InvalidPaginationTokenError(), false, 'ambiguous', '400 invalid-request'],
-  [new domainErrors.SpotBusyError(SPOT, undefined), false, 'ambiguous', '409 spot-busy'],
-  [new domainErrors.IdempotencyConflictError(idempotencyRecord), false, 'ambiguous', undefined],
+  [new recordErrors.InvalidPaginationTokenError(), false, 'ambiguous', '400 invalid-request'],
+  [new queueErrors.SpotBusyError(SPOT, undefined), false, 'ambiguous', '409 spot-busy'],
+  [new recordErrors.IdempotencyConflictError(idempotencyRecord), false, 'ambiguous', undefined],
   [
-    new domainErrors.IdempotencyKeyReusedError(idempotencyRecord),
+    new recordErrors.IdempotencyKeyReusedError(idempotencyRecord),
     false,
     'ambiguous',
     '422 idempotency-key-reused',
   ],
-  [new domainErrors.BackfillNotFoundError(SPOT, 'bf_x'), false, 'ambiguous', '404 backfill-not-found'],
-  [new domainErrors.BackfillAlreadyExistsError(SPOT, 'bf_x', undefined), false, 'ambiguous', undefined],
-  [new domainErrors.BackfillTooLargeError(2000, 1000), false, 'ambiguous', '400 invalid-request'],
+  [new backfillErrors.BackfillNotFoundError(SPOT, 'bf_x'), false, 'ambiguous', '404 backfill-not-found'],
+  [new backfillErrors.BackfillAlreadyExistsError(SPOT, 'bf_x', undefined), false, 'ambiguous', undefined],
+  [new backfillErrors.BackfillTooLargeError(2000, 1000), false, 'ambiguous', '400 invalid-request'],
   // The workflow's decisions (lib/exports), acted on by name
-  [new domainErrors.ExportStillProcessingError('ex_x'), false, 'ambiguous', undefined],
-  [new domainErrors.ExportFinishingError('ex_x'), false, 'ambiguous', undefined],
+  [new workflowErrors.ExportStillProcessingError('ex_x'), false, 'ambiguous', undefined],
+  [new workflowErrors.ExportFinishingError('ex_x'), false, 'ambiguous', undefined],
   [
-    new domainErrors.ExportPollingTimedOutError('ex_x', '2025-01-01T00:00:00Z'),
+    new workflowErrors.ExportPollingTimedOutError('ex_x', '2025-01-01T00:00:00Z'),
     false,
     'ambiguous',
     undefined,
   ],
-  [new domainErrors.UpstreamUnavailableForWorkflowError('down'), false, 'ambiguous', undefined],
-  [new domainErrors.ExportCreateDeferredError('later'), false, 'ambiguous', undefined],
-  [new domainErrors.ExportCreateRejectedError('ex_x', 'no'), false, 'ambiguous', undefined],
+  [new workflowErrors.UpstreamUnavailableForWorkflowError('down'), false, 'ambiguous', undefined],
+  [new workflowErrors.ExportCreateDeferredError('later'), false, 'ambiguous', undefined],
+  [new workflowErrors.ExportCreateRejectedError('ex_x', 'no'), false, 'ambiguous', undefined],
   // The coverage ledger's reads (lib/exports)
   [
-    new domainErrors.CoverageTooDenseError(SPOT, '2026-11-01T00:00:00Z', 10_000),
+    new coverageErrors.CoverageTooDenseError(SPOT, '2026-11-01T00:00:00Z', 10_000),
     false,
     'ambiguous',
     undefined,
   ],
   // Backfills (lib/exports)
-  [new domainErrors.BackfillNotFoundError(SPOT, 'bf_x'), false, 'ambiguous', '404 backfill-not-found'],
-  [new domainErrors.BackfillAlreadyExistsError(SPOT, 'bf_x', undefined), false, 'ambiguous', undefined],
-  [new domainErrors.BackfillTooLargeError(2000, 1000), false, 'ambiguous', '400 invalid-request'],
+  [new backfillErrors.BackfillNotFoundError(SPOT, 'bf_x'), false, 'ambiguous', '404 backfill-not-found'],
+  [new backfillErrors.BackfillAlreadyExistsError(SPOT, 'bf_x', undefined), false, 'ambiguous', undefined],
+  [new backfillErrors.BackfillTooLargeError(2000, 1000), false, 'ambiguous', '400 invalid-request'],
   // Events (lib/events) and archives (lib/archive)
   [new eventErrors.ExportEventPublishError('ex_x', undefined), false, 'ambiguous', undefined],
   [new eventErrors.InvalidScheduledExportEventError(['x']), false, 'ambiguous', undefined],
@@ -219,7 +224,19 @@ describe('error classification', () => {
 
   it('lists every error class lib/ exports', () => {
     // Prepare
-    const modules = [openWebErrors, domainErrors, eventErrors, archiveErrors, glueErrors, httpErrors];
+    const modules = [
+      openWebErrors,
+      recordErrors,
+      queueErrors,
+      workflowErrors,
+      coverageErrors,
+      backfillErrors,
+      reconcilerErrors,
+      eventErrors,
+      archiveErrors,
+      glueErrors,
+      httpErrors,
+    ];
     const listed = new Set(classifications.map(([error]) => error.constructor));
 
     // Act

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExportDependencies } from '../../../../lib/exports/ports';
+import type { ExportDependencies } from '../../../../lib/exports/ExportDependencies';
 import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../../../../lib/http/apiRequestLimits';
 import { createHandler } from '../../../../lib/runtime/createHandler';
 import { InMemoryExportMetrics } from '../../../../local/InMemoryExportMetrics';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportRequestSchema } from '../../../../lib/exports/exportRequestSchema';
+import { exportRequestSchema } from '../../../../lib/exports/requests/exportRequestSchema';
 import { fieldProblemsOf } from '../../../../lib/http/invalidRequest';
 
 const SPOT = 'sp_demo';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { newExportId } from '../../../../lib/exports/exportId';
+import { newExportId } from '../../../../lib/exports/record/exportId';
 import { correlationKeysOf, logCorrelationKeys } from '../../../../lib/http/logCorrelationKeys';
 import { apiEvent, silentLogger } from '../../../support/apiGatewayEvents';
 

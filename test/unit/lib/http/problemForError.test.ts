@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { SpotBusyError } from '../../../../lib/exports/queue/errors';
 import {
-  CredentialsNotFoundError,
-  CredentialsUnavailableError,
   ExportAlreadyFinishedError,
   ExportNotFoundError,
   IdempotencyKeyReusedError,
   IllegalTransitionError,
-  InvalidCredentialsError,
   InvalidPaginationTokenError,
-  SpotBusyError,
   TransitionConflictError,
-} from '../../../../lib/exports/errors';
+} from '../../../../lib/exports/record/errors';
 import {
   AmbiguousCreateError,
   AmbiguousCreateReason,
   AuthRejectedError,
+  CredentialsNotFoundError,
+  CredentialsUnavailableError,
   ExportConflictError,
+  InvalidCredentialsError,
   InvalidExportRequestError,
   SpotForbiddenError,
   TokenUnavailableError,
@@ -23,7 +23,7 @@ import {
   UpstreamRateLimitedError,
   UpstreamRequestRejectedError,
   UpstreamUnavailableError,
-} from '../../../../lib/exports/upstreamErrors';
+} from '../../../../lib/exports/upstream/errors';
 import { ProblemError } from '../../../../lib/http/ProblemError';
 import { problemForError } from '../../../../lib/http/problemForError';
 import { exportRecordFixture, idempotencyRecordFixture } from '../../../support/exportRecordFixtures';

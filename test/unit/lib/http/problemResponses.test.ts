@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../../../lib/config';
+import type { ExportDependencies } from '../../../../lib/exports/ExportDependencies';
+import { SpotBusyError } from '../../../../lib/exports/queue/errors';
 import {
   ExportCreateDeferredError,
   ExportCreateRejectedError,
   ExportPollingTimedOutError,
   ExportStillProcessingError,
-  SpotBusyError,
   UpstreamUnavailableForWorkflowError,
-} from '../../../../lib/exports/errors';
-import type { ExportDependencies } from '../../../../lib/exports/ports';
+} from '../../../../lib/exports/workflow/errors';
 import { ProblemError } from '../../../../lib/http/ProblemError';
 import { createHandler, type EventRouter } from '../../../../lib/runtime/createHandler';
 import type { HandlerRuntime } from '../../../../lib/runtime/HandlerRuntime';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newExportId } from '../../../../lib/exports/exportId';
+import { newExportId } from '../../../../lib/exports/record/exportId';
 import { ProblemError } from '../../../../lib/http/ProblemError';
 import { readExportId } from '../../../../lib/http/readExportId';
 import { readIdempotencyKey } from '../../../../lib/http/readIdempotencyKey';

@@ -3,7 +3,7 @@ import {
   AuthRejectedError,
   UpstreamProtocolError,
   UpstreamRequestRejectedError,
-} from '../../../../lib/exports/upstreamErrors';
+} from '../../../../lib/exports/upstream/errors';
 import { InMemoryTokenStore } from '../../../../lib/openweb/InMemoryTokenStore';
 import { OpenWebClient } from '../../../../lib/openweb/OpenWebClient';
 import {

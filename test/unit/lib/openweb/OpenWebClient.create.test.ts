@@ -7,7 +7,7 @@ import {
   UpstreamProtocolError,
   UpstreamRateLimitedError,
   UpstreamUnavailableError,
-} from '../../../../lib/exports/upstreamErrors';
+} from '../../../../lib/exports/upstream/errors';
 import { OpenWebClient } from '../../../../lib/openweb/OpenWebClient';
 import {
   BASE_URL,

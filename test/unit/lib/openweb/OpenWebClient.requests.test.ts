@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamExportStatus } from '../../../../lib/exports/UpstreamExportStatus';
 import {
   ExportConflictError,
   ExportNotAbortableError,
@@ -9,7 +8,8 @@ import {
   UpstreamExportNotFoundError,
   UpstreamProtocolError,
   UpstreamRequestRejectedError,
-} from '../../../../lib/exports/upstreamErrors';
+} from '../../../../lib/exports/upstream/errors';
+import { UpstreamExportStatus } from '../../../../lib/exports/upstream/UpstreamExports';
 import { OpenWebClient } from '../../../../lib/openweb/OpenWebClient';
 import {
   ABORT_ROUTE,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { UpstreamExportStatus } from '../../../../lib/exports/UpstreamExportStatus';
-import { UpstreamRateLimitedError, UpstreamUnavailableError } from '../../../../lib/exports/upstreamErrors';
+import { UpstreamRateLimitedError, UpstreamUnavailableError } from '../../../../lib/exports/upstream/errors';
+import { UpstreamExportStatus } from '../../../../lib/exports/upstream/UpstreamExports';
 import { OpenWebOperation } from '../../../../lib/openweb/OpenWebOperation';
 import {
   AUTH_ROUTE,

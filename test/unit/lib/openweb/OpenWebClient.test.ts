@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../../lib/config';
-import { UpstreamRateLimitedError, UpstreamUnavailableError } from '../../../../lib/exports/upstreamErrors';
+import { UpstreamRateLimitedError, UpstreamUnavailableError } from '../../../../lib/exports/upstream/errors';
 import { OpenWebClient } from '../../../../lib/openweb/OpenWebClient';
 import {
   BASE_URL,

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TokenUnavailableError } from '../../../../lib/exports/upstreamErrors';
+import { TokenUnavailableError } from '../../../../lib/exports/upstream/errors';
 import { InMemoryTokenStore } from '../../../../lib/openweb/InMemoryTokenStore';
 import {
   DEFAULT_MAX_LEASE_WAITS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamExportStatus } from '../../../../lib/exports/UpstreamExportStatus';
+import { UpstreamExportStatus } from '../../../../lib/exports/upstream/UpstreamExports';
 import { normaliseUpstreamStatus } from '../../../../lib/openweb/normaliseUpstreamStatus';
 
 describe('normaliseUpstreamStatus', () => {

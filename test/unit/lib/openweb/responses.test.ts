@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamExportStatus } from '../../../../lib/exports/UpstreamExportStatus';
-import { UpstreamProtocolError } from '../../../../lib/exports/upstreamErrors';
+import { UpstreamProtocolError } from '../../../../lib/exports/upstream/errors';
+import { UpstreamExportStatus } from '../../../../lib/exports/upstream/UpstreamExports';
 import { downloadLinkPolicy } from '../../../../lib/openweb/downloadLinkPolicy';
 import {
   BODY_SNIPPET_MAX_CHARS,

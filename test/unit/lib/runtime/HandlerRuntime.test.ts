@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ExportDependencies, ExportMetricName } from '../../../../lib/exports/ports';
+import type { ExportDependencies } from '../../../../lib/exports/ExportDependencies';
+import type { ExportMetricName } from '../../../../lib/exports/record/ports';
 import { handlerRuntimeFor } from '../../../../lib/runtime/HandlerRuntime';
 import { InMemoryExportMetrics } from '../../../../local/InMemoryExportMetrics';
 

@@ -6,7 +6,7 @@ import {
   CredentialsNotFoundError,
   CredentialsUnavailableError,
   InvalidCredentialsError,
-} from '../../../../lib/exports/errors';
+} from '../../../../lib/exports/upstream/errors';
 import { FileCredentialsProvider } from '../../../../lib/secrets/FileCredentialsProvider';
 import { captureError } from '../../../support/captureError';
 

@@ -9,7 +9,7 @@ import {
   CredentialsNotFoundError,
   CredentialsUnavailableError,
   InvalidCredentialsError,
-} from '../../../../lib/exports/errors';
+} from '../../../../lib/exports/upstream/errors';
 import { SecretsManagerCredentialsProvider } from '../../../../lib/secrets/SecretsManagerCredentialsProvider';
 import { captureError } from '../../../support/captureError';
 

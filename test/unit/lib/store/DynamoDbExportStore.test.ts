@@ -10,7 +10,9 @@ import {
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ExportStatus } from '../../../../lib/exports/ExportStatus';
+import { recordPoll } from '../../../../lib/exports/lifecycle/recordPoll';
+import { SpotBusyError } from '../../../../lib/exports/queue/errors';
+import { ExportStatus } from '../../../../lib/exports/record/ExportStatus';
 import {
   ExportAlreadyExistsError,
   ExportNotFoundError,
@@ -18,11 +20,9 @@ import {
   IdempotencyKeyReusedError,
   IllegalTransitionError,
   InvalidPaginationTokenError,
-  SpotBusyError,
   TransitionConflictError,
-} from '../../../../lib/exports/errors';
-import { recordPoll } from '../../../../lib/exports/recordPoll';
-import { transitionExport } from '../../../../lib/exports/transitionExport';
+} from '../../../../lib/exports/record/errors';
+import { transitionExport } from '../../../../lib/exports/record/transitionExport';
 import { DynamoDbExportStore } from '../../../../lib/store/DynamoDbExportStore';
 import { DynamoDbIdempotencyKeys } from '../../../../lib/store/DynamoDbIdempotencyKeys';
 import { DynamoDbSpotLocks } from '../../../../lib/store/DynamoDbSpotLocks';

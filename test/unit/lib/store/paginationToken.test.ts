@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidPaginationTokenError } from '../../../../lib/exports/errors';
+import { InvalidPaginationTokenError } from '../../../../lib/exports/record/errors';
 import { decodePaginationToken, encodePaginationToken } from '../../../../lib/store/paginationToken';
 
 const shape = {

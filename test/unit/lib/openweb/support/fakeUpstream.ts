@@ -2,7 +2,7 @@ import { UnsecuredJWT } from 'jose';
 import type {
   CredentialsProvider,
   GetCredentialsOptions,
-} from '../../../../../lib/exports/CredentialsProvider';
+} from '../../../../../lib/exports/upstream/CredentialsProvider';
 
 /** One request the fake upstream received. Header names are lower case. */
 export interface RecordedRequest {

@@ -1,0 +1,179 @@
+import { type CoverageWindow, type WindowSource, WindowState } from './CoverageLedger';
+import {
+  coveredMs,
+  type Interval,
+  mergeIntervals,
+  overlappingParts,
+  subtractIntervals,
+  wholeSecondInstant,
+} from '../time/intervals';
+
+const MS_PER_HOUR = 3_600_000;
+/** Hours are given to the thousandth (3.6 s). */
+const HOUR_DECIMALS_FACTOR = 1000;
+
+/** `[from, until)`, RFC 3339 UTC instants to the second. */
+export interface InstantInterval {
+  from: string;
+  until: string;
+}
+
+/** A window given up on: every attempt failed, or the upstream refused the request itself. */
+export interface CoverageGapView extends InstantInterval {
+  reason: string;
+  attempts: number;
+  /** Every export that attempted the window, oldest first. */
+  exportIds: string[];
+  source: WindowSource;
+  plannedAt: string;
+  /**
+   * Hours of the gap, within the answer's page, that no covered or in-flight window accounts for:
+   * 0 once another window (an export of another range) covers them.
+   */
+  openHours: number;
+}
+
+/** A window whose export is queued, running or archiving (`IN_FLIGHT`), or failed and waits to be tried again (`RETRYING`). */
+export interface WindowInFlightView extends InstantInterval {
+  state: typeof WindowState.IN_FLIGHT | typeof WindowState.RETRYING;
+  /** The export of the current (or, retrying, the last) attempt. */
+  exportId: string;
+  exportIds: string[];
+  attempts: number;
+  source: WindowSource;
+  plannedAt: string;
+  /** RETRYING: when the next attempt may start. */
+  nextAttemptAt?: string;
+  /** RETRYING: why the last attempt did not cover it. */
+  reason?: string;
+}
+
+/**
+ * Hours of the page by what holds them. An hour counts once, in the first of: covered, in flight
+ * (or retrying), gap, not planned; so the four add up to `hours` (to the thousandth). Overlaps are
+ * counted apart: hours that more than one window exports (or exported).
+ */
+export interface CoverageSummary {
+  hours: number;
+  coveredHours: number;
+  inFlightHours: number;
+  gapHours: number;
+  notPlannedHours: number;
+  overlapHours: number;
+}
+
+/** What a spot's windows say about one stretch of time. */
+export interface CoverageOfWindows {
+  /** Where the data is archived (COVERED windows), merged. */
+  covered: InstantInterval[];
+  /** Where more than one window covers, or is exporting, the same hours: allowed (the `comments` view keeps one row per comment), and shown. */
+  overlaps: InstantInterval[];
+  gaps: CoverageGapView[];
+  inFlight: WindowInFlightView[];
+  summary: CoverageSummary;
+}
+
+/**
+ * What `windows` say about `part`, a stretch of the range `[rangeFromMs, …)` asked about: each
+ * window is clipped to `part` for the hours; the gaps and windows in flight listed are those
+ * whose start (or the range's start, for one that began before it) falls in `part`, so a window
+ * reaching over into the next page is listed once, on the page it starts in.
+ */
+export function coverageOfWindows(
+  windows: readonly CoverageWindow[],
+  part: Interval,
+  rangeFromMs: number,
+): CoverageOfWindows {
+  const clippedOf = (states: readonly WindowState[]) =>
+    mergeIntervals(
+      windows
+        .filter((window) => states.includes(window.state))
+        .map((window) => clip(intervalOf(window), part))
+        .filter((interval) => interval !== undefined),
+    );
+  const covered = clippedOf([WindowState.COVERED]);
+  const inFlightOrCovered = clippedOf([WindowState.COVERED, WindowState.IN_FLIGHT, WindowState.RETRYING]);
+  const planned = clippedOf(Object.values(WindowState));
+  const inFlightMs = coveredMs(inFlightOrCovered) - coveredMs(covered);
+  const gapMs = coveredMs(planned) - coveredMs(inFlightOrCovered);
+  const notPlannedMs = coveredMs(subtractIntervals(part, planned));
+  const overlaps = overlappingParts(
+    windows
+      .filter((window) => window.state !== WindowState.GAP)
+      .map((window) => clip(intervalOf(window), part))
+      .filter((interval) => interval !== undefined),
+  );
+
+  const listedHere = windows.filter((window) => {
+    const listedAtMs = Math.max(Date.parse(window.from), rangeFromMs);
+    return listedAtMs >= part.fromMs && listedAtMs < part.untilMs;
+  });
+  const gaps = listedHere
+    .filter((window) => window.state === WindowState.GAP)
+    .map((window): CoverageGapView => {
+      const inPage = clip(intervalOf(window), part);
+      const open = inPage === undefined ? [] : subtractIntervals(inPage, inFlightOrCovered);
+      return {
+        from: window.from,
+        until: window.until,
+        reason: window.reason ?? 'no reason was recorded',
+        attempts: window.attempts,
+        exportIds: [...window.exportIds],
+        source: window.source,
+        plannedAt: window.plannedAt,
+        openHours: hoursOf(coveredMs(open)),
+      };
+    });
+  const inFlight = listedHere
+    .filter((window) => window.state === WindowState.IN_FLIGHT || window.state === WindowState.RETRYING)
+    .map(
+      (window): WindowInFlightView => ({
+        from: window.from,
+        until: window.until,
+        state: window.state as WindowInFlightView['state'],
+        exportId: window.exportId,
+        exportIds: [...window.exportIds],
+        attempts: window.attempts,
+        source: window.source,
+        plannedAt: window.plannedAt,
+        ...(window.state === WindowState.RETRYING &&
+          window.nextAttemptAt !== undefined && { nextAttemptAt: window.nextAttemptAt }),
+        ...(window.state === WindowState.RETRYING &&
+          window.reason !== undefined && { reason: window.reason }),
+      }),
+    );
+
+  return {
+    covered: covered.map(instantsOf),
+    overlaps: overlaps.map(instantsOf),
+    gaps,
+    inFlight,
+    summary: {
+      hours: hoursOf(part.untilMs - part.fromMs),
+      coveredHours: hoursOf(coveredMs(covered)),
+      inFlightHours: hoursOf(inFlightMs),
+      gapHours: hoursOf(gapMs),
+      notPlannedHours: hoursOf(notPlannedMs),
+      overlapHours: hoursOf(coveredMs(overlaps)),
+    },
+  };
+}
+
+/** Milliseconds as hours, to the thousandth. */
+export function hoursOf(ms: number): number {
+  return Math.round((ms / MS_PER_HOUR) * HOUR_DECIMALS_FACTOR) / HOUR_DECIMALS_FACTOR;
+}
+
+function intervalOf(window: CoverageWindow): Interval {
+  return { fromMs: Date.parse(window.from), untilMs: Date.parse(window.until) };
+}
+
+function clip(interval: Interval, part: Interval): Interval | undefined {
+  const fromMs = Math.max(interval.fromMs, part.fromMs);
+  const untilMs = Math.min(interval.untilMs, part.untilMs);
+  return untilMs > fromMs ? { fromMs, untilMs } : undefined;
+}
+
+function instantsOf(interval: Interval): InstantInterval {
+  return { from: wholeSecondInstant(interval.fromMs), until: wholeSecondInstant(interval.untilMs) };
+}

@@ -1,8 +1,0 @@
-import * as z from 'zod/mini';
-import { schemaOnFirstUse } from './schemaOnFirstUse';
-import { SPOT_ID_MESSAGE, SPOT_ID_PATTERN } from './spotId';
-
-/** A spot id (./spotId.ts) within a zod schema, built by its first use. */
-export const spotIdSchema = schemaOnFirstUse(() =>
-  z.string({ error: SPOT_ID_MESSAGE }).check(z.regex(SPOT_ID_PATTERN, SPOT_ID_MESSAGE)),
-);
