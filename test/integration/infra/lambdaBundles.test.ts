@@ -107,7 +107,7 @@ describe('the bundles the stack ships', () => {
     }
     const taskHandlers: HandlerName[] = [HandlerNames.WORKFLOW_TASK, HandlerNames.ARCHIVE];
     for (const handler of Object.values(HandlerNames)) {
-      expect(matching(handler, /^lib\/exports\/workflowTaskInput\.ts$/).length > 0, handler).toBe(
+      expect(matching(handler, /^lib\/exports\/workflow\/workflowTaskInput\.ts$/).length > 0, handler).toBe(
         taskHandlers.includes(handler),
       );
     }
