@@ -15,7 +15,7 @@ import {
 } from '../lib/runtime/adapterFactories/eventBridgeFactories';
 import { glueTablePartitionsFactory } from '../lib/runtime/adapterFactories/glueTablePartitionsFactory';
 import { s3ArchiveWriterFactory } from '../lib/runtime/adapterFactories/s3ArchiveWriterFactory';
-import { createHandler } from '../lib/runtime/createHandler';
+import { createTaskHandler } from '../lib/runtime/createTaskHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
@@ -31,7 +31,7 @@ const ACTIONS = ['archive', 'archiveFailed'] as const;
  * is archived (the local runtime's LOCAL_ARCHIVE=off), and the tasks pass.
  */
 export function makeArchiveHandler(runtime: HandlerRuntime<ArchiveDependencies | undefined>) {
-  return createHandler(runtime, async (event, deps) => {
+  return createTaskHandler(runtime, async (event, deps) => {
     const action = workflowTaskAction(event, ACTIONS);
     if (action === 'archive') {
       const input = parseWorkflowTask('archive', event);

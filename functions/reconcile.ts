@@ -1,7 +1,7 @@
 import { isReconcilerEvent } from '../lib/events/reconcilerEvent';
 import { reconcileExports } from '../lib/exports/reconciler/reconcileExports';
 import { HandlerNames } from '../lib/http/routeTable';
-import { createHandler } from '../lib/runtime/createHandler';
+import { createTaskHandler } from '../lib/runtime/createTaskHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
@@ -12,7 +12,7 @@ import { LIFECYCLE_ADAPTERS } from '../lib/runtime/lifecycleAdapters';
  * left behind (see lib/exports/reconcileExports.ts), and answers with what it did.
  */
 export function makeReconcileHandler(runtime: HandlerRuntime) {
-  return createHandler(runtime, async (event, deps) => {
+  return createTaskHandler(runtime, async (event, deps) => {
     if (isReconcilerEvent(event)) return reconcileExports(deps);
     throw new UnrecognisedEventError(HandlerNames.RECONCILE);
   });

@@ -6,7 +6,7 @@ import { ExportAlreadyFinishedError } from '../lib/exports/record/errors';
 import { type TimeoutAbortTaskOutput, workflowTaskAction } from '../lib/exports/workflow/workflowContract';
 import { parseWorkflowTask, type TimeoutAbortTaskInput } from '../lib/exports/workflow/workflowTaskInput';
 import { HandlerNames } from '../lib/http/routeTable';
-import { createHandler } from '../lib/runtime/createHandler';
+import { createTaskHandler } from '../lib/runtime/createTaskHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
@@ -20,7 +20,7 @@ const ACTIONS = ['create', 'poll', 'abortOnTimeout'] as const;
  * or throws a named error the state machine's Retry/Catch act on.
  */
 export function makeWorkflowTaskHandler(runtime: HandlerRuntime) {
-  return createHandler(runtime, async (event, deps) => {
+  return createTaskHandler(runtime, async (event, deps) => {
     switch (workflowTaskAction(event, ACTIONS)) {
       case 'create':
         return createUpstreamExport(deps, parseWorkflowTask('create', event));

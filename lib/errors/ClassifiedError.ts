@@ -1,4 +1,4 @@
-import type { ProblemInit } from './problems';
+import type { Problem } from './problems';
 
 /** Why a create the workflow could not send yet is waiting: the kinds a caller is told. */
 export const UpstreamWaitKind = {
@@ -59,10 +59,11 @@ export abstract class ClassifiedError extends Error {
   abstract readonly createFailure: CreateFailure;
 
   /**
-   * The problem an API caller is shown, its detail built from this error's own fields, never
-   * its message; undefined when the caller may only see a generic 500.
+   * The problem an API caller is shown: its type and the data it is told from (this error's own
+   * fields, never its message), read through the table of ./problems.ts; undefined when the
+   * caller may only see a generic 500.
    */
-  abstract readonly problem: ProblemInit | undefined;
+  abstract readonly problem: Problem | undefined;
 
   /**
    * How loud this failure is in the logs when it ends an invocation: `info` for an outcome a
@@ -101,7 +102,7 @@ export abstract class ServiceError extends ClassifiedError {
     return CREATE_AMBIGUOUS;
   }
 
-  get problem(): ProblemInit | undefined {
+  get problem(): Problem | undefined {
     return undefined;
   }
 }

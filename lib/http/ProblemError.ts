@@ -1,16 +1,16 @@
 import { ClassifiedError, CREATE_AMBIGUOUS, type CreateFailure } from '../errors/ClassifiedError';
-import type { ProblemInit } from '../errors/problems';
+import type { Problem } from '../errors/problems';
 
 /**
- * An error meant for the API caller, rendered as `application/problem+json`
- * (RFC 9457). Anything that is not a ProblemError never reaches the caller as is.
+ * A refusal of the API's own (a bad header, a body too large, a spot not allowed), rendered as
+ * `application/problem+json` (RFC 9457) like the domain's errors, from the problems' table.
  */
 export class ProblemError extends ClassifiedError {
-  readonly problem: ProblemInit;
+  override name = 'ProblemError';
+  readonly problem: Problem;
 
-  constructor(problem: ProblemInit, options?: ErrorOptions) {
-    super(problem.detail ?? problem.title, options);
-    this.name = 'ProblemError';
+  constructor(problem: Problem, options?: ErrorOptions) {
+    super(`The request was refused: ${problem.type}`, options);
     this.problem = problem;
   }
 

@@ -12,26 +12,6 @@ export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
 /** API Gateway's own limit on a request's headers; the local runtime has none, so it is checked here too. */
 export const MAX_REQUEST_HEADERS_BYTES = 10 * 1024;
 
-/** The 413 for a body over the limit: the one problem, whichever layer refuses the body. */
-export function payloadTooLargeProblem(maxBodyBytes = MAX_REQUEST_BODY_BYTES) {
-  return {
-    status: 413,
-    type: ProblemType.PAYLOAD_TOO_LARGE,
-    title: 'Payload too large',
-    detail: `The request body may be at most ${maxBodyBytes} bytes.`,
-  };
-}
-
-/** The 431 for headers over the limit: the one problem, whichever layer refuses them. */
-export function headersTooLargeProblem(maxHeadersBytes = MAX_REQUEST_HEADERS_BYTES) {
-  return {
-    status: 431,
-    type: ProblemType.REQUEST_HEADERS_TOO_LARGE,
-    title: 'Request header fields too large',
-    detail: `The request's headers may total at most ${maxHeadersBytes} bytes.`,
-  };
-}
-
 const defaults = {
   maxBodyBytes: MAX_REQUEST_BODY_BYTES,
   maxHeadersBytes: MAX_REQUEST_HEADERS_BYTES,
@@ -50,8 +30,9 @@ export function apiRequestLimits(options: ApiRequestLimitsOptions = {}): Middlew
     const { event } = request;
     if (!isApiGatewayEvent(event)) return;
     if (headersBytes(event) > maxHeadersBytes)
-      throw new ProblemError(headersTooLargeProblem(maxHeadersBytes));
-    if (bodyBytes(event) > maxBodyBytes) throw new ProblemError(payloadTooLargeProblem(maxBodyBytes));
+      throw new ProblemError({ type: ProblemType.REQUEST_HEADERS_TOO_LARGE, maxHeadersBytes });
+    if (bodyBytes(event) > maxBodyBytes)
+      throw new ProblemError({ type: ProblemType.PAYLOAD_TOO_LARGE, maxBodyBytes });
   }
 
   return { before: enforceApiRequestLimits };

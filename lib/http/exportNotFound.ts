@@ -1,4 +1,4 @@
-import { exportNotFoundProblem } from '../exports/record/errors';
+import { ProblemType } from '../errors/problems';
 import { ProblemError } from './ProblemError';
 
 /**
@@ -6,5 +6,5 @@ import { ProblemError } from './ProblemError';
  * so probing ids tells a caller nothing.
  */
 export function exportNotFound(options?: ErrorOptions): ProblemError {
-  return new ProblemError(exportNotFoundProblem(), options);
+  return new ProblemError({ type: ProblemType.EXPORT_NOT_FOUND }, options);
 }

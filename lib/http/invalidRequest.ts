@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { type FieldProblem, invalidRequestProblem } from '../errors/problems';
+import { type FieldProblem, ProblemType } from '../errors/problems';
 import { ProblemError } from './ProblemError';
 
 // Only names like these are repeated back; anything else could carry what the caller should not see echoed.
@@ -7,7 +7,7 @@ const ECHOABLE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** 400 listing every invalid field. Messages describe the rule, never the value sent. */
 export function invalidRequest(errors: FieldProblem[]): ProblemError {
-  return new ProblemError(invalidRequestProblem(errors));
+  return new ProblemError({ type: ProblemType.INVALID_REQUEST, errors });
 }
 
 /** The name of a field the caller sent that we do not know, as far as it may be echoed. */

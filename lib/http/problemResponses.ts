@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj, Request } from '@middy/core';
-import { isClassified } from '../errors/ClassifiedError';
 import type { ProblemInit } from '../errors/problems';
+import { logTaskError } from '../observability/logTaskError';
 import { isApiGatewayEvent } from './apiGatewayEvent';
 import { problemForError } from './problemForError';
 import { problemResponse } from './problemResponse';
@@ -51,12 +51,4 @@ export function problemResponses(options: ProblemResponsesOptions): MiddlewareOb
   }
 
   return { onError: renderProblem };
-}
-
-/** At the level the error asks for: routine outcomes at INFO, so ERROR lines mean the unexpected. */
-function logTaskError(logger: Logger, error: unknown): void {
-  const level = isClassified(error) ? error.logLevel : 'error';
-  if (level === 'info') logger.info('Task outcome', { outcome: (error as Error).name });
-  else if (level === 'warn') logger.warn('Task failed; its caller decides what follows', { error });
-  else logger.error('Task failed with an unexpected error', { error });
 }

@@ -45,12 +45,6 @@ function assertJsonContent(event: APIGatewayProxyEventV2): void {
     (charset === undefined || UTF_8_CHARSETS.has(charset.trim().replace(/^"|"$/g, '').toLowerCase())) &&
     (contentEncoding === undefined || contentEncoding === 'identity');
   if (!acceptable) {
-    throw new ProblemError({
-      status: 415,
-      type: ProblemType.UNSUPPORTED_MEDIA_TYPE,
-      title: 'Unsupported media type',
-      detail: 'The body must be JSON: Content-Type application/json (UTF-8), not compressed.',
-      headers: { 'accept-post': 'application/json' },
-    });
+    throw new ProblemError({ type: ProblemType.UNSUPPORTED_MEDIA_TYPE });
   }
 }

@@ -61,10 +61,5 @@ function spotsOfSigner(event: APIGatewayProxyEventV2, spotsByPrincipal: SpotsByP
 
 /** Says neither which spots the caller may use nor whether the spot exists. */
 function spotNotAllowed(): ProblemError {
-  return new ProblemError({
-    status: 403,
-    type: ProblemType.SPOT_NOT_ALLOWED,
-    title: 'Spot not allowed',
-    detail: "The caller's credentials do not grant access to the spot named in x-spot-id or the path.",
-  });
+  return new ProblemError({ type: ProblemType.SPOT_NOT_ALLOWED });
 }

@@ -15,11 +15,13 @@ export type EventRouter<D = ExportDependencies> = (event: unknown, dependencies:
 export type ExportHandler = MiddyfiedHandler<unknown, unknown, Error, Context>;
 
 /**
- * A Lambda handler around a router, with what every handler needs: Lambda context and
+ * A Lambda handler for a function the API calls (besides other sources it may serve, such as
+ * start's schedule), around a router, with what such a handler needs: Lambda context and
  * correlation keys in the logs (reset after each invocation), metrics published, API
  * size limits and per-spot authorization (both before any I/O), and API errors answered
  * as problem+json. Errors of other sources propagate, logged at the level they ask for. The
  * dependencies are built on the first invocation (a bad configuration is reported there).
+ * Functions no API calls use ./createTaskHandler.ts, without the API's middleware.
  */
 export function createHandler<D>(runtime: HandlerRuntime<D>, route: EventRouter<D>): ExportHandler {
   const { logger } = runtime;

@@ -4,11 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import {
-  headersTooLargeProblem,
-  MAX_REQUEST_BODY_BYTES,
-  payloadTooLargeProblem,
-} from '../../lib/http/apiRequestLimits';
+import { ProblemType, renderProblem } from '../../lib/errors/problems';
+import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../../lib/http/apiRequestLimits';
 import { INTERNAL_ERROR_PROBLEM } from '../../lib/http/problemResponses';
 import type { HandlerName, Route } from '../../lib/http/routeTable';
 import { LocalRuntimeError } from '../errors';
@@ -102,7 +99,7 @@ export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<L
       if (body === 'tooLarge') {
         // The rest of the body is not read: the connection cannot be reused.
         response.setHeader('connection', 'close');
-        send(response, localProblem(payloadTooLargeProblem(maxBodyBytes)));
+        send(response, localProblem(renderProblem({ type: ProblemType.PAYLOAD_TOO_LARGE, maxBodyBytes })));
         return;
       }
       const event = apiGatewayEventFromRequest(
@@ -198,7 +195,12 @@ export async function startLocalHttpApi(options: LocalHttpApiOptions): Promise<L
 
 /** What a request Node could not read gets: 431 past its header limit, 408 when too slow, else 400. */
 function clientErrorProblem(error: NodeJS.ErrnoException) {
-  if (error.code === 'HPE_HEADER_OVERFLOW') return headersTooLargeProblem();
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return renderProblem({
+      type: ProblemType.REQUEST_HEADERS_TOO_LARGE,
+      maxHeadersBytes: MAX_REQUEST_HEADERS_BYTES,
+    });
+  }
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return { status: 408, title: 'Request Timeout', detail: 'The request was not received in time.' };
   }

@@ -1,5 +1,5 @@
 import { ServiceError } from '../../errors/ClassifiedError';
-import { invalidRequestProblem, type ProblemInit, ProblemType } from '../../errors/problems';
+import { type Problem, ProblemType } from '../../errors/problems';
 import type { BackfillRecord } from './BackfillRecord';
 
 // ---- Backfills --------------------------------------------------------------------------------
@@ -16,18 +16,9 @@ export class BackfillNotFoundError extends ServiceError {
     this.backfillId = backfillId;
   }
 
-  override get problem(): ProblemInit {
-    return backfillNotFoundProblem();
+  override get problem(): Problem {
+    return { type: ProblemType.BACKFILL_NOT_FOUND };
   }
-}
-
-export function backfillNotFoundProblem(): ProblemInit {
-  return {
-    status: 404,
-    type: ProblemType.BACKFILL_NOT_FOUND,
-    title: 'Backfill not found',
-    detail: 'No backfill with this id exists for this spot.',
-  };
 }
 
 export class BackfillAlreadyExistsError extends ServiceError {
@@ -58,12 +49,8 @@ export class BackfillTooLargeError extends ServiceError {
     this.maxWindows = maxWindows;
   }
 
-  override get problem(): ProblemInit {
-    return invalidRequestProblem([
-      {
-        field: 'body.windowHours',
-        message: `the range needs ${this.windows} windows of this length, more than the ${this.maxWindows} one backfill plans: use longer windows or split the range`,
-      },
-    ]);
+  override get problem(): Problem {
+    const message = `the range needs ${this.windows} windows of this length, more than the ${this.maxWindows} one backfill plans: use longer windows or split the range`;
+    return { type: ProblemType.INVALID_REQUEST, errors: [{ field: 'body.windowHours', message }] };
   }
 }

@@ -1,5 +1,5 @@
 import { ServiceError } from '../../errors/ClassifiedError';
-import { type ProblemInit, ProblemType } from '../../errors/problems';
+import { type Problem, ProblemType } from '../../errors/problems';
 import type { SpotLock } from './SpotLock';
 
 /** Another export holds the spot. `activeExportId` is undefined only if the holder kept changing while we looked. */
@@ -16,13 +16,7 @@ export class SpotBusyError extends ServiceError {
     this.lock = lock;
   }
 
-  override get problem(): ProblemInit {
-    return {
-      status: 409,
-      type: ProblemType.SPOT_BUSY,
-      title: 'Spot busy',
-      detail: 'Another export of this spot is in progress; the upstream runs one at a time.',
-      ...(this.activeExportId !== undefined && { extensions: { activeExportId: this.activeExportId } }),
-    };
+  override get problem(): Problem {
+    return { type: ProblemType.SPOT_BUSY, activeExportId: this.activeExportId };
   }
 }

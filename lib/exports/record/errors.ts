@@ -1,20 +1,10 @@
 import { ServiceError } from '../../errors/ClassifiedError';
-import { invalidRequestProblem, type ProblemInit, ProblemType } from '../../errors/problems';
+import { type Problem, ProblemType } from '../../errors/problems';
 import type { ExportRecord } from './ExportRecord';
 import type { ExportStatus } from './ExportStatus';
 import type { IdempotencyRecord } from './IdempotencyRecord';
 
 // ---- Lifecycle ---------------------------------------------------------------------------------
-
-/** Another writer changed the export first: a lost race, the caller reads again. */
-export function exportChangedConcurrentlyProblem(): ProblemInit {
-  return {
-    status: 409,
-    type: ProblemType.EXPORT_CHANGED_CONCURRENTLY,
-    title: 'Export changed concurrently',
-    detail: 'The export changed while this request was handled; read it again and retry if still needed.',
-  };
-}
 
 /**
  * A status change the lifecycle does not allow. `current` is the stored record
@@ -38,8 +28,8 @@ export class IllegalTransitionError extends ServiceError {
     this.current = details.current;
   }
 
-  override get problem(): ProblemInit {
-    return exportChangedConcurrentlyProblem();
+  override get problem(): Problem {
+    return { type: ProblemType.EXPORT_CHANGED_CONCURRENTLY };
   }
 }
 
@@ -53,31 +43,16 @@ export class ExportAlreadyFinishedError extends ServiceError {
     this.current = current;
   }
 
-  override get problem(): ProblemInit {
+  override get problem(): Problem {
     return {
-      status: 409,
       type: ProblemType.EXPORT_ALREADY_FINISHED,
-      title: 'Export already finished',
-      detail: `The export finished with status ${this.current.status} and can no longer be aborted.`,
-      extensions: { exportId: this.current.exportId, exportStatus: this.current.status },
+      exportId: this.current.exportId,
+      exportStatus: this.current.status,
     };
   }
 }
 
 // ---- Store ------------------------------------------------------------------------------------
-
-/**
- * 404 for an unknown export, a malformed id and another spot's export alike,
- * so probing ids tells a caller nothing.
- */
-export function exportNotFoundProblem(): ProblemInit {
-  return {
-    status: 404,
-    type: ProblemType.EXPORT_NOT_FOUND,
-    title: 'Export not found',
-    detail: 'No export with this id exists for this spot.',
-  };
-}
 
 /** No record of this export for this spot. */
 export class ExportNotFoundError extends ServiceError {
@@ -91,8 +66,8 @@ export class ExportNotFoundError extends ServiceError {
     this.exportId = exportId;
   }
 
-  override get problem(): ProblemInit {
-    return exportNotFoundProblem();
+  override get problem(): Problem {
+    return { type: ProblemType.EXPORT_NOT_FOUND };
   }
 }
 
@@ -145,8 +120,8 @@ export class TransitionConflictError extends ServiceError {
     this.expectedVersion = details.expectedVersion;
   }
 
-  override get problem(): ProblemInit {
-    return exportChangedConcurrentlyProblem();
+  override get problem(): Problem {
+    return { type: ProblemType.EXPORT_CHANGED_CONCURRENTLY };
   }
 }
 
@@ -157,8 +132,11 @@ export class InvalidPaginationTokenError extends ServiceError {
     super('The pagination token is malformed or belongs to another listing', options);
   }
 
-  override get problem(): ProblemInit {
-    return invalidRequestProblem([{ field: 'query.nextToken', message: 'is not a token of this listing' }]);
+  override get problem(): Problem {
+    return {
+      type: ProblemType.INVALID_REQUEST,
+      errors: [{ field: 'query.nextToken', message: 'is not a token of this listing' }],
+    };
   }
 }
 
@@ -183,12 +161,7 @@ export class IdempotencyKeyReusedError extends ServiceError {
     this.existing = existing;
   }
 
-  override get problem(): ProblemInit {
-    return {
-      status: 422,
-      type: ProblemType.IDEMPOTENCY_KEY_REUSED,
-      title: 'Idempotency key reused',
-      detail: 'This idempotency key was already used with a different request; use a new key.',
-    };
+  override get problem(): Problem {
+    return { type: ProblemType.IDEMPOTENCY_KEY_REUSED };
   }
 }

@@ -7,7 +7,7 @@ import {
   createDeferred,
   UpstreamWaitKind,
 } from '../../errors/ClassifiedError';
-import { type ProblemInit, ProblemType } from '../../errors/problems';
+import { type Problem, ProblemType } from '../../errors/problems';
 
 /**
  * The upstream port's errors (./UpstreamExports.ts). Every error the upstream client throws is
@@ -16,8 +16,6 @@ import { type ProblemInit, ProblemType } from '../../errors/problems';
  * contain API keys or tokens, and auth failures never echo the upstream's body (it may hold a
  * token). How OpenWeb's HTTP answers map to them is lib/openweb's business (rejectionError.ts).
  */
-
-const MS_PER_SECOND = 1000;
 
 interface UpstreamErrorOptions {
   cause?: unknown;
@@ -42,55 +40,9 @@ export class UpstreamError extends ClassifiedError {
     return CREATE_AMBIGUOUS;
   }
 
-  get problem(): ProblemInit {
-    return {
-      status: 502,
-      type: ProblemType.UPSTREAM_ERROR,
-      title: 'Upstream error',
-      detail: 'OpenWeb refused or failed the request.',
-    };
+  get problem(): Problem {
+    return { type: ProblemType.UPSTREAM_ERROR };
   }
-}
-
-/** The spot's credentials or token were refused: the operator has to act. */
-function credentialsRejectedProblem(): ProblemInit {
-  return {
-    status: 502,
-    type: ProblemType.UPSTREAM_CREDENTIALS_REJECTED,
-    title: 'Upstream rejected the credentials',
-    detail: "OpenWeb refused this spot's configured credentials.",
-  };
-}
-
-/** 503 with the wait, in whole seconds, when it is known. */
-function rateLimitedProblem(detail: string, retryAfterMs: number | undefined): ProblemInit {
-  return {
-    status: 503,
-    type: ProblemType.UPSTREAM_RATE_LIMITED,
-    title: 'Upstream rate limited',
-    detail,
-    ...(retryAfterMs !== undefined && {
-      headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / MS_PER_SECOND))) },
-    }),
-  };
-}
-
-function upstreamUnavailableProblem(): ProblemInit {
-  return {
-    status: 503,
-    type: ProblemType.UPSTREAM_UNAVAILABLE,
-    title: 'Upstream unavailable',
-    detail: 'OpenWeb could not be reached; retry later.',
-  };
-}
-
-function upstreamTimeoutProblem(): ProblemInit {
-  return {
-    status: 504,
-    type: ProblemType.UPSTREAM_TIMEOUT,
-    title: 'Upstream timeout',
-    detail: 'OpenWeb did not answer in time; retry later.',
-  };
 }
 
 /** The upstream rejected the spot's API key (after one forced credential refresh) or its token (twice in a row). */
@@ -107,8 +59,8 @@ export class AuthRejectedError extends UpstreamError {
     return CREATE_REFUSED;
   }
 
-  override get problem(): ProblemInit {
-    return credentialsRejectedProblem();
+  override get problem(): Problem {
+    return { type: ProblemType.UPSTREAM_CREDENTIALS_REJECTED };
   }
 }
 
@@ -135,8 +87,8 @@ export class TokenUnavailableError extends UpstreamError {
     );
   }
 
-  override get problem(): ProblemInit {
-    return upstreamUnavailableProblem();
+  override get problem(): Problem {
+    return { type: ProblemType.UPSTREAM_UNAVAILABLE };
   }
 }
 
@@ -164,11 +116,12 @@ export class UpstreamAuthPacedError extends UpstreamError {
     return createDeferred(UpstreamWaitKind.AUTH_PACED, this.retryAfterMs);
   }
 
-  override get problem(): ProblemInit {
-    return rateLimitedProblem(
-      'OpenWeb allows one sign-in per second per address and none is free now; retry later.',
-      this.retryAfterMs,
-    );
+  override get problem(): Problem {
+    return {
+      type: ProblemType.UPSTREAM_RATE_LIMITED,
+      wait: UpstreamWaitKind.AUTH_PACED,
+      retryAfterMs: this.retryAfterMs,
+    };
   }
 }
 
@@ -198,8 +151,8 @@ export class SpotForbiddenError extends UpstreamError {
     return CREATE_REFUSED;
   }
 
-  override get problem(): ProblemInit {
-    return credentialsRejectedProblem();
+  override get problem(): Problem {
+    return { type: ProblemType.UPSTREAM_CREDENTIALS_REJECTED };
   }
 }
 
@@ -219,13 +172,8 @@ export class ExportConflictError extends UpstreamError {
     return CREATE_REFUSED;
   }
 
-  override get problem(): ProblemInit {
-    return {
-      status: 409,
-      type: ProblemType.UPSTREAM_EXPORT_IN_PROGRESS,
-      title: 'Upstream export in progress',
-      detail: 'OpenWeb is already running an export for this spot that was not started here; retry later.',
-    };
+  override get problem(): Problem {
+    return { type: ProblemType.UPSTREAM_EXPORT_IN_PROGRESS };
   }
 }
 
@@ -261,13 +209,8 @@ export class InvalidExportRequestError extends UpstreamError {
     return CREATE_REQUEST_REJECTED;
   }
 
-  override get problem(): ProblemInit {
-    return {
-      status: 422,
-      type: ProblemType.UPSTREAM_REJECTED_REQUEST,
-      title: 'Upstream rejected the request',
-      detail: this.upstreamMessage ?? 'OpenWeb refused the export request.',
-    };
+  override get problem(): Problem {
+    return { type: ProblemType.UPSTREAM_REJECTED_REQUEST, upstreamMessage: this.upstreamMessage };
   }
 }
 
@@ -324,8 +267,12 @@ export class UpstreamRateLimitedError extends UpstreamError {
     return createDeferred(UpstreamWaitKind.THROTTLED, this.retryAfterMs);
   }
 
-  override get problem(): ProblemInit {
-    return rateLimitedProblem('OpenWeb is limiting requests; retry later.', this.retryAfterMs);
+  override get problem(): Problem {
+    return {
+      type: ProblemType.UPSTREAM_RATE_LIMITED,
+      wait: UpstreamWaitKind.THROTTLED,
+      retryAfterMs: this.retryAfterMs,
+    };
   }
 }
 
@@ -351,8 +298,8 @@ export class UpstreamUnavailableError extends UpstreamError {
     return createDeferred(this.timedOut ? UpstreamWaitKind.TIMEOUT : UpstreamWaitKind.UNAVAILABLE);
   }
 
-  override get problem(): ProblemInit {
-    return this.timedOut ? upstreamTimeoutProblem() : upstreamUnavailableProblem();
+  override get problem(): Problem {
+    return { type: this.timedOut ? ProblemType.UPSTREAM_TIMEOUT : ProblemType.UPSTREAM_UNAVAILABLE };
   }
 }
 
@@ -384,8 +331,10 @@ export class AmbiguousCreateError extends UpstreamError {
     this.reason = reason;
   }
 
-  override get problem(): ProblemInit {
-    return this.reason === AmbiguousCreateReason.TIMEOUT ? upstreamTimeoutProblem() : super.problem;
+  override get problem(): Problem {
+    return this.reason === AmbiguousCreateReason.TIMEOUT
+      ? { type: ProblemType.UPSTREAM_TIMEOUT }
+      : super.problem;
   }
 }
 
@@ -409,13 +358,8 @@ export class UpstreamProtocolError extends UpstreamError {
     return true;
   }
 
-  override get problem(): ProblemInit {
-    return {
-      status: 502,
-      type: ProblemType.UPSTREAM_PROTOCOL_ERROR,
-      title: 'Unexpected upstream answer',
-      detail: 'OpenWeb answered in a way this service does not understand.',
-    };
+  override get problem(): Problem {
+    return { type: ProblemType.UPSTREAM_PROTOCOL_ERROR };
   }
 }
 
@@ -441,7 +385,7 @@ export class CredentialsError extends ClassifiedError {
     return CREATE_REFUSED;
   }
 
-  get problem(): ProblemInit | undefined {
+  get problem(): Problem | undefined {
     return undefined;
   }
 
@@ -461,13 +405,12 @@ export class CredentialsNotFoundError extends CredentialsError {
     this.source = source;
   }
 
-  // Where they were looked up is configuration the operator needs to fix it; no value is quoted.
-  override get problem(): ProblemInit {
+  override get problem(): Problem {
     return {
-      status: 422,
       type: ProblemType.SPOT_NOT_CONFIGURED,
-      title: 'Spot not configured',
-      detail: `No OpenWeb credentials are configured for spot ${this.spotId}: looked in ${this.source}.`,
+      spotId: this.spotId,
+      source: this.source,
+      credentials: 'missing',
     };
   }
 }
@@ -484,13 +427,13 @@ export class InvalidCredentialsError extends CredentialsError {
     this.problems = problems;
   }
 
-  // The problems found are left out: they describe the secret's value.
-  override get problem(): ProblemInit {
+  // The problems found stay out of it: they describe the secret's value.
+  override get problem(): Problem {
     return {
-      status: 422,
       type: ProblemType.SPOT_NOT_CONFIGURED,
-      title: 'Spot not configured',
-      detail: `The OpenWeb credentials of spot ${this.spotId} in ${this.source} are not usable.`,
+      spotId: this.spotId,
+      source: this.source,
+      credentials: 'unusable',
     };
   }
 }
@@ -510,12 +453,7 @@ export class CredentialsUnavailableError extends CredentialsError {
     return createDeferred(UpstreamWaitKind.UNAVAILABLE);
   }
 
-  override get problem(): ProblemInit {
-    return {
-      status: 503,
-      type: ProblemType.CREDENTIALS_UNAVAILABLE,
-      title: 'Credentials unavailable',
-      detail: "The spot's credentials could not be read; retry later.",
-    };
+  override get problem(): Problem {
+    return { type: ProblemType.CREDENTIALS_UNAVAILABLE };
   }
 }

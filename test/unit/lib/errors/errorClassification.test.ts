@@ -195,12 +195,7 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
     undefined,
   ],
   // The API's own answers (lib/http)
-  [
-    new httpErrors.ProblemError({ status: 418, type: 'teapot', title: 'Teapot' }),
-    false,
-    'ambiguous',
-    '418 teapot',
-  ],
+  [new httpErrors.ProblemError({ type: 'spot-not-allowed' }), false, 'ambiguous', '403 spot-not-allowed'],
 ];
 
 function createOf(error: unknown): string {

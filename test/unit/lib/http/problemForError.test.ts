@@ -153,12 +153,14 @@ describe('problemForError', () => {
     expect(problemForError(new InvalidExportRequestError('range too long'))?.detail).toBe('range too long');
   });
 
-  it('renders a ProblemError as it is and knows nothing of other errors', () => {
-    // Prepare
-    const problem = { status: 418, title: 'Teapot' };
-
+  it("renders the API's own refusals from the same table, and knows nothing of other errors", () => {
     // Act / Assess
-    expect(problemForError(new ProblemError(problem))).toBe(problem);
+    expect(problemForError(new ProblemError({ type: 'payload-too-large', maxBodyBytes: 16_384 }))).toEqual({
+      status: 413,
+      type: 'payload-too-large',
+      title: 'Payload too large',
+      detail: 'The request body may be at most 16384 bytes.',
+    });
     expect(problemForError(new Error('boom'))).toBeUndefined();
     expect(problemForError('a string')).toBeUndefined();
   });

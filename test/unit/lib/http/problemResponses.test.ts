@@ -99,12 +99,7 @@ describe('problemResponses (through createExportHandler)', () => {
     // Act
     const response = parseResponse(
       await handlerThrowing(
-        new ProblemError({
-          status: 503,
-          title: 'Later',
-          type: 'upstream-unavailable',
-          headers: { 'retry-after': '7' },
-        }),
+        new ProblemError({ type: 'upstream-rate-limited', wait: 'throttled', retryAfterMs: 7000 }),
       )(apiEvent(), lambdaContext()),
     );
 

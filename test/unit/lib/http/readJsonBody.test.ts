@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../../../../lib/http/ProblemError';
+import { problemForError } from '../../../../lib/http/problemForError';
 import { readJsonBody } from '../../../../lib/http/readJsonBody';
 import { apiEvent } from '../../../support/apiGatewayEvents';
 
@@ -7,7 +8,7 @@ function problemOf(action: () => unknown) {
   try {
     action();
   } catch (error) {
-    if (error instanceof ProblemError) return error.problem;
+    if (error instanceof ProblemError) return problemForError(error);
     throw error;
   }
   throw new Error('expected a ProblemError');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newExportId } from '../../../../lib/exports/record/exportId';
 import { ProblemError } from '../../../../lib/http/ProblemError';
+import { problemForError } from '../../../../lib/http/problemForError';
 import { readExportId } from '../../../../lib/http/readExportId';
 import { readIdempotencyKey } from '../../../../lib/http/readIdempotencyKey';
 import { readListQuery } from '../../../../lib/http/readListQuery';
@@ -11,7 +12,7 @@ function problemOf(action: () => unknown) {
   try {
     action();
   } catch (error) {
-    if (error instanceof ProblemError) return error.problem;
+    if (error instanceof ProblemError) return problemForError(error);
     throw error;
   }
   throw new Error('expected a ProblemError');
