@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { FILES_NEXT_TOKEN_PATTERN, FILES_PAGE_SIZE } from '../lib/archive/archivedFiles';
-import { ProblemType } from '../lib/errors/problems';
+import { PROBLEMS, ProblemType } from '../lib/errors/problems';
 import { BACKFILL_ID_PATTERN } from '../lib/exports/backfill/BackfillRecord';
 import {
   DEFAULT_COVERAGE_PAGE_WINDOWS,
@@ -76,81 +76,37 @@ interface OperationDoc {
   problems: readonly ProblemType[];
 }
 
-/** Each kind of problem always comes with the same status; what it means for the caller. */
-const PROBLEM_KINDS: Record<ProblemType, { status: HttpStatus; meaning: string }> = {
-  [ProblemType.INVALID_REQUEST]: {
-    status: 400,
-    meaning: 'a header, parameter or the body is invalid; `errors` lists each field',
-  },
-  [ProblemType.SPOT_NOT_ALLOWED]: {
-    status: 403,
-    meaning: 'JWT mode with a spot claim: the token does not list the spot named in `x-spot-id`',
-  },
-  [ProblemType.EXPORT_NOT_FOUND]: {
-    status: 404,
-    meaning: "no such export for this spot (an unknown id, a malformed one and another spot's alike)",
-  },
-  [ProblemType.PAYLOAD_TOO_LARGE]: {
-    status: 413,
-    meaning: `the body is over ${MAX_REQUEST_BODY_BYTES} bytes`,
-  },
-  [ProblemType.UNSUPPORTED_MEDIA_TYPE]: {
-    status: 415,
-    meaning: 'the body is not declared `application/json` (UTF-8, not compressed)',
-  },
-  [ProblemType.REQUEST_HEADERS_TOO_LARGE]: {
-    status: 431,
-    meaning: `the headers total over ${MAX_REQUEST_HEADERS_BYTES} bytes`,
-  },
-  [ProblemType.SPOT_BUSY]: {
-    status: 409,
-    meaning:
-      'another export of the spot is in progress (OpenWeb runs one at a time); `activeExportId` names it',
-  },
-  [ProblemType.EXPORT_ALREADY_FINISHED]: {
-    status: 409,
-    meaning: 'the export completed or failed and can no longer be aborted; `exportStatus` says how it ended',
-  },
-  [ProblemType.UPSTREAM_EXPORT_IN_PROGRESS]: {
-    status: 409,
-    meaning: 'OpenWeb runs an export of this spot that was not started here; retry later',
-  },
-  [ProblemType.EXPORT_CHANGED_CONCURRENTLY]: {
-    status: 409,
-    meaning: 'the export changed while the request was handled; read it again and retry if still needed',
-  },
-  [ProblemType.IDEMPOTENCY_KEY_REUSED]: {
-    status: 422,
-    meaning: 'the `Idempotency-Key` was already used with a different request',
-  },
-  [ProblemType.SPOT_NOT_CONFIGURED]: {
-    status: 422,
-    meaning: 'no usable OpenWeb credentials are configured for the spot',
-  },
-  [ProblemType.UPSTREAM_REJECTED_REQUEST]: { status: 422, meaning: 'OpenWeb refused the request' },
-  [ProblemType.UPSTREAM_CREDENTIALS_REJECTED]: {
-    status: 502,
-    meaning: "OpenWeb refused the spot's credentials",
-  },
-  [ProblemType.UPSTREAM_PROTOCOL_ERROR]: {
-    status: 502,
-    meaning: 'OpenWeb answered in a way this service does not understand',
-  },
-  [ProblemType.UPSTREAM_ERROR]: { status: 502, meaning: 'OpenWeb refused or failed the request' },
-  [ProblemType.UPSTREAM_UNAVAILABLE]: { status: 503, meaning: 'OpenWeb could not be reached; retry later' },
-  [ProblemType.UPSTREAM_RATE_LIMITED]: {
-    status: 503,
-    meaning: 'OpenWeb is limiting requests; retry after `Retry-After` seconds when given',
-  },
-  [ProblemType.CREDENTIALS_UNAVAILABLE]: {
-    status: 503,
-    meaning: "the spot's credentials could not be read; retry later",
-  },
-  [ProblemType.UPSTREAM_TIMEOUT]: { status: 504, meaning: 'OpenWeb did not answer in time; retry later' },
-  [ProblemType.BACKFILL_NOT_FOUND]: {
-    status: 404,
-    meaning: "no such backfill for this spot (an unknown id, a malformed one and another spot's alike)",
-  },
+/** What each kind of problem means for the caller; its status is the table's (lib/errors/problems.ts). */
+const PROBLEM_MEANINGS: Record<ProblemType, string> = {
+  [ProblemType.INVALID_REQUEST]: 'a header, parameter or the body is invalid; `errors` lists each field',
+  [ProblemType.SPOT_NOT_ALLOWED]:
+    'JWT mode with a spot claim: the token does not list the spot named in `x-spot-id`',
+  [ProblemType.EXPORT_NOT_FOUND]:
+    "no such export for this spot (an unknown id, a malformed one and another spot's alike)",
+  [ProblemType.PAYLOAD_TOO_LARGE]: `the body is over ${MAX_REQUEST_BODY_BYTES} bytes`,
+  [ProblemType.UNSUPPORTED_MEDIA_TYPE]: 'the body is not declared `application/json` (UTF-8, not compressed)',
+  [ProblemType.REQUEST_HEADERS_TOO_LARGE]: `the headers total over ${MAX_REQUEST_HEADERS_BYTES} bytes`,
+  [ProblemType.SPOT_BUSY]:
+    'another export of the spot is in progress (OpenWeb runs one at a time); `activeExportId` names it',
+  [ProblemType.EXPORT_ALREADY_FINISHED]:
+    'the export completed or failed and can no longer be aborted; `exportStatus` says how it ended',
+  [ProblemType.UPSTREAM_EXPORT_IN_PROGRESS]:
+    'OpenWeb runs an export of this spot that was not started here; retry later',
+  [ProblemType.EXPORT_CHANGED_CONCURRENTLY]:
+    'the export changed while the request was handled; read it again and retry if still needed',
+  [ProblemType.IDEMPOTENCY_KEY_REUSED]: 'the `Idempotency-Key` was already used with a different request',
+  [ProblemType.SPOT_NOT_CONFIGURED]: 'no usable OpenWeb credentials are configured for the spot',
+  [ProblemType.UPSTREAM_REJECTED_REQUEST]: 'OpenWeb refused the request',
+  [ProblemType.UPSTREAM_CREDENTIALS_REJECTED]: "OpenWeb refused the spot's credentials",
+  [ProblemType.UPSTREAM_PROTOCOL_ERROR]: 'OpenWeb answered in a way this service does not understand',
+  [ProblemType.UPSTREAM_ERROR]: 'OpenWeb refused or failed the request',
+  [ProblemType.UPSTREAM_UNAVAILABLE]: 'OpenWeb could not be reached; retry later',
+  [ProblemType.UPSTREAM_RATE_LIMITED]:
+    'OpenWeb is limiting requests; retry after `Retry-After` seconds when given',
+  [ProblemType.CREDENTIALS_UNAVAILABLE]: "the spot's credentials could not be read; retry later",
+  [ProblemType.UPSTREAM_TIMEOUT]: 'OpenWeb did not answer in time; retry later',
+  [ProblemType.BACKFILL_NOT_FOUND]:
+    "no such backfill for this spot (an unknown id, a malformed one and another spot's alike)",
 };
 
 /** Problems the middleware of every handler may answer: size limits, the spot header, the spot claim. */
@@ -470,7 +426,7 @@ function gatewayContent(): JsonObject {
 function errorResponses(operation: OperationDoc): Record<string, JsonObject> {
   const byStatus = new Map<HttpStatus, ProblemType[]>();
   for (const type of new Set([...EVERY_ROUTE_PROBLEMS, ...operation.problems])) {
-    const { status } = PROBLEM_KINDS[type];
+    const { status } = PROBLEMS[type];
     byStatus.set(status, [...(byStatus.get(status) ?? []), type]);
   }
   const responses: Record<string, JsonObject> = {};
@@ -484,7 +440,7 @@ function errorResponses(operation: OperationDoc): Record<string, JsonObject> {
   for (const status of statuses.sort((a, b) => a - b)) {
     const types = byStatus.get(status) ?? [];
     const gateway = GATEWAY_ANSWERS[status];
-    const lines = types.map((type) => `\`${type}\`: ${PROBLEM_KINDS[type].meaning}.`);
+    const lines = types.map((type) => `\`${type}\`: ${PROBLEM_MEANINGS[type]}.`);
     if (status === INTERNAL_ERROR_PROBLEM.status)
       lines.push('`about:blank`: an unexpected failure; nothing about it is shown. Retry later.');
     if (gateway !== undefined) lines.push(gateway);

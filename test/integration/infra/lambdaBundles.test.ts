@@ -1,9 +1,10 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../infra/ExportFunction';
+import { PROBLEMS } from '../../../lib/errors/problems';
 import { type HandlerName, HandlerNames, handlerEntryPath } from '../../../lib/http/routeTable';
 import {
   buildFunctionBundle,
@@ -48,7 +49,7 @@ describe('the functions Lambda runs', () => {
 
 describe('the bundles the stack ships', () => {
   let workDir: string;
-  const shipped = new Map<HandlerName, { inputs: string[]; bytes: number }>();
+  const shipped = new Map<HandlerName, { inputs: string[]; bytes: number; text: string }>();
   const inputsOf = (handler: HandlerName) => shipped.get(handler)?.inputs ?? [];
   const matching = (handler: HandlerName, pattern: RegExp) =>
     inputsOf(handler).filter((file) => pattern.test(file));
@@ -62,7 +63,8 @@ describe('the bundles the stack ships', () => {
       const inputs = Object.entries(output?.inputs ?? {})
         .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
         .map(([input]) => input);
-      shipped.set(handler, { inputs, bytes: (await stat(file)).size });
+      const text = await readFile(file, 'utf8');
+      shipped.set(handler, { inputs, bytes: Buffer.byteLength(text), text });
     }
   }, SHIPPED_BUNDLES_TIMEOUT_MS);
 
@@ -89,6 +91,21 @@ describe('the bundles the stack ships', () => {
     for (const handler of Object.values(HandlerNames)) {
       expect(matching(handler, /node_modules\/(@duckdb|@aws-sdk\/client-athena)\//), handler).toEqual([]);
       expect(matching(handler, /^cli\//), handler).toEqual([]);
+    }
+  });
+
+  it('give the problems’ titles and details only to the functions the API calls', () => {
+    // The workflow's tasks and the reconciler answer no HTTP: their errors carry a problem type, not its prose.
+    const titles = Object.values(PROBLEMS).map(({ title }) => title);
+    const taskHandlers: HandlerName[] = [
+      HandlerNames.WORKFLOW_TASK,
+      HandlerNames.ARCHIVE,
+      HandlerNames.RECONCILE,
+    ];
+    for (const handler of Object.values(HandlerNames)) {
+      const text = shipped.get(handler)?.text ?? '';
+      const shown = titles.filter((title) => text.includes(title));
+      expect(shown, handler).toEqual(taskHandlers.includes(handler) ? [] : titles);
     }
   });
 
