@@ -85,9 +85,12 @@ describe('abort handler', () => {
     });
 
     it('answers 409 once the export completed', async () => {
-      // Prepare
+      // Prepare: the workflow's poll records the end
       aws.simulator.finishExport(aws.simulator.listExports(SPOT)[0]?.id ?? '', 'completed');
-      await makeWorkflowTaskHandler(aws.runtime)(apiRequests.check(SPOT, exportId), lambdaContext());
+      const poll = { action: 'poll', spotId: SPOT, exportId, deadline: '2026-11-02T12:00:00.000Z' };
+      await expect(makeWorkflowTaskHandler(aws.runtime)(poll, lambdaContext())).resolves.toMatchObject({
+        status: 'COMPLETED',
+      });
 
       // Act
       const response = parseResponse(await handler(apiRequests.abort(SPOT, exportId), lambdaContext()));
