@@ -63,7 +63,7 @@ async function startFromApi(
   const idempotencyKey = readIdempotencyKey(event);
   const body = readJsonBody(event);
   if (body === undefined) throw invalidRequest([{ field: 'body', message: 'is required' }]);
-  const { whenBusy, request: requestBody } = readWhenBusy(body);
+  const { whenBusy, urgent, request: requestBody } = readStartOptions(body);
   const parsed = exportRequestSchema(spotId, { nowMs: deps.now() }).safeParse(requestBody);
   if (!parsed.success) throw invalidRequest(fieldProblemsOf(parsed.error, 'body'));
   const { record, replayed } = await startExport(deps, {
@@ -71,6 +71,7 @@ async function startFromApi(
     request: parsed.data,
     source: 'api',
     whenBusy,
+    ...(urgent && { urgent }),
     ...(idempotencyKey !== undefined && { idempotencyKey }),
   });
   const positions = await queuePositions(deps, [record]);
@@ -83,19 +84,22 @@ async function startFromApi(
 const WHEN_BUSY_VALUES: readonly WhenBusy[] = ['reject', 'queue'];
 
 /**
- * `whenBusy` of a start's body (`reject`, the default: 409 while the spot is busy; `queue`: the
- * export waits its turn), and the rest of the body, which is the export's request.
- * @throws ProblemError 400 naming `body.whenBusy`
+ * The start's own options in its body, and the rest, which is the export's request: `whenBusy`
+ * (`reject`, the default: 409 while the spot is busy; `queue`: the export waits its turn) and
+ * `urgent` (true: someone waits for the export, so its polls come close around its expected end).
+ * @throws ProblemError 400 naming `body.whenBusy` or `body.urgent`
  */
-function readWhenBusy(body: unknown): { whenBusy: WhenBusy; request: unknown } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('whenBusy' in body))
-    return { whenBusy: 'reject', request: body };
-  const { whenBusy, ...request } = body as Record<string, unknown>;
+function readStartOptions(body: unknown): { whenBusy: WhenBusy; urgent: boolean; request: unknown } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { whenBusy: 'reject', urgent: false, request: body };
+  const { whenBusy = 'reject', urgent = false, ...request } = body as Record<string, unknown>;
   if (!WHEN_BUSY_VALUES.includes(whenBusy as WhenBusy))
     throw invalidRequest([
       { field: 'body.whenBusy', message: `must be one of ${WHEN_BUSY_VALUES.join(', ')}` },
     ]);
-  return { whenBusy: whenBusy as WhenBusy, request };
+  if (typeof urgent !== 'boolean')
+    throw invalidRequest([{ field: 'body.urgent', message: 'must be true or false' }]);
+  return { whenBusy: whenBusy as WhenBusy, urgent, request };
 }
 
 /**

@@ -75,8 +75,8 @@ export interface PollingWorkflowProps {
  * down its Retry on `ExportCreateDeferred` waits (exponential backoff, full jitter, capped)
  * until the deadline, and a refusal ends in the ExportRejected Fail state (the record says
  * FAILED and why). The poll loop is the poll task's own Retry on `ExportStillProcessing`
- * (and, within the export's expected end, a second one on `ExportFinishing` that polls again
- * within seconds), so each poll costs one state transition instead of the three of a Wait → Task → Choice
+ * (and, within the export's expected end while someone waits for it, a second one on
+ * `ExportFinishing` that polls again within seconds), so each poll costs one state transition instead of the three of a Wait → Task → Choice
  * loop: transitions = create attempts + polls + 2. Past the deadline (or out of attempts)
  * the Catch runs AbortOnTimeout, which aborts the export upstream (or, never sent, just
  * marks it); an export the abort finds COMPLETED is archived like any other, the rest end in

@@ -114,8 +114,10 @@ const CREATE_RETRY_CAP_SHARE_OF_DEADLINE = 720;
 /**
  * Polls within an export's expected end: a few seconds apart at first (full jitter), growing
  * gently, so an end near the expected one is seen within seconds and a wide window costs few
- * polls. The poll task asks for it only inside that window, which lasts at most the expected
- * end's span and its grace (lib/exports/expectedExportDuration.ts, pollExportForWorkflow.ts):
+ * polls. The poll task asks for it only inside that window and only while someone waits for the
+ * export (something queued behind it, or an urgent start: lib/exports/lifecycle/someoneWaits.ts);
+ * the window lasts at most the expected end's span and its grace
+ * (lib/exports/lifecycle/expectedExportDuration.ts, pollExportForWorkflow.ts):
  * the attempts cover that three times over, at the first interval.
  */
 export const FINISHING_POLL_INTERVAL_SECONDS = 5;

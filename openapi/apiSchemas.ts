@@ -65,7 +65,17 @@ const whenBusy = z
       '(scheduled runs and API starts first in, first out; backfill windows after them).',
   });
 
-export const dateRangeRequestSchema = described(zm.extend(dateRangeRequestShape(), { whenBusy }), {
+const urgent = z
+  .boolean()
+  .optional()
+  .meta({
+    description:
+      'true: someone waits for this export, so its polls come every few seconds around its expected end ' +
+      "(as for an export with something queued behind it). Otherwise, with nothing in the spot's queue, the " +
+      'first poll comes when most of its recent exports had ended, and polls back off after it.',
+  });
+
+export const dateRangeRequestSchema = described(zm.extend(dateRangeRequestShape(), { whenBusy, urgent }), {
   id: 'DateRangeExportRequest',
   title: 'Date range export request',
   description:
@@ -73,19 +83,22 @@ export const dateRangeRequestSchema = described(zm.extend(dateRangeRequestShape(
     `\`until\` after \`from\`, at most ${MAX_EXPORT_RANGE_HOURS} hours apart.`,
 });
 
-export const conversationRequestSchema = described(zm.extend(conversationRequestShape(), { whenBusy }), {
-  id: 'ConversationExportRequest',
-  title: 'Conversation export request',
-  description:
-    "Every comment of one conversation: `conversationId` is `<spotId>_<postId>` of the caller's spot.",
-});
+export const conversationRequestSchema = described(
+  zm.extend(conversationRequestShape(), { whenBusy, urgent }),
+  {
+    id: 'ConversationExportRequest',
+    title: 'Conversation export request',
+    description:
+      "Every comment of one conversation: `conversationId` is `<spotId>_<postId>` of the caller's spot.",
+  },
+);
 
 export const startExportBodySchema = z.union([dateRangeRequestSchema, conversationRequestSchema]).meta({
   id: 'StartExportRequest',
   description:
     'Either `from` and `until` or `conversationId`, with the optional CSV settings `delimiter` ' +
     `(one of ${CSV_DELIMITERS.map((delimiter) => JSON.stringify(delimiter)).join(', ')}) and ` +
-    '`maxRecordsInFile`, and `whenBusy`. Unknown fields are refused.',
+    '`maxRecordsInFile`, `whenBusy` and `urgent`. Unknown fields are refused.',
 });
 
 const exportRequestViewSchema = z
@@ -227,6 +240,7 @@ export const exportViewSchema = z
     completedAt: instant.optional(),
     lastPolledAt: instant.optional(),
     pollCount: z.number().int().min(0),
+    urgent: z.literal(true).optional().meta({ description: 'The start asked for close polling.' }),
     source: z
       .enum(['api', 'schedule', 'backfill'])
       .meta({ description: 'Started through the API, by a schedule, or as a window of a backfill.' }),

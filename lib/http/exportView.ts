@@ -37,6 +37,8 @@ export interface ExportView {
   completedAt?: string;
   lastPolledAt?: string;
   pollCount: number;
+  /** Present (true) when the start asked for it: someone waits, so polls come close around the expected end. */
+  urgent?: true;
   source: ExportSource;
   /** The schedule whose run planned the export, or the backfill it is a window of. */
   origin?: ExportOrigin;
@@ -93,6 +95,7 @@ export function exportView(record: ExportRecord, queuePosition?: number): Export
     ...(record.completedAt !== undefined && { completedAt: record.completedAt }),
     ...(record.lastPolledAt !== undefined && { lastPolledAt: record.lastPolledAt }),
     pollCount: record.pollCount,
+    ...(record.urgent === true && { urgent: true as const }),
     source: record.source,
     ...(record.origin !== undefined && { origin: record.origin }),
     ...queueOf(record, queuePosition),

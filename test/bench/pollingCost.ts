@@ -7,6 +7,7 @@ import { stateMachineDefinitionFromTemplate } from '../../infra/extractStateMach
 import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
 import { expectedEndWindow } from '../../lib/exports/lifecycle/expectedExportDuration';
 import { isFinishing } from '../../lib/exports/lifecycle/pollExportForWorkflow';
+import type { ExpectedEnd } from '../../lib/exports/record/ExportRecord';
 import { ExportFinishingError, ExportStillProcessingError } from '../../lib/exports/workflow/errors';
 import { SETTINGS } from '../../lib/settings/settingsTable';
 import { createSeededRandom } from '../../local/openweb-simulator/seededRandom';
@@ -61,7 +62,7 @@ function actualSecondsOf(durationSeconds: number, seed: number): number {
  * exports of the same length before (other seeds of the same spread), each seen running a few
  * seconds before its end and done a few seconds after.
  */
-function learnedExpectedEnd(durationSeconds: number, seed: number): { from: string; until: string } {
+function learnedExpectedEnd(durationSeconds: number, seed: number): Required<ExpectedEnd> {
   const request = { kind: 'dateRange' as const, from: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' };
   const at = (seconds: number) => new Date(seconds * 1000).toISOString();
   const history = Array.from({ length: HISTORY_EXPORTS }, (_, index) => {
@@ -75,7 +76,11 @@ function learnedExpectedEnd(durationSeconds: number, seed: number): { from: stri
   });
   const window = expectedEndWindow(history, request);
   if (window === undefined) throw new Error('a history gives a window');
-  return { from: at(window.fromSeconds), until: at(window.untilSeconds) };
+  return {
+    from: at(window.fromSeconds),
+    until: at(window.untilSeconds),
+    typical: at(window.typicalSeconds),
+  };
 }
 
 async function runOnce(
@@ -85,16 +90,18 @@ async function runOnce(
   durationSeconds: number,
   firstPollDelaySeconds: number | 'learned',
   seed: number,
+  someoneWaits: boolean,
 ): Promise<RunResult> {
   // The export's own length comes from its own stream, so every loop sees the same one for a seed.
   const actualSeconds = actualSecondsOf(durationSeconds, seed);
   const expectedEnd =
     firstPollDelaySeconds === 'learned' ? learnedExpectedEnd(durationSeconds, seed) : undefined;
-  // The create task waits until the expected end begins (whole seconds), as the deployed one does.
+  // The create task waits until the expected end begins when someone waits for the export, else
+  // until most of the spot's exports had ended (whole seconds), as the deployed one does.
   const firstWaitSeconds =
     expectedEnd === undefined
       ? (firstPollDelaySeconds as number)
-      : Math.floor(Date.parse(expectedEnd.from) / 1000);
+      : Math.floor(Date.parse(someoneWaits ? expectedEnd.from : expectedEnd.typical) / 1000);
   const started = exportRecordFixture({
     startedAt: new Date(0).toISOString(),
     ...(expectedEnd !== undefined && { expectedEnd }),
@@ -110,7 +117,9 @@ async function runOnce(
       const done = Date.now() >= actualSeconds * 1000;
       if (done) detectedAtMs = Date.now();
       if (style === 'choice') return { done };
-      if (!done && isFinishing(started, Date.now())) throw new ExportFinishingError('ex_bench');
+      // As pollExportForWorkflow decides: close polls only while someone waits.
+      if (!done && someoneWaits && isFinishing(started, Date.now()))
+        throw new ExportFinishingError('ex_bench');
       if (!done) throw new ExportStillProcessingError('ex_bench');
       return { spotId: 'sp_bench', exportId: 'ex_bench', status: 'COMPLETED', fileCount: 1 };
     };
@@ -200,15 +209,27 @@ async function main(): Promise<void> {
         state: pollState,
         style: 'retry' as const,
         first: DEFAULT_FIRST_POLL_DELAY_SECONDS,
+        waits: false,
       },
       // With history the create task records the export's expected end, learned from the spot's
-      // recent exports of the same length, and the first poll comes as it begins.
+      // recent exports of the same length. With nothing queued behind the export the first poll
+      // comes when most of them had ended, then backs off; with a successor queued (or an urgent
+      // start) it comes as the expected end begins, and polls come within seconds inside it.
       {
-        name: 'backoff, stable history',
+        name: 'stable history, nothing waiting',
         def: deployed,
         state: pollState,
         style: 'retry' as const,
         first: 'learned' as const,
+        waits: false,
+      },
+      {
+        name: 'stable history, a successor queued',
+        def: deployed,
+        state: pollState,
+        style: 'retry' as const,
+        first: 'learned' as const,
+        waits: true,
       },
       {
         name: `naive ${NAIVE_INTERVAL_SECONDS} s loop`,
@@ -216,13 +237,16 @@ async function main(): Promise<void> {
         state: 'Poll',
         style: 'choice' as const,
         first: 0,
+        waits: false,
       },
     ];
     const results: Record<string, RunResult[]> = Object.fromEntries(cases.map((c) => [c.name, []]));
     for (let run = 0; run < RUNS_PER_CASE; run++) {
       // Side by side: each seed runs every case before the next seed.
       for (const c of cases) {
-        results[c.name]?.push(await runOnce(c.def, c.state, c.style, durationSeconds, c.first, 1000 + run));
+        results[c.name]?.push(
+          await runOnce(c.def, c.state, c.style, durationSeconds, c.first, 1000 + run, c.waits),
+        );
       }
     }
     for (const c of cases) {

@@ -141,6 +141,7 @@ export async function markProcessing(
         expectedEnd: {
           from: isoAt(startedAtMs + expected.fromSeconds * MS_PER_SECOND),
           until: isoAt(startedAtMs + expected.untilSeconds * MS_PER_SECOND),
+          typical: isoAt(startedAtMs + expected.typicalSeconds * MS_PER_SECOND),
         },
       }),
     },

@@ -1,7 +1,7 @@
 import { SpotBusyError } from '../queue/errors';
 import { takeSpotLock } from '../queue/spotLockLease';
 import { toUpstreamRequest } from '../record/CreateExportRequest';
-import type { ExportRecord } from '../record/ExportRecord';
+import type { ExpectedEnd, ExportRecord } from '../record/ExportRecord';
 import { ExportStatus, isTerminal } from '../record/ExportStatus';
 import { ExportNotFoundError } from '../record/errors';
 import { CREATE_REFUSED_REASON_PREFIX, isTransientFailure } from '../record/failureReasons';
@@ -16,6 +16,7 @@ import { defer, deferBeforeClaim, markProcessing, refuse } from './createOutcome
 import { firstPollDelaySecondsFor } from './expectedExportDuration';
 import type { LifecycleDependencies } from './ports';
 import { searchUpstreamList, upstreamIdsBeforeCreate } from './recoverUpstreamExport';
+import { someoneWaitsFor } from './someoneWaits';
 
 const MS_PER_SECOND = 1000;
 
@@ -161,8 +162,10 @@ async function resolveEarlierClaim(
 
 /**
  * The state the rest of the workflow reads. The first wait is what the spot's history says an
- * export takes (until its expected end begins), but never past the deadline: a workflow restarted late (by the reconciler) polls
- * in time to notice it.
+ * export takes, but never past the deadline: a workflow restarted late (by the reconciler) polls
+ * in time to notice it. With someone waiting the first poll comes as the expected end begins;
+ * with nobody, when most of the spot's exports had ended (then backoff); without history, after
+ * the spot's median.
  */
 async function taskOutput(
   deps: LifecycleDependencies,
@@ -171,16 +174,25 @@ async function taskOutput(
 ): Promise<CreateTaskOutput> {
   // Finished already: the poll that follows only reads the record.
   if (isTerminal(record.status)) return { ...outputIds(input), firstPollDelaySeconds: 0 };
-  // The first poll comes where the end is expected to begin; without that, after the spot's median.
   const learnedSeconds =
     record.expectedEnd === undefined
       ? await firstPollDelaySecondsFor(deps, record.spotId)
-      : Math.max(0, Math.floor((Date.parse(record.expectedEnd.from) - deps.now()) / MS_PER_SECOND));
+      : Math.max(
+          0,
+          Math.floor(
+            (firstPollAtMs(record.expectedEnd, await someoneWaitsFor(deps, record)) - deps.now()) /
+              MS_PER_SECOND,
+          ),
+        );
   const untilDeadlineSeconds = Math.max(
     0,
     Math.ceil((Date.parse(input.deadline) - deps.now()) / MS_PER_SECOND),
   );
   return { ...outputIds(input), firstPollDelaySeconds: Math.min(learnedSeconds, untilDeadlineSeconds) };
+}
+
+function firstPollAtMs(expectedEnd: ExpectedEnd, someoneWaits: boolean): number {
+  return Date.parse(someoneWaits ? expectedEnd.from : (expectedEnd.typical ?? expectedEnd.from));
 }
 
 function outputIds(input: CreateTaskInput): Omit<CreateTaskOutput, 'firstPollDelaySeconds'> {

@@ -49,6 +49,8 @@ export async function firstPollDelaySecondsFor(
 export interface ExpectedEndWindow {
   fromSeconds: number;
   untilSeconds: number;
+  /** The median of the ends: where the first poll goes when nobody waits for the export. */
+  typicalSeconds: number;
 }
 
 /**
@@ -58,7 +60,8 @@ export interface ExpectedEndWindow {
  * runs from the earliest of the first (the soonest any of them may have ended) to the latest of
  * the second, at most MAX_EXPECTED_END_SECONDS long: polls come often inside it and back off
  * after it. Learning from that bracket, rather than from when a poll happened to see the end,
- * keeps one late poll from making every following one late too. Undefined without history.
+ * keeps one late poll from making every following one late too. The median of the ends is where
+ * an export nobody waits for is first polled. Undefined without history.
  */
 export function expectedEndWindow(
   history: readonly ExportRecord[],
@@ -81,6 +84,7 @@ export function expectedEndWindow(
   return {
     fromSeconds,
     untilSeconds: Math.min(Math.max(fromSeconds, ...known), fromSeconds + MAX_EXPECTED_END_SECONDS),
+    typicalSeconds: Math.max(fromSeconds, median(known) as number),
   };
 }
 

@@ -11,11 +11,13 @@ import type { PollTaskOutput } from '../workflow/workflowContract';
 import type { PollTaskInput } from '../workflow/workflowTaskInput';
 import { checkExport } from './checkExport';
 import type { LifecycleDependencies } from './ports';
+import { someoneWaitsFor } from './someoneWaits';
 
 /**
  * One poll of the workflow loop: terminal → the task's output; still running →
  * ExportStillProcessing (the state machine's Retry is the backoff), or ExportFinishing within
- * the export's expected end (a Retry that polls again within seconds); past the
+ * the export's expected end when someone waits for it (a Retry that polls again within seconds;
+ * see someoneWaitsFor); past the
  * deadline → ExportPollingTimedOut (the Catch aborts); transient trouble, the upstream's
  * or AWS's → UpstreamUnavailable, which the state machine retries like a poll that learned
  * nothing, so no number of hiccups over a long export fails it.
@@ -43,7 +45,8 @@ export async function pollExportForWorkflow(
     };
   if (deps.now() > Date.parse(input.deadline))
     throw new ExportPollingTimedOutError(record.exportId, input.deadline);
-  if (isFinishing(record, deps.now())) throw new ExportFinishingError(record.exportId);
+  if (isFinishing(record, deps.now()) && (await someoneWaitsFor(deps, record)))
+    throw new ExportFinishingError(record.exportId);
   throw new ExportStillProcessingError(record.exportId);
 }
 

@@ -30,6 +30,8 @@ export interface StartExportCommand {
    * the spot's queue (QUEUED) and starts as soon as the spot is free.
    */
   whenBusy?: WhenBusy;
+  /** Someone waits for the export: its polls come close around its expected end. */
+  urgent?: boolean;
   /** Where a queued export waits; scheduled runs ahead of backfill windows. Default: first. */
   priority?: QueuePriority;
   /** The export's id, when the caller named it beforehand (a coverage window names its export before it exists). */
@@ -138,6 +140,7 @@ async function createRecord(
         ? { workflowExecutionName: pollingExecutionName(exportId) }
         : { queue: { priority: command.priority ?? QueuePriority.FIRST, enqueuedAt: now } }),
       ...(command.origin !== undefined && { origin: command.origin }),
+      ...(command.urgent === true && { urgent: true }),
       ...(command.idempotencyKey !== undefined && { idempotencyKey: command.idempotencyKey }),
     });
     if (status === ExportStatus.QUEUED) deps.metrics.count('ExportsQueued');

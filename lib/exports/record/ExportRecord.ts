@@ -63,6 +63,11 @@ export interface UpstreamWait {
 export interface ExpectedEnd {
   from: string;
   until: string;
+  /**
+   * When most of them had ended (the median): where the first poll of an export nobody waits for
+   * goes. Absent in records written before it was learned (`from` stands in).
+   */
+  typical?: string;
 }
 
 /** One export as we track it. Timestamps are ISO 8601 strings. */
@@ -87,6 +92,11 @@ export interface ExportRecord {
    * the upstream finished, which is what the spot's next exports learn their expected end from.
    */
   processingSeenAt?: string;
+  /**
+   * A caller waits for it (`"urgent": true` on the start): its polls come close around its
+   * expected end, as for an export with something queued behind it.
+   */
+  urgent?: boolean;
   /** Polls that were recorded; a poll that changed nothing and was not due for bookkeeping is not counted. */
   pollCount: number;
   source: ExportSource;

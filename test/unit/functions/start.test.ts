@@ -102,6 +102,25 @@ describe('start handler', () => {
       expect(aws.dynamoDb.calls()).toHaveLength(0);
     });
 
+    it('records an urgent start as such and shows it, and refuses an urgent that is not a boolean', async () => {
+      // Act
+      const urgent = parseResponse(
+        await handler(apiRequests.start(SPOT, { ...DATE_RANGE, urgent: true }), lambdaContext()),
+      );
+      const refused = parseResponse(
+        await handler(apiRequests.start(SPOT, { ...DATE_RANGE, urgent: 'yes' }), lambdaContext()),
+      );
+
+      // Assess
+      expect(urgent.statusCode).toBe(202);
+      expect(urgent.body).toMatchObject({ urgent: true, request: { kind: 'dateRange', ...DATE_RANGE } });
+      expect(aws.dynamoDb).toHaveReceivedCommandWith(PutCommand, {
+        Item: expect.objectContaining({ urgent: true }),
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body.errors).toEqual([{ field: 'body.urgent', message: 'must be true or false' }]);
+    });
+
     it('answers 422 for a spot with no credentials and records nothing', async () => {
       // Act
       const response = parseResponse(

@@ -33,7 +33,7 @@ function completed(doneSeconds: number, seenSeconds?: number, request: ExportReq
 }
 
 describe('expectedEndWindow', () => {
-  it('spans from the soonest any recent export may have ended to the latest one was seen done', () => {
+  it('spans from the soonest any recent export may have ended to the latest one was seen done, the median of the ends typical', () => {
     // Act
     const window = expectedEndWindow(
       [completed(392, 389), completed(391, 390), completed(400, 395)],
@@ -41,7 +41,7 @@ describe('expectedEndWindow', () => {
     );
 
     // Assess
-    expect(window).toEqual({ fromSeconds: 389, untilSeconds: 400 });
+    expect(window).toEqual({ fromSeconds: 389, untilSeconds: 400, typicalSeconds: 392 });
   });
 
   it('is not pushed late by a late poll: a poll that saw the end long after it happened widens the window, it does not move it', () => {
@@ -52,7 +52,11 @@ describe('expectedEndWindow', () => {
     const window = expectedEndWindow(history, SIX_HOURS);
 
     // Assess: the next export is looked at from 335 s on, often for at most two minutes, not first at 485 s
-    expect(window).toEqual({ fromSeconds: 335, untilSeconds: 335 + MAX_EXPECTED_END_SECONDS });
+    expect(window).toEqual({
+      fromSeconds: 335,
+      untilSeconds: 335 + MAX_EXPECTED_END_SECONDS,
+      typicalSeconds: 485,
+    });
   });
 
   it('starts a little earlier than the soonest end it knows when no poll saw an export running', () => {
@@ -60,7 +64,11 @@ describe('expectedEndWindow', () => {
     const window = expectedEndWindow([completed(400), completed(420)], SIX_HOURS);
 
     // Assess
-    expect(window).toEqual({ fromSeconds: 400 * (1 - UNKNOWN_START_EARLY_SHARE), untilSeconds: 420 });
+    expect(window).toEqual({
+      fromSeconds: 400 * (1 - UNKNOWN_START_EARLY_SHARE),
+      untilSeconds: 420,
+      typicalSeconds: 410,
+    });
   });
 
   it('learns from exports of the same length when there are some, else from any', () => {
@@ -72,8 +80,12 @@ describe('expectedEndWindow', () => {
     const conversation = expectedEndWindow(history, { kind: 'conversation', conversationId: 'sp_demo_p1' });
 
     // Assess
-    expect(sixHours).toEqual({ fromSeconds: 389, untilSeconds: 391 });
-    expect(conversation).toEqual({ fromSeconds: 89, untilSeconds: 89 + MAX_EXPECTED_END_SECONDS });
+    expect(sixHours).toEqual({ fromSeconds: 389, untilSeconds: 391, typicalSeconds: 391 });
+    expect(conversation).toEqual({
+      fromSeconds: 89,
+      untilSeconds: 89 + MAX_EXPECTED_END_SECONDS,
+      typicalSeconds: 91,
+    });
   });
 
   it('has no window without history', () => {

@@ -44,13 +44,17 @@ describe('pollExportForWorkflow', () => {
     expect(life.metrics).toContain('UpstreamPolls');
   });
 
-  it('throws ExportFinishing within the export’s expected end, so the next poll comes within seconds', async () => {
-    // Prepare: the spot's last export of this length was seen running at 60 s and done at 62 s
+  /**
+   * The spot's first export, seen running at 60 s and done at 62 s, then a second of the same
+   * length created (urgent or not): answers the second's id, its first wait and its poll.
+   */
+  async function secondAfterHistory(options: { urgent?: boolean } = {}) {
     const { record: second } = await startExport(life.deps, {
       spotId: SPOT,
       request: { ...REQUEST, from: '2026-10-30T00:00:00Z', until: '2026-10-31T00:00:00Z' },
       source: 'api',
       whenBusy: 'queue',
+      ...options,
     });
     life.upstream.answers.getExportStatus = [
       report(UpstreamExportStatus.PROCESSING),
@@ -60,26 +64,99 @@ describe('pollExportForWorkflow', () => {
     await captureError(poll());
     life.clock.advance(2_000);
     await poll();
-    const created = await createUpstreamExport(life.deps, {
-      action: 'create',
-      spotId: SPOT,
+    return {
       exportId: second.exportId,
-      deadline,
+      pollSecond: () =>
+        pollExportForWorkflow(life.deps, {
+          action: 'poll',
+          spotId: SPOT,
+          exportId: second.exportId,
+          deadline,
+        }),
+      create: () =>
+        createUpstreamExport(life.deps, {
+          action: 'create',
+          spotId: SPOT,
+          exportId: second.exportId,
+          deadline,
+        }),
+    };
+  }
+
+  const queueAnother = () =>
+    startExport(life.deps, {
+      spotId: SPOT,
+      request: { ...REQUEST, from: '2026-10-29T00:00:00Z', until: '2026-10-30T00:00:00Z' },
+      source: 'schedule',
+      whenBusy: 'queue',
     });
+
+  it('throws ExportFinishing within the expected end while a successor is queued, so the next poll comes within seconds', async () => {
+    // Prepare
+    const second = await secondAfterHistory();
+    await queueAnother();
+    const created = await second.create();
     life.upstream.answers.getExportStatus = [report(UpstreamExportStatus.PROCESSING)];
-    const pollSecond = () =>
-      pollExportForWorkflow(life.deps, { action: 'poll', spotId: SPOT, exportId: second.exportId, deadline });
 
     // Act
     life.clock.advance(created.firstPollDelaySeconds * 1000);
-    const within = await captureError(pollSecond());
+    const within = await captureError(second.pollSecond());
     life.clock.advance(10 * 60_000);
-    const after = await captureError(pollSecond());
+    const after = await captureError(second.pollSecond());
 
     // Assess: the first wait ends where the end is expected to begin
     expect(created.firstPollDelaySeconds).toBe(60);
     expect(within).toMatchObject({ name: WorkflowErrorNames.FINISHING });
     expect(after).toMatchObject({ name: WorkflowErrorNames.STILL_PROCESSING });
+  });
+
+  it('backs off within the expected end when nothing waits, the first poll coming when most exports had ended', async () => {
+    // Prepare
+    const second = await secondAfterHistory();
+    const created = await second.create();
+    life.upstream.answers.getExportStatus = [report(UpstreamExportStatus.PROCESSING)];
+
+    // Act
+    life.clock.advance(created.firstPollDelaySeconds * 1000);
+    const within = await captureError(second.pollSecond());
+
+    // Assess
+    expect(created.firstPollDelaySeconds).toBe(62);
+    expect(within).toMatchObject({ name: WorkflowErrorNames.STILL_PROCESSING });
+  });
+
+  it('switches to close polls when an export is queued behind it while it runs', async () => {
+    // Prepare
+    const second = await secondAfterHistory();
+    const created = await second.create();
+    life.upstream.answers.getExportStatus = [report(UpstreamExportStatus.PROCESSING)];
+    life.clock.advance(created.firstPollDelaySeconds * 1000);
+    const before = await captureError(second.pollSecond());
+
+    // Act
+    await queueAnother();
+    life.clock.advance(5_000);
+    const queued = await captureError(second.pollSecond());
+
+    // Assess
+    expect(before).toMatchObject({ name: WorkflowErrorNames.STILL_PROCESSING });
+    expect(queued).toMatchObject({ name: WorkflowErrorNames.FINISHING });
+  });
+
+  it('polls an urgent export closely with nothing queued', async () => {
+    // Prepare
+    const second = await secondAfterHistory({ urgent: true });
+    const created = await second.create();
+    life.upstream.answers.getExportStatus = [report(UpstreamExportStatus.PROCESSING)];
+
+    // Act
+    life.clock.advance(created.firstPollDelaySeconds * 1000);
+    const within = await captureError(second.pollSecond());
+
+    // Assess
+    expect(created.firstPollDelaySeconds).toBe(60);
+    expect(within).toMatchObject({ name: WorkflowErrorNames.FINISHING });
+    expect(await life.store.getExport(SPOT, second.exportId)).toMatchObject({ urgent: true });
   });
 
   it('records completion with the links, frees the spot, announces it, and answers the file count', async () => {
