@@ -28,6 +28,14 @@ export const exportViewSchema = z.looseObject({
       nextAttemptAt: z.string().optional(),
     })
     .optional(),
+  /** Its estimated AWS charges so far (absent from servers that do not estimate them). */
+  cost: z
+    .looseObject({
+      totalUsd: z.number(),
+      pricedFor: z.looseObject({ region: z.string(), asOf: z.string() }).optional(),
+    })
+    .optional(),
+  usage: z.looseObject({ stateTransitions: z.number(), taskInvocations: z.number() }).optional(),
   /** The archive of the export's files: PENDING, ARCHIVED, FAILED, or NONE when there is nothing to archive. */
   archive: z
     .looseObject({

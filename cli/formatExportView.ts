@@ -46,12 +46,32 @@ export function formatExportView(view: ExportView): string {
     ['polls', view.pollCount],
     ['upstream id', view.upstreamExportId],
     ['archive', describeArchive(view.archive)],
+    ['cost', describeCost(view)],
   ];
   const shown = rows.filter((row): row is [string, string | number] => row[1] !== undefined);
   const width = Math.max(...shown.map(([name]) => name.length));
   const lines = shown.map(([name, value]) => `${name.padEnd(width)}  ${value}`);
   if (view.links.length > 0) lines.push(`${'links'.padEnd(width)}  ${view.links.length}`, ...view.links);
   return `${lines.join('\n')}\n`;
+}
+
+/** `$0.000262 est. (8 transitions, 6 invocations; us-east-1 prices of 2026-11)`. */
+export function describeCost(view: Pick<ExportView, 'cost' | 'usage'>): string | undefined {
+  if (view.cost === undefined) return undefined;
+  const counts =
+    view.usage === undefined
+      ? ''
+      : `${view.usage.stateTransitions} transitions, ${view.usage.taskInvocations} invocations; `;
+  const pricedFor =
+    view.cost.pricedFor === undefined
+      ? ''
+      : `${view.cost.pricedFor.region} prices of ${view.cost.pricedFor.asOf}`;
+  return `${formatUsd(view.cost.totalUsd)} est. (${counts}${pricedFor})`;
+}
+
+/** Dollars to six decimals: an export costs fractions of a cent. */
+export function formatUsd(usd: number): string {
+  return `$${usd.toFixed(6)}`;
 }
 
 /** Exports as a table, one row each, newest first as the API lists them. */

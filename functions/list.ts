@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { totalOfExports } from '../lib/exports/cost/totalOfExports';
 import type { ExportDependencies } from '../lib/exports/ExportDependencies';
 import { listExports } from '../lib/exports/lifecycle/listExports';
 import { queuePositions } from '../lib/exports/queue/spotQueue';
@@ -13,6 +14,7 @@ import { createHandler } from '../lib/runtime/createHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
+import { AWS_PRICE_TABLE } from '../lib/settings/settingsTable';
 
 /** Listing reads the table and nothing else. */
 type ListDependencies = Pick<ExportDependencies, 'store'>;
@@ -27,7 +29,10 @@ export function makeListHandler(runtime: HandlerRuntime<ListDependencies>) {
 
 export const handler = makeListHandler(defaultHandlerRuntime({ store: dynamoDbExportStoreFactory }));
 
-/** 200 `{items, nextToken?}`; pass `nextToken` back for the next page. */
+/**
+ * 200 `{items, total, nextToken?}`: `total` sums the page's usage and estimated cost (the spot's,
+ * over the period its exports span); pass `nextToken` back for the next page.
+ */
 async function listFromApi(
   deps: ListDependencies,
   event: APIGatewayProxyEventV2,
@@ -37,6 +42,7 @@ async function listFromApi(
   const positions = await queuePositions(deps, page.items);
   return jsonResponse(200, {
     items: page.items.map((record) => exportView(record, positions.get(record.exportId))),
+    total: totalOfExports(page.items, AWS_PRICE_TABLE),
     ...(page.nextToken !== undefined && { nextToken: page.nextToken }),
   });
 }

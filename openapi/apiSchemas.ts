@@ -10,6 +10,7 @@ import {
 } from '../lib/exports/backfill/BackfillRecord';
 import { BackfillStatus, BackfillWindowState } from '../lib/exports/backfill/backfillProgress';
 import { backfillRequestShape } from '../lib/exports/backfill/backfillRequestSchema';
+import type { ExportsTotal } from '../lib/exports/cost/totalOfExports';
 import type { WindowSource } from '../lib/exports/coverage/CoverageLedger';
 import type {
   CoverageGapView,
@@ -212,6 +213,52 @@ export const archivedFilesSchema = z
     description: "An export's archive and a page of its files, each with a download URL.",
   });
 
+const count = (description: string) => z.number().int().min(0).meta({ description });
+const usd = (description: string) =>
+  z
+    .number()
+    .min(0)
+    .meta({ description: `US dollars: ${description}` });
+
+const exportUsageSchema = z
+  .strictObject({
+    stateTransitions: count('Step Functions state transitions (what Standard workflows bill).'),
+    taskInvocations: count('Lambda invocations: the start, each create attempt, each poll, the archive.'),
+    billedGbSeconds: z.number().min(0).meta({
+      description: "Their billed duration times memory (estimated from the price table's sizes).",
+    }),
+    upstreamCalls: count('Creates and status calls to OpenWeb.'),
+    tableReads: count('DynamoDB read units, as the code path reads.'),
+    tableWrites: count('DynamoDB write units, as the code path writes.'),
+    archiveBytes: count('Bytes the archive stores for the export.'),
+    archiveFiles: count('Objects the archive stored (gzip CSV and Parquet).'),
+  })
+  .meta({
+    id: 'ExportUsage',
+    description:
+      'What the export used so far, counted from its record and the path it took through the workflow.',
+  });
+
+const exportCostSchema = z
+  .strictObject({
+    stepFunctionsUsd: usd('state transitions.'),
+    lambdaUsd: usd('requests and GB-seconds.'),
+    dynamoDbUsd: usd('on-demand request units.'),
+    otherUsd: usd("the start's API request, the terminal event, credentials reads, the archive's PUTs."),
+    totalUsd: usd('the sum of the above.'),
+    archivePerMonthUsd: usd('storing its archive, per month kept (not in the total).'),
+    pricedFor: z
+      .strictObject({
+        region: z.string().meta({ description: 'The AWS region of the prices.' }),
+        asOf: z.string().meta({ description: 'When they were read from the pricing pages (`YYYY-MM`).' }),
+      })
+      .meta({ description: 'Where the prices are from.' }),
+  })
+  .meta({
+    id: 'ExportCost',
+    description: "Estimated AWS charges, before free tiers, at the deployment's price table.",
+  });
+
 export const exportViewSchema = z
   .strictObject({
     exportId,
@@ -252,12 +299,28 @@ export const exportViewSchema = z
     failureReason: z.string().optional(),
     upstreamWait: upstreamWaitSchema.optional(),
     archive: archiveSummarySchema,
+    usage: exportUsageSchema,
+    cost: exportCostSchema,
   })
   .meta({ id: 'Export', description: 'An export as the API shows it.' });
+
+const exportsTotalSchema = z
+  .strictObject({
+    exports: count('Exports summed.'),
+    from: instant.optional().meta({ description: 'The earliest `requestedAt` among them.' }),
+    until: instant.optional().meta({ description: 'The latest `requestedAt` among them.' }),
+    usage: exportUsageSchema,
+    cost: exportCostSchema,
+  })
+  .meta({
+    id: 'ExportsTotal',
+    description: "The sums of the listed exports' `usage` and `cost`: the spot's, over the period they span.",
+  });
 
 export const exportListSchema = z
   .strictObject({
     items: z.array(exportViewSchema).meta({ description: 'Newest first.' }),
+    total: exportsTotalSchema,
     nextToken: z
       .string()
       .optional()
@@ -519,6 +582,9 @@ export const COMPONENT_SCHEMAS = [
   originSchema,
   queueSchema,
   exportListSchema,
+  exportUsageSchema,
+  exportCostSchema,
+  exportsTotalSchema,
   archiveSummarySchema,
   archiveStateSchema,
   archivedFileSchema,
@@ -546,6 +612,7 @@ type Describes<S, T> = [S] extends [T] ? ([Exclude<keyof T, keyof S>] extends [n
 type RequestOf<K> = Extract<ExportRequest, { kind: K }>;
 type RequestSchemaOf<K> = Extract<z.output<typeof exportRequestViewSchema>, { kind: K }>;
 const describesExportView: Describes<z.output<typeof exportViewSchema>, ExportView> = true;
+const describesExportsTotal: Describes<z.output<typeof exportsTotalSchema>, ExportsTotal> = true;
 const describesUpstreamWait: Describes<z.output<typeof upstreamWaitSchema>, UpstreamWaitView> = true;
 const describesQueue: Describes<z.output<typeof queueSchema>, QueueView> = true;
 const describesDateRange: Describes<RequestSchemaOf<'dateRange'>, RequestOf<'dateRange'>> = true;
@@ -562,6 +629,7 @@ const describesSummary: Describes<z.output<typeof coverageSummarySchema>, Covera
 const describesBackfill: Describes<z.output<typeof backfillViewSchema>, BackfillProgressView> = true;
 export const RESPONSE_SCHEMAS_DESCRIBE_TYPES =
   describesExportView &&
+  describesExportsTotal &&
   describesUpstreamWait &&
   describesQueue &&
   describesDateRange &&

@@ -13,7 +13,7 @@ import {
 import { ExitCode } from '../ExitCode';
 import type { ExportView } from '../ExportView';
 import { CliUsageError } from '../errors';
-import { formatExportTable } from '../formatExportView';
+import { formatExportTable, formatUsd } from '../formatExportView';
 
 const NAME = 'list';
 // Bounds --all should the API ever hand back a token that never ends.
@@ -73,6 +73,8 @@ async function runList(context: CommandContext): Promise<ExitCode> {
     return ExitCode.SUCCESS;
   }
   io.stdout.write(items.length === 0 ? `No exports for spot ${spotId}.\n` : formatExportTable(items));
+  const total = describeTotal(items);
+  if (total !== undefined) io.stdout.write(total);
   if (nextToken !== undefined) {
     io.stderr.write(`More exports: ${CLI_NAME} list --spot ${spotId} --next-token ${nextToken} (or --all)\n`);
   }
@@ -89,4 +91,20 @@ function statusOption(text: string | undefined): ExportStatus | undefined {
     );
   }
   return status;
+}
+
+/**
+ * The listed exports' estimated cost together, and the period they were requested in: with
+ * `--all`, the spot's whole history (or, with `--status`, that of its exports in that state).
+ */
+export function describeTotal(items: readonly ExportView[]): string | undefined {
+  const priced = items.filter((item) => item.cost !== undefined);
+  if (priced.length === 0) return undefined;
+  const usd = priced.reduce((sum, item) => sum + (item.cost?.totalUsd ?? 0), 0);
+  const requested = priced
+    .flatMap((item) => (item.requestedAt === undefined ? [] : [item.requestedAt]))
+    .sort();
+  const period =
+    requested.length === 0 ? '' : ` requested ${requested[0]} to ${requested[requested.length - 1]}`;
+  return `Total: ${formatUsd(usd)} est. for ${priced.length} export${priced.length === 1 ? '' : 's'}${period}\n`;
 }

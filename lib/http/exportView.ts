@@ -1,4 +1,7 @@
 import { type ArchiveView, archiveView } from '../archive/archivedFiles';
+import type { ExportCost } from '../exports/cost/exportCost';
+import type { ExportUsage } from '../exports/cost/exportUsage';
+import { exportUsageAndCost } from '../exports/cost/totalOfExports';
 import { archiveFileCount } from '../exports/record/ExportArchive';
 import {
   type ExportOrigin,
@@ -9,6 +12,7 @@ import {
   QueuePriority,
 } from '../exports/record/ExportRecord';
 import { ExportStatus } from '../exports/record/ExportStatus';
+import { AWS_PRICE_TABLE } from '../settings/settingsTable';
 
 /**
  * A Lambda response may not pass 6 MB, and an export may have thousands of 4 KB links. A view
@@ -51,6 +55,10 @@ export interface ExportView {
   upstreamWait?: UpstreamWaitView;
   /** The archive of the export's files (`GET /exports/{id}/files` lists them with download URLs). */
   archive: ArchiveSummaryView;
+  /** What it used so far: transitions, invocations, upstream calls, table units, archive bytes. */
+  usage: ExportUsage;
+  /** Its estimated AWS charges at the settings' price table (region and date stated). */
+  cost: ExportCost;
 }
 
 /** The archive's state and what it holds, without download URLs. */
@@ -103,6 +111,7 @@ export function exportView(record: ExportRecord, queuePosition?: number): Export
     ...(record.failureReason !== undefined && { failureReason: record.failureReason }),
     ...upstreamWaitOf(record),
     archive: archiveSummary(record),
+    ...exportUsageAndCost(record, AWS_PRICE_TABLE),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { PriceTable } from '../exports/cost/PriceTable';
 import type { Setting } from './Setting';
 
 const SECONDS_PER_MINUTE = 60;
@@ -28,6 +29,41 @@ export const MAX_SPOTS_BY_PRINCIPAL_JSON_CHARS = 2048;
 export const SIMULATED_TIME_SCALE = 0.01;
 /** `npm start` with a real upstream: it runs in real time, so polling must too. */
 export const REAL_TIME_SCALE = 1;
+
+/**
+ * The AWS list prices each export's estimated cost is computed from (lib/exports/cost): US East
+ * (N. Virginia), before free tiers, as published on the AWS pricing pages in November 2026; other
+ * regions differ by up to about 50 %. The sizes are what an invocation is billed as where nothing
+ * is measured: the functions' memory (arm64) and a generous duration (most polls take a few
+ * hundred ms). docs/deploying.md's cost table is computed from these by `npm run bench:polling`.
+ */
+export const AWS_PRICE_TABLE: PriceTable = {
+  region: 'us-east-1',
+  asOf: '2026-11',
+  // $0.025 per 1,000 state transitions (Standard).
+  stepFunctionsPerTransitionUsd: 0.025 / 1_000,
+  // $0.20 per million requests, $0.0000133334 per GB-second (arm64).
+  lambdaPerRequestUsd: 0.2 / 1_000_000,
+  lambdaPerGbSecondUsd: 0.0000133334,
+  // On-demand: $0.625 per million write request units, $0.125 per million read request units.
+  dynamoDbPerWriteUnitUsd: 0.625 / 1_000_000,
+  dynamoDbPerReadUnitUsd: 0.125 / 1_000_000,
+  // HTTP API: $1.00 per million requests; EventBridge: $1.00 per million custom events.
+  apiGatewayPerRequestUsd: 1 / 1_000_000,
+  eventBridgePerEventUsd: 1 / 1_000_000,
+  // Secrets Manager: $0.05 per 10,000 API calls.
+  secretsManagerPerCallUsd: 0.05 / 10_000,
+  // S3 Standard: $0.005 per 1,000 PUT requests, $0.023 per GB-month.
+  s3PerPutUsd: 0.005 / 1_000,
+  s3PerGbMonthUsd: 0.023,
+  workflowTaskGb: 0.5,
+  workflowTaskBilledSeconds: 1,
+  startGb: 0.25,
+  startBilledSeconds: 0.5,
+  archiveGb: 1,
+  // About a second per 10 MB of CSV.
+  archiveBilledSecondsPerMb: 0.1,
+};
 
 /**
  * Every setting of openweb-exports, once: where it is written (stack configuration key,

@@ -5,11 +5,15 @@ import FakeTimers from '@sinonjs/fake-timers';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { stateMachineDefinitionFromTemplate } from '../../infra/extractStateMachine';
 import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
+import { estimateExportCost } from '../../lib/exports/cost/exportCost';
+import { exportUsage } from '../../lib/exports/cost/exportUsage';
 import { expectedEndWindow } from '../../lib/exports/lifecycle/expectedExportDuration';
 import { isFinishing } from '../../lib/exports/lifecycle/pollExportForWorkflow';
+import { ArchiveStatus } from '../../lib/exports/record/ExportArchive';
 import type { ExpectedEnd } from '../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../lib/exports/record/ExportStatus';
 import { ExportFinishingError, ExportStillProcessingError } from '../../lib/exports/workflow/errors';
-import { SETTINGS } from '../../lib/settings/settingsTable';
+import { AWS_PRICE_TABLE, SETTINGS } from '../../lib/settings/settingsTable';
 import { createSeededRandom } from '../../local/openweb-simulator/seededRandom';
 import { exportRecordFixture } from '../support/exportRecordFixtures';
 
@@ -201,6 +205,7 @@ async function main(): Promise<void> {
   createState = taskOf('create');
   archiveState = taskOf('archive');
   const rows: string[][] = [];
+  const costRows: string[][] = [];
   for (const durationSeconds of EXPORT_DURATIONS_SECONDS) {
     const cases = [
       {
@@ -263,6 +268,8 @@ async function main(): Promise<void> {
         `${((100 * lag) / durationSeconds).toFixed(1)} %`,
         String(Math.max(...runs.map((r) => r.transitions - r.polls))),
       ]);
+      if (c.style === 'retry')
+        costRows.push(costRow(formatDuration(durationSeconds), c.name, polls, transitions));
     }
   }
   const header = [
@@ -280,6 +287,68 @@ async function main(): Promise<void> {
   console.log(`| ${header.join(' | ')} |`);
   console.log(`| ${header.map(() => '---').join(' | ')} |`);
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  console.log('');
+  console.log(
+    `What one export costs (docs/deploying.md), from the medians above and lib/exports/cost at the settings' price table (${AWS_PRICE_TABLE.region}, ${AWS_PRICE_TABLE.asOf}):`,
+  );
+  const costHeader = [
+    'export lasts',
+    'loop',
+    'polls',
+    'transitions',
+    'Step Functions',
+    'Lambda invocations',
+    'Lambda GB-s',
+    'Lambda',
+    'DynamoDB writes / reads',
+    'DynamoDB',
+    'other',
+    '**per export**',
+    `1,000 spots hourly, a month (${EXPORTS_A_MONTH_PER_1000_HOURLY_SPOTS.toLocaleString('en-US')} exports)`,
+  ];
+  console.log(`| ${costHeader.join(' | ')} |`);
+  console.log(`| ${costHeader.map(() => '---').join(' | ')} |`);
+  for (const row of costRows) console.log(`| ${row.join(' | ')} |`);
+}
+
+/** 1,000 spots, one export an hour each, 30 days. */
+const EXPORTS_A_MONTH_PER_1000_HOURLY_SPOTS = 1_000 * 24 * 30;
+
+/**
+ * A row of the cost table: the usage lib/exports/cost counts for a COMPLETED export created at
+ * the first attempt and polled `polls` times, its archive step included (billed its minimum; the
+ * archive's own size and storage are priced in docs/archive.md), at the settings' price table.
+ */
+function costRow(duration: string, loop: string, polls: number, transitions: number): string[] {
+  const record = exportRecordFixture({
+    status: ExportStatus.COMPLETED,
+    upstreamExportId: 'up_bench',
+    createAttempts: 1,
+    pollCount: polls,
+    archive: { status: ArchiveStatus.ARCHIVED, files: [], fileCount: 0, bytes: 0 },
+  });
+  const usage = exportUsage(record, AWS_PRICE_TABLE);
+  if (usage.stateTransitions !== transitions)
+    throw new Error(
+      `${duration} ${loop}: the cost model counts ${usage.stateTransitions} transitions, the run ${transitions}`,
+    );
+  const cost = estimateExportCost(usage, AWS_PRICE_TABLE);
+  const usd = (value: number) => `$${value.toFixed(6)}`;
+  return [
+    duration,
+    loop,
+    String(polls),
+    String(usage.stateTransitions),
+    usd(cost.stepFunctionsUsd),
+    String(usage.taskInvocations),
+    usage.billedGbSeconds.toFixed(2),
+    usd(cost.lambdaUsd),
+    `${usage.tableWrites} / ${usage.tableReads}`,
+    usd(cost.dynamoDbUsd),
+    usd(cost.otherUsd),
+    `**$${cost.totalUsd.toFixed(5)}**`,
+    `$${Math.round(cost.totalUsd * EXPORTS_A_MONTH_PER_1000_HOURLY_SPOTS).toLocaleString('en-US')}`,
+  ];
 }
 
 await main();

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ProblemType } from '../../../lib/errors/problems';
+import { totalOfExports } from '../../../lib/exports/cost/totalOfExports';
 import { EXPORT_STATUSES } from '../../../lib/exports/record/ExportStatus';
 import { newExportId } from '../../../lib/exports/record/exportId';
 import { exportView } from '../../../lib/http/exportView';
 import { ROUTES } from '../../../lib/http/routeTable';
+import { AWS_PRICE_TABLE } from '../../../lib/settings/settingsTable';
 import {
   OPENAPI_DOCUMENT_FILE,
   openApiDocument,
@@ -122,7 +124,7 @@ describe('the OpenAPI document', () => {
       const header = validator.problemsOf('GET', '/exports', {
         status: 200,
         headers: { 'content-type': 'application/json', 'x-debug': '1' },
-        body: { items: [] },
+        body: { items: [], total: totalOfExports([], AWS_PRICE_TABLE) },
       });
       const missingLocation = validator.problemsOf('POST', '/exports', {
         status: 202,
@@ -155,7 +157,7 @@ describe('the OpenAPI document', () => {
         validator.problemsOf('GET', '/exports', {
           status: 200,
           headers: { 'content-type': 'application/json' },
-          body: { items: [{ ...view, status }] },
+          body: { items: [{ ...view, status }], total: totalOfExports([], AWS_PRICE_TABLE) },
         }),
       );
 

@@ -79,6 +79,7 @@ describe('lib/ folders', () => {
     // Assess: the concepts are there, and a higher one (lifecycle) builds on a lower one (record)
     expect([...new Set([...graph.keys(), ...[...graph.values()].flatMap((to) => [...to])])].sort()).toEqual([
       'backfill',
+      'cost',
       'coverage',
       'lifecycle',
       'queue',

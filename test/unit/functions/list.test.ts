@@ -57,6 +57,37 @@ describe('list handler', () => {
     });
   });
 
+  it("sums the page's usage and estimated cost: the total is what its exports add up to", async () => {
+    // Act
+    const page = parseResponse(await handler(apiRequests.list(SPOT, {}), lambdaContext()));
+
+    // Assess
+    type Item = { requestedAt: string; usage: Record<string, number>; cost: { totalUsd: number } };
+    const items = page.body.items as Item[];
+    const total = page.body.total as {
+      exports: number;
+      from: string;
+      until: string;
+      usage: Record<string, number>;
+      cost: { totalUsd: number; pricedFor: { region: string } };
+    };
+    expect(total.exports).toBe(3);
+    expect(total.from).toBe(items[2]?.requestedAt);
+    expect(total.until).toBe(items[0]?.requestedAt);
+    for (const [field, value] of Object.entries(total.usage)) {
+      expect(value).toBeCloseTo(
+        items.reduce((sum, item) => sum + (item.usage[field] ?? 0), 0),
+        9,
+      );
+    }
+    expect(total.usage.taskInvocations).toBe(3);
+    expect(total.cost.totalUsd).toBeCloseTo(
+      items.reduce((sum, item) => sum + item.cost.totalUsd, 0),
+      12,
+    );
+    expect(total.cost.pricedFor.region).toBe('us-east-1');
+  });
+
   it('refuses a limit out of range and a forged token with 400', async () => {
     // Act
     const badLimit = parseResponse(await handler(apiRequests.list(SPOT, { limit: '101' }), lambdaContext()));

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { exportUsageAndCost } from '../../../../lib/exports/cost/totalOfExports';
 import { exportLocation, exportView, MAX_VIEW_LINK_BYTES } from '../../../../lib/http/exportView';
+import { AWS_PRICE_TABLE } from '../../../../lib/settings/settingsTable';
 import { exportRecordFixture } from '../../../support/exportRecordFixtures';
 
 describe('exportView', () => {
@@ -41,7 +43,11 @@ describe('exportView', () => {
       source: 'api',
       // Completed, its archive not claimed yet.
       archive: { status: 'PENDING', files: 0 },
+      // What it used and cost, at the settings' price table.
+      ...exportUsageAndCost(record, AWS_PRICE_TABLE),
     });
+    expect(view.usage).toMatchObject({ stateTransitions: 8, taskInvocations: 6, upstreamCalls: 5 });
+    expect(view.cost.totalUsd).toBeGreaterThan(0);
   });
 
   it('lists the first links that fit its budget, with the count of all and a truncation mark', () => {
@@ -118,6 +124,7 @@ describe('exportView', () => {
     expect(Object.keys(view).sort()).toEqual(
       [
         'archive',
+        'cost',
         'exportId',
         'linkCount',
         'links',
@@ -127,6 +134,7 @@ describe('exportView', () => {
         'source',
         'spotId',
         'status',
+        'usage',
       ].sort(),
     );
     expect(exportLocation(view.exportId)).toBe(`/exports/${view.exportId}`);
