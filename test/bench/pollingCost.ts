@@ -304,7 +304,7 @@ async function main(): Promise<void> {
     'DynamoDB',
     'other',
     '**per export**',
-    `1,000 spots hourly, a month (${EXPORTS_A_MONTH_PER_1000_HOURLY_SPOTS.toLocaleString('en-US')} exports)`,
+    `${EXPORTS_A_MONTH_PER_1000_HOURLY_SPOTS.toLocaleString('en-US')} exports (1,000 hourly spots, a month)`,
   ];
   console.log(`| ${costHeader.join(' | ')} |`);
   console.log(`| ${costHeader.map(() => '---').join(' | ')} |`);
