@@ -244,7 +244,7 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
     // Assess
     expect(seen).toEqual(exportIds);
     expect(pages).toBe(3);
-    expect(otherSpot.body).toEqual({ items: [] });
+    expect(otherSpot.body).toMatchObject({ items: [], total: { exports: 0, cost: { totalUsd: 0 } } });
   });
 
   it('answers 409 with the active export while the spot is busy', async () => {
