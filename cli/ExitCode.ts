@@ -10,10 +10,12 @@ export const ExitCode = {
   ARCHIVE_UNAVAILABLE: 7,
   /** A downloaded file did not match its recorded SHA-256 (nothing of it was kept), or could not be written. */
   DOWNLOAD_FAILED: 8,
-  /** `query`: the engine refused or failed the query (its message on stderr). */
+  /** `query`: the engine failed the query: bad SQL, a limit reached (its message on stderr). */
   QUERY_FAILED: 9,
   /** `coverage`: the range has gap hours (windows given up on); the report says which and why. */
   COVERAGE_GAPS: 10,
+  /** `query`: not a read-only question about the archive (a write, DDL, ATTACH, SET, or a file outside it). */
+  QUERY_REFUSED: 11,
   // 128 + SIGINT, what a shell reports for a Ctrl-C'd process.
   INTERRUPTED: 130,
 } as const;

@@ -94,5 +94,11 @@ export class QueryFailedError extends CliError {
   }
 }
 
+/**
+ * The query is not a question about the archive: a statement that writes, defines, attaches or
+ * sets something, or one that reads a file outside the archive. Refused before it changed anything.
+ */
+export class QueryRefusedError extends QueryFailedError {}
+
 /** The query engine could not be reached (Athena over the network) or loaded (DuckDB's native library). */
 export class QueryEngineUnavailableError extends CliError {}

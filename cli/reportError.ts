@@ -13,6 +13,7 @@ import {
   DownloadFailedError,
   QueryEngineUnavailableError,
   QueryFailedError,
+  QueryRefusedError,
   UnexpectedApiResponseError,
   WatchGaveUpError,
 } from './errors';
@@ -62,6 +63,10 @@ export function reportError(error: unknown, io: CliIo, context: ErrorReportConte
   if (error instanceof DownloadFailedError) {
     io.stderr.write(`error: ${error.message}\n`);
     return ExitCode.DOWNLOAD_FAILED;
+  }
+  if (error instanceof QueryRefusedError) {
+    io.stderr.write(`error: ${error.engine} refused the query: ${error.message}\n`);
+    return ExitCode.QUERY_REFUSED;
   }
   if (error instanceof QueryFailedError) {
     io.stderr.write(`error: ${error.engine}: ${error.message}\n`);

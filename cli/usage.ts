@@ -25,8 +25,10 @@ const EXIT_CODES_HELP = `Exit codes:
   6    the API could not be reached (query: Athena, or the local engine could not be loaded)
   7    download: the archive is not ready (PENDING), FAILED, or the export did not complete
   8    download: a file did not match its SHA-256, or could not be written (nothing partial is kept)
-  9    query: the engine refused or failed the query (its message on stderr)
+  9    query: the engine failed the query: bad SQL, a limit reached (its message on stderr)
   10   coverage: the range has gaps (windows given up on); they are listed with their reasons
+  11   query: refused, not a read-only question about the archive (a write, DDL, ATTACH, SET,
+       or a file outside the archive); nothing was written, nothing outside the archive read
   130  interrupted (Ctrl-C, or stdout closed by its reader, e.g. '| head'); a running export is
        left running`;
 

@@ -17,6 +17,7 @@ import { formatQueryResult, QueryOutputFormat } from '../query/formatQueryResult
 import { openQueryEngine } from '../query/openQueryEngine';
 import type { QueryProgress } from '../query/QueryEngine';
 import { resolveQueryTarget } from '../query/QueryTarget';
+import { assertReadOnlyStatement, READ_ONLY_STATEMENTS } from '../query/readOnlyStatement';
 
 const NAME = 'query';
 const FORMATS = Object.values(QueryOutputFormat);
@@ -24,6 +25,8 @@ const FORMATS = Object.values(QueryOutputFormat);
 const REDRAW_LINE = '\r\x1b[2K';
 const SPINNER_FRAMES = ['|', '/', '-', '\\'] as const;
 const MS_PER_SECOND = 1000;
+/** How messages name each engine (the engines' own names, without loading either). */
+const ENGINE_NAMES = { duckdb: 'DuckDB', athena: 'Athena' } as const;
 
 export const queryCommand: CliCommand = {
   name: NAME,
@@ -51,7 +54,11 @@ Options:
   --database <name>     The catalog database (default: $OPENWEB_EXPORTS_DATABASE, else
                         ${DEFAULT_LAKE_DATABASE_NAME}: the stack's LakeDatabaseName output)
 
-Exits 9 when the engine refuses or fails the query, with its message.`,
+Only questions run: ${READ_ONLY_STATEMENTS}. A statement that writes,
+defines, attaches, loads or sets anything is refused before it runs, and DuckDB reads no file
+but the archive's own (see docs/security.md).
+
+Exits 9 when the engine fails the query, with its message; 11 when the query is refused.`,
   options: {
     file: { type: 'string' },
     format: { type: 'string' },
@@ -78,6 +85,8 @@ async function runQuery(context: CommandContext): Promise<ExitCode> {
     cwd: process.cwd(),
     command: NAME,
   });
+  // Up front, before an engine is loaded or a credential looked up.
+  assertReadOnlyStatement(sql, ENGINE_NAMES[target.engine]);
   const engine = await (io.openQueryEngine ?? openQueryEngine)(target, io);
   if (engine.notice !== undefined) io.stderr.write(`${engine.notice}\n`);
   const progress = progressLine(io, engine.name);

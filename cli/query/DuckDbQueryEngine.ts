@@ -14,7 +14,7 @@ import {
   LakeColumnType,
 } from '../../lib/lake/commentRowsTable';
 import { COMMENTS_VIEW_NAME, COMMENTS_VIEW_SQL } from '../../lib/lake/commentsView';
-import { QueryFailedError } from '../errors';
+import { QueryFailedError, QueryRefusedError } from '../errors';
 import { findLocalLakeFiles, type LocalLakeFiles } from './localLakeFiles';
 import type { QueryEngine } from './QueryEngine';
 import {
@@ -24,8 +24,11 @@ import {
   type QueryColumn,
   type QueryResult,
 } from './QueryResult';
+import { assertReadOnlyStatement } from './readOnlyStatement';
 
 export const DUCKDB_ENGINE_NAME = 'DuckDB';
+/** How DuckDB starts the message of a refused file access. */
+const PERMISSION_ERROR = 'Permission Error';
 
 /** DuckDB's types for the catalog's column types. */
 const DUCKDB_TYPES: Record<LakeColumnType, string> = {
@@ -67,6 +70,12 @@ export interface DuckDbQueryEngineOptions {
  * partitions `spot` and `date` from their paths, typed exactly as the catalog types them), and
  * whose `comments` is the catalog's view text itself. Both live in a schema named like the catalog
  * database, which is also the search path: `comments` and `openweb_exports.comments` both work.
+ *
+ * It answers questions about the archive and nothing else: once the views are made, DuckDB may
+ * read the archive's own Parquet files and no other file (`allowed_paths`, external access off),
+ * load no extension, and no setting can change (`lock_configuration`); a statement runs only if
+ * it starts as a question (see `assertReadOnlyStatement`), and alone (DuckDB splits a PIVOT
+ * without an IN list into a type definition and a SELECT: two statements, refused).
  */
 export class DuckDbQueryEngine implements QueryEngine {
   readonly name = DUCKDB_ENGINE_NAME;
@@ -96,6 +105,9 @@ export class DuckDbQueryEngine implements QueryEngine {
     const connection = await instance.connect();
     // Timestamps are UTC, as in Athena; a Parquet timestamp adjusted to UTC is read as one with a zone.
     await connection.run("SET TimeZone = 'UTC'");
+    // The archive's files and nothing else: no other file, no extension, no network.
+    await connection.run(`SET allowed_paths = [${files.files.map(sqlString).join(', ')}]`);
+    await connection.run('SET enable_external_access = false');
     const schema = options.database;
     await connection.run(`CREATE SCHEMA ${schema}`);
     await connection.run(
@@ -103,10 +115,13 @@ export class DuckDbQueryEngine implements QueryEngine {
     );
     await connection.run(`SET search_path = '${schema}'`);
     await connection.run(`CREATE VIEW ${schema}.${COMMENTS_VIEW_NAME} AS ${COMMENTS_VIEW_SQL}`);
+    // From here on no statement can change a setting, external access included.
+    await connection.run('SET lock_configuration = true');
     return new DuckDbQueryEngine(instance, connection, files);
   }
 
   async run(sql: string): Promise<QueryResult> {
+    assertReadOnlyStatement(sql, this.name);
     let reader: Awaited<ReturnType<DuckDBConnection['runAndReadAll']>>;
     try {
       const statements = await this.#connection.extractStatements(sql);
@@ -120,7 +135,15 @@ export class DuckDbQueryEngine implements QueryEngine {
       reader = await (await statements.prepare(0)).runAndReadAll();
     } catch (error) {
       if (error instanceof QueryFailedError) throw error;
-      throw new QueryFailedError(this.name, engineMessage(error), { cause: error });
+      const message = engineMessage(error);
+      if (message.startsWith(PERMISSION_ERROR)) {
+        throw new QueryRefusedError(
+          this.name,
+          `${message.split('\n')[0]}: a query here reads only the archive's own files (${COMMENT_ROWS_TABLE_NAME}, ${COMMENTS_VIEW_NAME})`,
+          { cause: error },
+        );
+      }
+      throw new QueryFailedError(this.name, message, { cause: error });
     }
     const types = reader.columnTypes();
     const columns = reader.columnNames().map((name, index) => columnOf(name, types[index] as DuckDBType));
@@ -146,12 +169,16 @@ function commentRowsSelect(files: readonly string[]): string {
       .join(', ');
     return `SELECT ${empty} LIMIT 0`;
   }
-  const list = files.map((file) => `'${file.replaceAll("'", "''")}'`).join(', ');
+  const list = files.map(sqlString).join(', ');
   // By name, as Athena reads Parquet: a file without a column gives nulls in it.
   return (
     `SELECT ${columns} FROM read_parquet([${list}], hive_partitioning = true, ` +
     'hive_types_autocast = false, union_by_name = true)'
   );
+}
+
+function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
 }
 
 function castColumn(column: LakeColumn): string {

@@ -1,8 +1,8 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { QueryFailedError } from '../../../../cli/errors';
+import { QueryFailedError, QueryRefusedError } from '../../../../cli/errors';
 import { DuckDbQueryEngine } from '../../../../cli/query/DuckDbQueryEngine';
 import { COMMENT_ROW_COLUMNS } from '../../../../lib/lake/commentRowsTable';
 import { localArchiveBucketDirectory, S3RVER_OBJECT_SUFFIX } from '../../../../local/localDataLayout';
@@ -235,5 +235,104 @@ describe('DuckDbQueryEngine over the local runtime’s archive', () => {
     expect(twoStatements.message).toBe('2 statements to run: a query is one statement');
     expect(badSql).toBeInstanceOf(QueryFailedError);
     expect(badSql.message).toMatch(/^Binder Error: Referenced column "nope" not found/);
+  });
+
+  describe('answers questions about the archive and nothing else', () => {
+    async function archived(): Promise<DuckDbQueryEngine> {
+      const rows = exportRows(
+        [{ id: 'c1', userId: 'u1', status: 'approved', writtenAt: `${DAY}T01:00:00Z` }],
+        lineage('ex_a', '2024-05-02T00:10:00Z'),
+      );
+      await archiveLakeExports(dataDir, [{ spotId: SPOT, date: DAY, exportId: 'ex_a', files: [rows] }]);
+      return open();
+    }
+
+    it.each([
+      [
+        'a write (COPY … TO)',
+        "COPY (SELECT 1 AS x) TO '{out}/x.csv'",
+        /^COPY writes files: a query here only reads/,
+      ],
+      ['a database attached', "ATTACH '{out}/x.duckdb' AS x", /^ATTACH opens or creates a database file/],
+      [
+        'a table created (DDL)',
+        'CREATE TABLE t AS SELECT 1 AS x',
+        /^CREATE defines tables, views or functions/,
+      ],
+      ['a view dropped (DDL)', 'DROP VIEW comments', /^DROP drops the archive's tables or views/],
+      ['a row inserted', 'INSERT INTO comment_rows DEFAULT VALUES', /^INSERT changes data/],
+      ['a setting changed', 'SET enable_external_access = true', /^SET changes the engine's settings/],
+      ['an extension loaded', 'INSTALL httpfs', /^INSTALL installs extensions/],
+      [
+        'an EXPLAIN ANALYZE that would run DDL',
+        'EXPLAIN ANALYZE CREATE TABLE t AS SELECT 1',
+        /^EXPLAIN CREATE defines/,
+      ],
+    ])('refuses %s with the reason, and nothing is written', async (_kind, template, reason) => {
+      // Prepare
+      const engine = await archived();
+      const out = join(dataDir, 'out');
+      mkdirSync(out);
+      const sql = template.replaceAll('{out}', out);
+
+      // Act
+      const error = await captureError(engine.run(sql));
+      const after = await engine.run('SELECT count(*) FROM comments');
+
+      // Assess
+      expect(error).toBeInstanceOf(QueryRefusedError);
+      expect(error.message).toMatch(reason);
+      expect(existsSync(join(out, 'x.csv'))).toBe(false);
+      expect(existsSync(join(out, 'x.duckdb'))).toBe(false);
+      expect(after.rows).toEqual([['1']]);
+    });
+
+    it.each([
+      ['read_csv', "SELECT * FROM read_csv('/etc/passwd')", '/etc/passwd'],
+      ['read_text', "SELECT * FROM read_text('/etc/hostname')", '/etc/hostname'],
+      ['glob', "SELECT * FROM glob('/etc/*')", '/etc/*'],
+      ['glob over the data dir', "SELECT * FROM glob('{dataDir}/**')", '{dataDir}/**'],
+      [
+        'read_parquet of a file beside the archive',
+        "SELECT * FROM read_parquet('{dataDir}/beside.parquet')",
+        '{dataDir}/beside.parquet',
+      ],
+    ])('refuses to read files outside the archive (%s), naming the file', async (_kind, template, file) => {
+      // Prepare
+      const engine = await archived();
+      await writeLakeParquet(join(dataDir, 'beside.parquet'), []);
+      const sql = template.replaceAll('{dataDir}', dataDir);
+
+      // Act
+      const error = await captureError(engine.run(sql));
+
+      // Assess
+      expect(error).toBeInstanceOf(QueryRefusedError);
+      expect(error.message).toContain(`Cannot access file "${file.replaceAll('{dataDir}', dataDir)}"`);
+      expect(error.message).toMatch(/a query here reads only the archive's own files/);
+    });
+
+    it.each([
+      ['SELECT', 'SELECT count(*) FROM comments', [['1']]],
+      ['WITH', 'WITH c AS (SELECT * FROM comments) SELECT count(*) FROM c', [['1']]],
+      ['FROM first, after a comment', '-- how many?\nFROM comments SELECT count(*)', [['1']]],
+      ['a parenthesized SELECT', '(SELECT count(*) FROM comment_rows)', [['1']]],
+      ['VALUES', 'VALUES (1)', [['1']]],
+      ['DESCRIBE', 'DESCRIBE comments', undefined],
+      ['SHOW TABLES', 'SHOW TABLES', [['comment_rows'], ['comments']]],
+      ['SUMMARIZE', 'SUMMARIZE comment_rows', undefined],
+      ['EXPLAIN', 'EXPLAIN SELECT count(*) FROM comments', undefined],
+      ['EXPLAIN ANALYZE of a query', 'EXPLAIN ANALYZE SELECT count(*) FROM comments', undefined],
+    ])('runs %s, reading the archive', async (_kind, sql, rows) => {
+      // Prepare
+      const engine = await archived();
+
+      // Act
+      const result = await engine.run(sql);
+
+      // Assess
+      expect(result.rows.length).toBeGreaterThan(0);
+      if (rows !== undefined) expect(result.rows).toEqual(rows);
+    });
   });
 });

@@ -275,6 +275,36 @@ describe('query command', () => {
 
     // Assess
     expect(io.stdoutText()).toMatch(/^ {2}query +Ask the archive a question in SQL/m);
-    expect(io.stdoutText()).toMatch(/^ {2}9 +query: the engine refused or failed the query/m);
+    expect(io.stdoutText()).toMatch(/^ {2}9 +query: the engine failed the query/m);
+    expect(io.stdoutText()).toMatch(/^ {2}11 +query: refused, not a read-only question about the archive/m);
   });
+
+  it.each([
+    ['a write', "COPY (SELECT 1) TO 's3://elsewhere/x.csv'", 'COPY writes files'],
+    ['a table made', 'CREATE TABLE t AS SELECT 1', 'CREATE defines tables, views or functions'],
+    ['a view dropped', '/* tidy */ DROP VIEW comments', "DROP drops the archive's tables or views"],
+    [
+      'an EXPLAIN ANALYZE of an insert',
+      'EXPLAIN ANALYZE INSERT INTO t VALUES (1)',
+      'EXPLAIN INSERT changes data',
+    ],
+  ])(
+    'refuses %s on Athena too (exit 11), before any engine opens or credential is looked up',
+    async (_kind, sql, reason) => {
+      // Prepare
+      const engine = new FakeEngine(ANSWER, { name: 'Athena' });
+      const io = ioWith(engine, { env: { OPENWEB_EXPORTS_WORKGROUP: 'wg', AWS_REGION: 'eu-west-1' } });
+
+      // Act
+      const code = await runCli(['query', sql], io);
+
+      // Assess
+      expect(code).toBe(ExitCode.QUERY_REFUSED);
+      expect(io.stderrText()).toBe(
+        `error: Athena refused the query: ${reason}: a query here only reads the archive (SELECT, WITH, FROM, VALUES, DESCRIBE, SHOW, SUMMARIZE, or EXPLAIN of a query)\n`,
+      );
+      expect(io.targets).toEqual([]);
+      expect(engine.asked).toEqual([]);
+    },
+  );
 });
