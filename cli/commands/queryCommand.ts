@@ -149,7 +149,7 @@ async function readSql(context: CommandContext): Promise<string> {
   return sql;
 }
 
-/** `Scanned 1.2 MB (billed 10.0 MB): about $0.0000048 at Athena's $5 per TB scanned (us-east-1 list price, 2025)` */
+/** `Scanned 1.2 MB (billed 10.0 MB): about $0.0000048 at Athena's $5 per TB scanned (us-east-1 list price, November 2026)` */
 export function athenaCostText(scannedBytes: number): string {
   const { billedBytes, usd } = athenaQueryCost(scannedBytes);
   return (

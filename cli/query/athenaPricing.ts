@@ -1,10 +1,10 @@
 /**
  * Athena's list price for SQL queries, per TB scanned (US East (N. Virginia), as published on
- * the AWS pricing page in 2025; other regions differ). Failed queries and DDL are not billed;
+ * the AWS pricing page in November 2026; other regions differ). Failed queries and DDL are not billed;
  * a cancelled query is billed for what it scanned.
  */
 export const ATHENA_PRICE_PER_TB_SCANNED_USD = 5;
-export const ATHENA_PRICE_SOURCE = 'us-east-1 list price, 2025';
+export const ATHENA_PRICE_SOURCE = 'us-east-1 list price, November 2026';
 
 const MIB = 1024 * 1024;
 const TIB = 1024 * 1024 * MIB;

@@ -5,8 +5,6 @@ import FakeTimers from '@sinonjs/fake-timers';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { stateMachineDefinitionFromTemplate } from '../../infra/extractStateMachine';
 import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
-import { estimateExportCost } from '../../lib/exports/cost/exportCost';
-import { exportUsage } from '../../lib/exports/cost/exportUsage';
 import { expectedEndWindow } from '../../lib/exports/lifecycle/expectedExportDuration';
 import { isFinishing } from '../../lib/exports/lifecycle/pollExportForWorkflow';
 import { ArchiveStatus } from '../../lib/exports/record/ExportArchive';
@@ -16,6 +14,7 @@ import { ExportFinishingError, ExportStillProcessingError } from '../../lib/expo
 import { AWS_PRICE_TABLE, SETTINGS } from '../../lib/settings/settingsTable';
 import { createSeededRandom } from '../../local/openweb-simulator/seededRandom';
 import { exportRecordFixture } from '../support/exportRecordFixtures';
+import { COST_TABLE_HEADER, costRow } from './exportCostTable';
 
 const EXPORT_DURATIONS_SECONDS = [60, 600, 3_600, 21_600];
 const RUNS_PER_CASE = 41;
@@ -269,7 +268,9 @@ async function main(): Promise<void> {
         String(Math.max(...runs.map((r) => r.transitions - r.polls))),
       ]);
       if (c.style === 'retry')
-        costRows.push(costRow(formatDuration(durationSeconds), c.name, polls, transitions));
+        costRows.push(
+          costRow({ exportLasts: formatDuration(durationSeconds), loop: c.name, polls, transitions }),
+        );
     }
   }
   const header = [
@@ -291,64 +292,10 @@ async function main(): Promise<void> {
   console.log(
     `What one export costs (docs/deploying.md), from the medians above and lib/exports/cost at the settings' price table (${AWS_PRICE_TABLE.region}, ${AWS_PRICE_TABLE.asOf}):`,
   );
-  const costHeader = [
-    'export lasts',
-    'loop',
-    'polls',
-    'transitions',
-    'Step Functions',
-    'Lambda invocations',
-    'Lambda GB-s',
-    'Lambda',
-    'DynamoDB writes / reads',
-    'DynamoDB',
-    'other',
-    '**per export**',
-    `${EXPORTS_A_MONTH_PER_1000_HOURLY_SPOTS.toLocaleString('en-US')} exports (1,000 hourly spots, a month)`,
-  ];
+  const costHeader = COST_TABLE_HEADER;
   console.log(`| ${costHeader.join(' | ')} |`);
   console.log(`| ${costHeader.map(() => '---').join(' | ')} |`);
   for (const row of costRows) console.log(`| ${row.join(' | ')} |`);
-}
-
-/** 1,000 spots, one export an hour each, 30 days. */
-const EXPORTS_A_MONTH_PER_1000_HOURLY_SPOTS = 1_000 * 24 * 30;
-
-/**
- * A row of the cost table: the usage lib/exports/cost counts for a COMPLETED export created at
- * the first attempt and polled `polls` times, its archive step included (billed its minimum; the
- * archive's own size and storage are priced in docs/archive.md), at the settings' price table.
- */
-function costRow(duration: string, loop: string, polls: number, transitions: number): string[] {
-  const record = exportRecordFixture({
-    status: ExportStatus.COMPLETED,
-    upstreamExportId: 'up_bench',
-    createAttempts: 1,
-    pollCount: polls,
-    archive: { status: ArchiveStatus.ARCHIVED, files: [], fileCount: 0, bytes: 0 },
-  });
-  const usage = exportUsage(record, AWS_PRICE_TABLE);
-  if (usage.stateTransitions !== transitions)
-    throw new Error(
-      `${duration} ${loop}: the cost model counts ${usage.stateTransitions} transitions, the run ${transitions}`,
-    );
-  const cost = estimateExportCost(usage, AWS_PRICE_TABLE);
-  const usd = (value: number) => `$${value.toFixed(6)}`;
-  return [
-    duration,
-    loop,
-    String(polls),
-    String(usage.stateTransitions),
-    usd(cost.stepFunctionsUsd),
-    String(usage.taskInvocations),
-    usage.billedGbSeconds.toFixed(2),
-    usd(cost.lambdaUsd),
-    `${usage.tableWrites} / ${usage.tableReads}`,
-    usd(cost.dynamoDbUsd),
-    usd(cost.otherUsd),
-    `**$${cost.totalUsd.toFixed(5)}**`,
-    `$${Math.round(cost.totalUsd * EXPORTS_A_MONTH_PER_1000_HOURLY_SPOTS).toLocaleString('en-US')}`,
-  ];
 }
 
 await main();

@@ -173,7 +173,7 @@ describe('query command', () => {
     ]);
     expect(io.stderrText()).toBe(
       '3 rows from Athena, the fake data; scanned 1.5 MB (billed 10.0 MB): about $0.000048 ' +
-        "at Athena's $5 per TB scanned (us-east-1 list price, 2025)\n",
+        "at Athena's $5 per TB scanned (us-east-1 list price, November 2026)\n",
     );
   });
 
