@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { CliIo } from './CliIo';
+import type { FollowUpCommand } from './cliOptions';
 import type { ExitCode } from './ExitCode';
 import type { ExportsApiClient } from './ExportsApiClient';
 
@@ -14,6 +15,8 @@ export interface CommandContext {
   positionals: readonly string[];
   /** `--json`: machine output on stdout. */
   json: boolean;
+  /** A command line to print for the operator to run next, keeping `--api` and the like. */
+  followUp: FollowUpCommand;
   /** The API client, built on first use so usage errors surface before any setting is resolved. */
   client(): ExportsApiClient;
 }

@@ -117,8 +117,21 @@ export function reconnectAttemptsOption(values: CliOptionValues, command: string
   );
 }
 
-/** The command line that watches this export again, with the --api it was given, if any. */
-export function watchResumeCommand(values: CliOptionValues, exportId: string, spotId: string): string {
+/** Builds a command line to run next from its words (`watch ex_… --spot sp_…`). */
+export type FollowUpCommand = (words: string) => string;
+
+/**
+ * A printed follow-up command, with the global options of this command line that the next one
+ * needs to reach the same API the same way (`--api`, `--sigv4`, `--region`): pasted as it is, it
+ * talks to the API this one did. Options set through the environment carry over by themselves.
+ */
+export function followUpCommandFor(values: CliOptionValues): FollowUpCommand {
   const api = stringOption(values, 'api');
-  return `${CLI_NAME} watch ${exportId} --spot ${spotId}${api === undefined ? '' : ` --api ${api}`}`;
+  const region = stringOption(values, 'region');
+  const kept = [
+    ...(api === undefined ? [] : [`--api ${api}`]),
+    ...(booleanOption(values, 'sigv4') ? ['--sigv4'] : []),
+    ...(region === undefined ? [] : [`--region ${region}`]),
+  ];
+  return (words) => [CLI_NAME, words, ...kept].join(' ');
 }

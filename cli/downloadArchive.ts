@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import type { CliIo } from './CliIo';
-import { CLI_NAME } from './cliOptions';
+import type { FollowUpCommand } from './cliOptions';
 import type { ExportsApiClient } from './ExportsApiClient';
 import type { ArchivedFiles } from './ExportView';
 import { ArchiveUnavailableError, CliInterruptedError, DownloadFailedError } from './errors';
@@ -15,6 +15,8 @@ import { ArchiveUnavailableError, CliInterruptedError, DownloadFailedError } fro
 export interface DownloadArchiveOptions {
   client: ExportsApiClient;
   io: CliIo;
+  /** How a message names the command to run next. */
+  followUp: FollowUpCommand;
   spotId: string;
   exportId: string;
   /** Files go to `<outDir>/<exportId>/`. */
@@ -129,7 +131,7 @@ interface FilesPage {
 async function listEveryPage(options: DownloadArchiveOptions): Promise<FilesPage[]> {
   const { client, spotId, exportId } = options;
   const first = await client.getFiles(spotId, exportId);
-  requireArchived(first, spotId, exportId);
+  requireArchived(first, options);
   const pages: FilesPage[] = [{ token: undefined, items: first.items }];
   let { nextToken } = first;
   while (nextToken !== undefined) {
@@ -144,7 +146,7 @@ async function listEveryPage(options: DownloadArchiveOptions): Promise<FilesPage
 async function refreshPage(options: DownloadArchiveOptions, page: FilesPage): Promise<void> {
   const { client, spotId, exportId } = options;
   const fresh = await client.getFiles(spotId, exportId, page.token);
-  requireArchived(fresh, spotId, exportId);
+  requireArchived(fresh, options);
   const sameFiles =
     fresh.items.length === page.items.length &&
     fresh.items.every(
@@ -172,6 +174,7 @@ export async function waitForArchive(options: {
   spotId: string;
   exportId: string;
   intervalSeconds: number;
+  followUp: FollowUpCommand;
 }): Promise<void> {
   const { client, io, spotId, exportId } = options;
   const giveUpAt = io.now() + ARCHIVE_WAIT_LIMIT_SECONDS * MS_PER_SECOND;
@@ -180,7 +183,7 @@ export async function waitForArchive(options: {
     if (archive.status !== 'PENDING') return;
     if (io.now() >= giveUpAt) {
       throw new ArchiveUnavailableError(
-        `the archive of ${exportId} was still PENDING after ${ARCHIVE_WAIT_LIMIT_SECONDS / 60} minutes; download it later with '${CLI_NAME} download ${exportId} --spot ${spotId}'`,
+        `the archive of ${exportId} was still PENDING after ${ARCHIVE_WAIT_LIMIT_SECONDS / 60} minutes; download it later with '${options.followUp(`download ${exportId} --spot ${spotId}`)}'`,
       );
     }
     try {
@@ -192,13 +195,16 @@ export async function waitForArchive(options: {
   }
 }
 
-function requireArchived(listing: ArchivedFiles, spotId: string, exportId: string): void {
+function requireArchived(
+  listing: ArchivedFiles,
+  { spotId, exportId, followUp }: Pick<DownloadArchiveOptions, 'spotId' | 'exportId' | 'followUp'>,
+): void {
   const { status, reason } = listing.archive;
   if (status === 'ARCHIVED') return;
   const why = reason === undefined ? '' : `: ${reason}`;
   if (status === 'PENDING') {
     throw new ArchiveUnavailableError(
-      `the archive of ${exportId} is not ready yet (PENDING); wait for the export with '${CLI_NAME} watch ${exportId} --spot ${spotId}', then download again`,
+      `the archive of ${exportId} is not ready yet (PENDING); wait for the export with '${followUp(`watch ${exportId} --spot ${spotId}`)}', then download again`,
     );
   }
   throw new ArchiveUnavailableError(`the archive of ${exportId} is ${status}${why}`);

@@ -1,6 +1,6 @@
 import { coveredMs, type Interval, mergeIntervals, subtractIntervals } from '../lib/exports/time/intervals';
 import type { SpotCoverageView } from './CoverageView';
-import { CLI_NAME } from './cliOptions';
+import { CLI_NAME, type FollowUpCommand } from './cliOptions';
 
 const MS_PER_HOUR = 3_600_000;
 const HOURS_PER_DAY = 24;
@@ -39,7 +39,10 @@ interface CoverageParts {
  * the hours covered that day, a legend, the summary, then the gaps (with their reasons and the
  * command that fills each), the windows in flight and the schedules' watermarks.
  */
-export function formatCoverage(view: SpotCoverageView): string {
+export function formatCoverage(
+  view: SpotCoverageView,
+  followUp: FollowUpCommand = (words) => `${CLI_NAME} ${words}`,
+): string {
   const range = intervalOf(view.range);
   const parts = partsOf(view, range);
   if (
@@ -64,7 +67,7 @@ export function formatCoverage(view: SpotCoverageView): string {
     '',
     summaryLine(view.summary),
     '',
-    ...gapLines(view),
+    ...gapLines(view, followUp),
     '',
     ...inFlightLines(view),
     '',
@@ -130,7 +133,7 @@ function summaryLine(summary: SpotCoverageView['summary']): string {
   );
 }
 
-function gapLines(view: SpotCoverageView): string[] {
+function gapLines(view: SpotCoverageView, followUp: FollowUpCommand): string[] {
   if (view.gaps.length === 0) return ['Gaps: none.'];
   const lines = [`Gaps (${view.gaps.length}): windows given up on, exported again only when filled:`];
   for (const gap of view.gaps.slice(0, MAX_LISTED_WINDOWS)) {
@@ -142,7 +145,7 @@ function gapLines(view: SpotCoverageView): string[] {
     );
     if (gap.openHours > 0)
       lines.push(
-        `    fill it: ${CLI_NAME} start --spot ${view.spotId} --from ${gap.from} --until ${gap.until}`,
+        `    fill it: ${followUp(`start --spot ${view.spotId} --from ${gap.from} --until ${gap.until}`)}`,
       );
   }
   return [...lines, ...moreLine(view.gaps.length)];

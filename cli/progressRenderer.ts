@@ -1,5 +1,5 @@
 import type { CliIo } from './CliIo';
-import { CLI_NAME } from './cliOptions';
+import { CLI_NAME, type FollowUpCommand } from './cliOptions';
 import type { ExportView } from './ExportView';
 import { exportElapsedMs, formatElapsed } from './formatElapsed';
 
@@ -53,14 +53,19 @@ export function progressModeFor(options: { json: boolean; isTTY: boolean }): Pro
   return options.isTTY ? ProgressMode.TTY : ProgressMode.PLAIN;
 }
 
-export function createProgressRenderer(mode: ProgressMode, io: CliIo): ProgressRenderer {
+/** `followUp` names the abort command printed when watching stops (with the API's options kept). */
+export function createProgressRenderer(
+  mode: ProgressMode,
+  io: CliIo,
+  followUp: FollowUpCommand = (words) => `${CLI_NAME} ${words}`,
+): ProgressRenderer {
   switch (mode) {
     case ProgressMode.TTY:
-      return ttyRenderer(io);
+      return ttyRenderer(io, followUp);
     case ProgressMode.PLAIN:
-      return plainRenderer(io);
+      return plainRenderer(io, followUp);
     case ProgressMode.JSON:
-      return jsonRenderer(io);
+      return jsonRenderer(io, followUp);
   }
 }
 
@@ -97,7 +102,7 @@ export function liveLine(io: CliIo): LiveLine {
 }
 
 /** A single status line redrawn on every poll (the elapsed time moves even when nothing else does). */
-function ttyRenderer(io: CliIo): ProgressRenderer {
+function ttyRenderer(io: CliIo, followUp: FollowUpCommand): ProgressRenderer {
   const line = liveLine(io);
   return {
     update(view) {
@@ -109,7 +114,7 @@ function ttyRenderer(io: CliIo): ProgressRenderer {
     },
     interrupt(view) {
       line.close();
-      writeStoppedWatching(io, view);
+      writeStoppedWatching(io, view, followUp);
     },
     close: () => line.close(),
     reconnecting(view, state) {
@@ -120,7 +125,7 @@ function ttyRenderer(io: CliIo): ProgressRenderer {
 }
 
 /** A line only when something the operator cares about changed: fit for logs and pipes. */
-function plainRenderer(io: CliIo): ProgressRenderer {
+function plainRenderer(io: CliIo, followUp: FollowUpCommand): ProgressRenderer {
   const changes = changeDetector();
   const update = (view: ExportView) => {
     if (!changes.changed(view)) return;
@@ -142,7 +147,7 @@ function plainRenderer(io: CliIo): ProgressRenderer {
       writeLinks(io, view);
     },
     interrupt(view) {
-      writeStoppedWatching(io, view);
+      writeStoppedWatching(io, view, followUp);
     },
     close() {},
     reconnecting(view, state) {
@@ -159,7 +164,7 @@ function isoSeconds(ms: number): string {
 }
 
 /** One JSON view per change; the last line is the final view. */
-function jsonRenderer(io: CliIo): ProgressRenderer {
+function jsonRenderer(io: CliIo, followUp: FollowUpCommand): ProgressRenderer {
   const changes = changeDetector();
   const update = (view: ExportView) => {
     if (changes.changed(view)) io.stdout.write(`${JSON.stringify(view)}\n`);
@@ -168,7 +173,7 @@ function jsonRenderer(io: CliIo): ProgressRenderer {
     update,
     finish: update,
     interrupt(view) {
-      writeStoppedWatching(io, view);
+      writeStoppedWatching(io, view, followUp);
     },
     close() {},
     // stdout stays JSON only.
@@ -225,11 +230,11 @@ function writeLinks(io: CliIo, view: ExportView): void {
   for (const link of view.links) io.stdout.write(`${link}\n`);
 }
 
-function writeStoppedWatching(io: CliIo, view: ExportView | undefined): void {
+function writeStoppedWatching(io: CliIo, view: ExportView | undefined, followUp: FollowUpCommand): void {
   const spot = view ? ` --spot ${view.spotId}` : '';
   const exportId = view?.exportId ?? '<exportId>';
   io.stderr.write(
-    `Stopped watching; the export keeps running. Abort it with: ${CLI_NAME} abort ${exportId}${spot}\n`,
+    `Stopped watching; the export keeps running. Abort it with: ${followUp(`abort ${exportId}${spot}`)}\n`,
   );
 }
 

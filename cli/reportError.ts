@@ -1,6 +1,6 @@
 import { ProblemType } from '../lib/errors/problems';
 import type { CliIo } from './CliIo';
-import { CLI_NAME } from './cliOptions';
+import { CLI_NAME, type FollowUpCommand } from './cliOptions';
 import { COMMANDS } from './commands/index';
 import { ExitCode } from './ExitCode';
 import {
@@ -27,6 +27,8 @@ export interface ErrorReportContext {
   spotId?: string;
   /** Whether requests were signed with SigV4, for the hint on a 403. */
   signed: boolean;
+  /** Printed commands keep the options that reach the same API; without it, none. */
+  followUp?: FollowUpCommand;
 }
 
 /** Tells the operator what went wrong and returns the exit code for it. */
@@ -77,7 +79,8 @@ export function reportError(error: unknown, io: CliIo, context: ErrorReportConte
     return ExitCode.API_UNREACHABLE;
   }
   if (error instanceof WatchGaveUpError) {
-    const resume = error.resumeCommand ?? `${CLI_NAME} watch ${error.exportId} --spot ${error.spotId}`;
+    const resume =
+      error.resumeCommand ?? followUpOf(context)(`watch ${error.exportId} --spot ${error.spotId}`);
     io.stderr.write(
       `error: ${error.lastError.message}\n` +
         `Stopped watching after ${error.attempts} reconnect attempts; the export keeps running. ` +
@@ -88,6 +91,10 @@ export function reportError(error: unknown, io: CliIo, context: ErrorReportConte
   if (error instanceof CliInterruptedError) return ExitCode.INTERRUPTED;
   io.stderr.write(unexpectedErrorReport(error));
   return UNEXPECTED_ERROR_EXIT_CODE;
+}
+
+function followUpOf(context: ErrorReportContext): FollowUpCommand {
+  return context.followUp ?? ((words) => `${CLI_NAME} ${words}`);
 }
 
 /** `error: <message>` as every other error says it, then where it happened: this one is a bug. */
@@ -111,7 +118,7 @@ function describeProblem(error: ApiProblemError, context: ErrorReportContext): s
   if (problemKind(problem) === ProblemType.SPOT_BUSY && problem.activeExportId) {
     const spot = context.spotId ? ` --spot ${context.spotId}` : '';
     lines.push(
-      `  active export: ${problem.activeExportId} (follow it: ${CLI_NAME} watch ${problem.activeExportId}${spot})`,
+      `  active export: ${problem.activeExportId} (follow it: ${followUpOf(context)(`watch ${problem.activeExportId}${spot}`)})`,
     );
   }
   if (error.httpStatus === HTTP_FORBIDDEN) {

@@ -1,6 +1,6 @@
 import type { BackfillView } from './BackfillView';
 import type { CliIo } from './CliIo';
-import { CLI_NAME } from './cliOptions';
+import type { FollowUpCommand } from './cliOptions';
 import { ExitCode } from './ExitCode';
 import type { ExportsApiClient } from './ExportsApiClient';
 import {
@@ -26,6 +26,8 @@ export interface WatchBackfillsOptions {
   mode: ProgressMode;
   /** Failed reads in a row to retry before giving up. */
   reconnectAttempts: number;
+  /** How the resume hint names the command to run next. */
+  followUp: FollowUpCommand;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function watchBackfills(options: WatchBackfillsOptions): Promise<Ba
             exportId: first?.backfillId ?? '',
             spotId: first?.spotId ?? '',
             attempts: options.reconnectAttempts,
-            resumeCommand: statusCommands(views).join(' ; '),
+            resumeCommand: statusCommands(views, options.followUp).join(' ; '),
           });
         }
         renderer.reconnecting(
@@ -80,7 +82,7 @@ export async function watchBackfills(options: WatchBackfillsOptions): Promise<Ba
     if (error instanceof CliInterruptedError) {
       io.stderr.write(
         `Stopped watching; the backfill${views.length === 1 ? ' keeps' : 's keep'} running. ` +
-          `Follow with: ${statusCommands(views).join(' ; ')}\n`,
+          `Follow with: ${statusCommands(views, options.followUp).join(' ; ')}\n`,
       );
     }
     throw error;
@@ -219,8 +221,8 @@ function changeDetector(): (view: BackfillView) => boolean {
   };
 }
 
-function statusCommands(views: readonly BackfillView[]): string[] {
-  return views.map((view) => `${CLI_NAME} backfill status ${view.backfillId} --spot ${view.spotId} --wait`);
+function statusCommands(views: readonly BackfillView[], followUp: FollowUpCommand): string[] {
+  return views.map((view) => followUp(`backfill status ${view.backfillId} --spot ${view.spotId} --wait`));
 }
 
 function etaText(seconds: number | undefined): string {

@@ -135,7 +135,7 @@ async function startBackfills(context: CommandContext): Promise<ExitCode> {
     if (!context.json) {
       for (const view of views)
         io.stdout.write(
-          `Follow it with: ${CLI_NAME} backfill ${STATUS} ${view.backfillId} --spot ${view.spotId} --wait\n`,
+          `Follow it with: ${context.followUp(`backfill ${STATUS} ${view.backfillId} --spot ${view.spotId} --wait`)}\n`,
         );
     }
     return ExitCode.SUCCESS;
@@ -151,6 +151,7 @@ function follow(context: CommandContext, views: readonly BackfillView[]): Promis
     reconnectAttempts: reconnectAttemptsOption(context.values, NAME),
     io: context.io,
     mode: progressModeFor({ json: context.json, isTTY: context.io.isTTY }),
+    followUp: context.followUp,
   });
 }
 

@@ -61,7 +61,9 @@ async function runCoverage(context: CommandContext): Promise<ExitCode> {
   } while (nextToken !== undefined && pages.length < COVERAGE_MAX_PAGES);
   const coverage = mergeCoveragePages(pages);
 
-  io.stdout.write(context.json ? `${JSON.stringify(coverage, null, 2)}\n` : formatCoverage(coverage));
+  io.stdout.write(
+    context.json ? `${JSON.stringify(coverage, null, 2)}\n` : formatCoverage(coverage, context.followUp),
+  );
   if (coverage.nextToken !== undefined) {
     io.stderr.write(
       `Shown up to ${coverage.page.until} only (${COVERAGE_MAX_PAGES} pages of windows): ask for a shorter range with --from and --until.\n`,

@@ -32,6 +32,7 @@ async function runDownload(context: CommandContext): Promise<ExitCode> {
   const files = await downloadArchive({
     client: context.client(),
     io: context.io,
+    followUp: context.followUp,
     spotId,
     exportId,
     outDir: stringOption(context.values, 'out') ?? DEFAULT_DOWNLOAD_DIR,

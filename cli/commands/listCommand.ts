@@ -4,7 +4,6 @@ import { MAX_NEXT_TOKEN_CHARS, NEXT_TOKEN_PATTERN } from '../../lib/http/readLis
 import type { CliCommand, CommandContext } from '../CliCommand';
 import {
   booleanOption,
-  CLI_NAME,
   integerOption,
   rejectPositionals,
   requireSpotId,
@@ -76,7 +75,9 @@ async function runList(context: CommandContext): Promise<ExitCode> {
   const total = describeTotal(items);
   if (total !== undefined) io.stdout.write(total);
   if (nextToken !== undefined) {
-    io.stderr.write(`More exports: ${CLI_NAME} list --spot ${spotId} --next-token ${nextToken} (or --all)\n`);
+    io.stderr.write(
+      `More exports: ${context.followUp(`list --spot ${spotId} --next-token ${nextToken}`)} (or --all)\n`,
+    );
   }
   return ExitCode.SUCCESS;
 }

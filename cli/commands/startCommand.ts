@@ -3,13 +3,11 @@ import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_CHARS } from '../../lib/ht
 import type { CliCommand, CommandContext } from '../CliCommand';
 import {
   booleanOption,
-  CLI_NAME,
   intervalSecondsOption,
   reconnectAttemptsOption,
   rejectPositionals,
   requireSpotId,
   stringOption,
-  watchResumeCommand,
 } from '../cliOptions';
 import { downloadArchive, waitForArchive } from '../downloadArchive';
 import { ExitCode } from '../ExitCode';
@@ -92,7 +90,7 @@ async function runStart(context: CommandContext): Promise<ExitCode> {
     if (context.json) io.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
     else {
       io.stdout.write(`Started export ${view.exportId} for spot ${spotId}.\n${formatExportView(view)}`);
-      io.stdout.write(`Follow it with: ${CLI_NAME} watch ${view.exportId} --spot ${spotId}\n`);
+      io.stdout.write(`Follow it with: ${context.followUp(`watch ${view.exportId} --spot ${spotId}`)}\n`);
     }
     return ExitCode.SUCCESS;
   }
@@ -104,16 +102,24 @@ async function runStart(context: CommandContext): Promise<ExitCode> {
     exportId: view.exportId,
     intervalSeconds,
     io,
-    renderer: createProgressRenderer(mode, io),
+    renderer: createProgressRenderer(mode, io, context.followUp),
     initialView: view,
     reconnectAttempts,
-    resumeCommand: watchResumeCommand(values, view.exportId, spotId),
+    resumeCommand: context.followUp(`watch ${view.exportId} --spot ${spotId}`),
   });
   if (downloadDir === undefined || final.status !== ExportStatus.COMPLETED) return exitCodeForExport(final);
-  await waitForArchive({ client, io, spotId, exportId: view.exportId, intervalSeconds });
+  await waitForArchive({
+    client,
+    io,
+    spotId,
+    exportId: view.exportId,
+    intervalSeconds,
+    followUp: context.followUp,
+  });
   await downloadArchive({
     client,
     io,
+    followUp: context.followUp,
     spotId,
     exportId: view.exportId,
     outDir: downloadDir,

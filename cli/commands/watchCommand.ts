@@ -4,7 +4,6 @@ import {
   reconnectAttemptsOption,
   requireExportId,
   requireSpotId,
-  watchResumeCommand,
 } from '../cliOptions';
 import type { ExitCode } from '../ExitCode';
 import { exitCodeForExport } from '../exitCodeForExport';
@@ -43,7 +42,11 @@ async function runWatch(context: CommandContext): Promise<ExitCode> {
   const spotId = requireSpotId(context, NAME);
   const intervalSeconds = intervalSecondsOption(context.values, NAME);
   const reconnectAttempts = reconnectAttemptsOption(context.values, NAME);
-  const renderer = createProgressRenderer(progressModeFor({ json: context.json, isTTY: io.isTTY }), io);
+  const renderer = createProgressRenderer(
+    progressModeFor({ json: context.json, isTTY: io.isTTY }),
+    io,
+    context.followUp,
+  );
   const final = await watchExport({
     client: context.client(),
     spotId,
@@ -52,7 +55,7 @@ async function runWatch(context: CommandContext): Promise<ExitCode> {
     io,
     renderer,
     reconnectAttempts,
-    resumeCommand: watchResumeCommand(context.values, exportId, spotId),
+    resumeCommand: context.followUp(`watch ${exportId} --spot ${spotId}`),
   });
   return exitCodeForExport(final);
 }

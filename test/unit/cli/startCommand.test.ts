@@ -67,8 +67,9 @@ describe('start command', () => {
       maxRecordsInFile: 5000,
     });
     expect(io.stdoutText()).toContain(`Started export ${EXPORT_ID} for spot ${SPOT_ID}.`);
+    // Pasted as it is, the hint reaches the same API (not the default port).
     expect(io.stdoutText()).toContain(
-      `Follow it with: npx openweb-exports watch ${EXPORT_ID} --spot ${SPOT_ID}\n`,
+      `Follow it with: npx openweb-exports watch ${EXPORT_ID} --spot ${SPOT_ID} --api ${server.url}\n`,
     );
   });
 

@@ -124,7 +124,9 @@ describe('backfill command', () => {
       `sp_demo  backfill ${BACKFILL_ID}  ${FROM} → ${UNTIL} in windows of at most 24 h`,
     );
     expect(io.stdoutText()).toContain('    2026-04-29T00:00:00Z → 2026-04-30T00:00:00Z');
-    expect(io.stdoutText()).toContain(`backfill status ${OTHER_BACKFILL_ID} --spot sp_other --wait`);
+    expect(io.stdoutText()).toContain(
+      `Follow it with: npx openweb-exports backfill status ${OTHER_BACKFILL_ID} --spot sp_other --wait --api ${server.url}\n`,
+    );
   });
 
   it('ends the range at the start of the current hour by default, in 730-hour windows', async () => {
