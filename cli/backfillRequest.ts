@@ -7,12 +7,11 @@ import type { CommandContext } from './CliCommand';
 import { stringOption } from './cliOptions';
 import { configuredSpots } from './configuredSpots';
 import { CliUsageError } from './errors';
+import { instantOption } from './instantOption';
 
 const MS_PER_SECOND = 1000;
 const MS_PER_HOUR = 3_600_000;
 const HOURS_PER_DAY = 24;
-const RFC3339_UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const WINDOW_LENGTH = /^(\d+)(h|d)?$/;
 /** `--until now`, the default: the start of the current hour, so a range ends on its last whole hour. */
 export const UNTIL_NOW = 'now';
@@ -34,7 +33,7 @@ export function backfillBody(
   const until =
     untilText === UNTIL_NOW
       ? rfc3339Seconds(Math.floor(nowMs / MS_PER_HOUR) * MS_PER_HOUR)
-      : instantOption('until', untilText, command);
+      : instantOption('until', untilText, command, `, or ${UNTIL_NOW}`);
   if (Date.parse(until) > nowMs + FUTURE_WINDOW_ALLOWANCE_SECONDS * MS_PER_SECOND) {
     throw new CliUsageError(
       `--until ${until} must not be in the future: comments that are not written yet cannot be exported`,
@@ -92,20 +91,6 @@ export function backfillSpots(context: CommandContext, command: string): string[
     }
   }
   return spots;
-}
-
-/** An RFC 3339 UTC instant to the second; a bare date means its midnight UTC. */
-function instantOption(name: string, text: string, command: string): string {
-  const instant = CALENDAR_DATE.test(text) ? `${text}T00:00:00Z` : text;
-  const ms = Date.parse(instant);
-  if (!RFC3339_UTC_SECONDS.test(instant) || Number.isNaN(ms) || rfc3339Seconds(ms) !== instant) {
-    throw new CliUsageError(
-      `--${name} '${text}' must be a UTC time like 2024-01-01T00:00:00Z or a date like 2024-01-01` +
-        (name === 'until' ? `, or ${UNTIL_NOW}` : ''),
-      command,
-    );
-  }
-  return instant;
 }
 
 function rfc3339Seconds(ms: number): string {

@@ -10,11 +10,10 @@ import type { CliOptionValues } from './CliCommand';
 import { integerOption, stringOption } from './cliOptions';
 import type { StartExportBody } from './ExportsApiClient';
 import { CliUsageError } from './errors';
+import { instantOption } from './instantOption';
 
 const COMMAND = 'start';
 const MS_PER_SECOND = 1000;
-const RFC3339_UTC_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // Names for delimiters a shell makes awkward to type.
 const DELIMITER_ALIASES: Readonly<Record<string, string>> = { tab: '\t', '\\t': '\t' };
 
@@ -89,8 +88,8 @@ function bodyFromOptions(values: CliOptionValues, nowMs: number): StartExportBod
 }
 
 function explicitRange(fromText: string, untilText: string): { from: string; until: string } {
-  const from = instantOption('from', fromText);
-  const until = instantOption('until', untilText);
+  const from = instantOption('from', fromText, COMMAND);
+  const until = instantOption('until', untilText, COMMAND);
   if (Date.parse(from) >= Date.parse(until)) {
     throw new CliUsageError(`--until ${until} must be after --from ${from}`, COMMAND);
   }
@@ -108,19 +107,6 @@ function lastRange(durationText: string, nowMs: number): { from: string; until: 
   }
   const untilMs = Math.floor(nowMs / MS_PER_SECOND) * MS_PER_SECOND;
   return { from: rfc3339Seconds(untilMs - seconds * MS_PER_SECOND), until: rfc3339Seconds(untilMs) };
-}
-
-/** An RFC 3339 UTC instant to the second; a bare date means its midnight UTC. */
-function instantOption(name: string, text: string): string {
-  const instant = CALENDAR_DATE.test(text) ? `${text}T00:00:00Z` : text;
-  const ms = Date.parse(instant);
-  if (!RFC3339_UTC_SECONDS.test(instant) || Number.isNaN(ms) || rfc3339Seconds(ms) !== instant) {
-    throw new CliUsageError(
-      `--${name} '${text}' must be a UTC time like 2026-01-31T00:00:00Z (or a date like 2026-01-31)`,
-      COMMAND,
-    );
-  }
-  return instant;
 }
 
 function exportFileOptions(values: CliOptionValues): Pick<StartExportBody, 'delimiter' | 'maxRecordsInFile'> {

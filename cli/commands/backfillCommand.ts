@@ -13,6 +13,7 @@ import {
 } from '../cliOptions';
 import { ExitCode } from '../ExitCode';
 import { CliUsageError } from '../errors';
+import { offsetInstantNotes } from '../instantOption';
 import { progressModeFor } from '../progressRenderer';
 import {
   exitCodeForBackfills,
@@ -50,7 +51,8 @@ Exit codes once followed to the end: 0 every window archived, 3 some windows end
 (each is listed with its reason; backfill the range again to retry them), 4 aborted.
 
 Options:
-  --from <time>               Start of the range, UTC: 2024-01-01 or 2024-01-01T00:00:00Z
+  --from <time>               Start of the range: 2024-01-01 (midnight UTC), 2024-01-01T00:00:00Z
+                              or with an offset, 2024-01-01T02:00:00+02:00 (sent in UTC, and said)
   --until <time>|${UNTIL_NOW}        End of the range (exclusive); default ${UNTIL_NOW}: the start of the current hour
   --window <length>           Longest window one export covers: 1h to 730h, or days (7d); default ${DEFAULT_WINDOW}
   --spot <id>                 Repeat it to backfill several spots at once
@@ -97,7 +99,18 @@ async function runBackfill(context: CommandContext): Promise<ExitCode> {
   if (action === ABORT) {
     if (booleanOption(context.values, 'wait'))
       throw new CliUsageError('--wait does not apply to abort', NAME);
+    // The API answers a repeated abort as it answered the first (and withdraws any window a first
+    // try left behind): only the state before says whether this abort did anything.
+    const before = await context.client().getBackfill(spotId, backfillId);
     const view = await context.client().abortBackfill(spotId, backfillId);
+    if (!context.json) {
+      const abortedAt = typeof before.abortedAt === 'string' ? ` (at ${before.abortedAt})` : '';
+      context.io.stdout.write(
+        before.status === 'ABORTED'
+          ? `Backfill ${backfillId} was already ABORTED${abortedAt}; nothing more to abort.\n`
+          : `Backfill ${backfillId} aborted: its unfinished windows are withdrawn.\n`,
+      );
+    }
     writeView(context, view);
     return ExitCode.SUCCESS;
   }
@@ -113,6 +126,7 @@ async function startBackfills(context: CommandContext): Promise<ExitCode> {
   const { io, values } = context;
   const spots = backfillSpots(context, NAME);
   const body = backfillBody(values, io.now(), NAME);
+  for (const note of offsetInstantNotes(values, ['from', 'until'])) io.stderr.write(`${note}\n`);
   const idempotencyKey = stringOption(values, 'idempotency-key');
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
     throw new CliUsageError(

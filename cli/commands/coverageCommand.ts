@@ -4,7 +4,6 @@ import {
   MAX_COVERAGE_RANGE_DAYS,
   MAX_COVERAGE_RANGE_MS,
 } from '../../lib/exports/coverage/spotCoverage';
-import { parseUtcInstant } from '../../lib/exports/time/instants';
 import { wholeSecondInstant } from '../../lib/exports/time/intervals';
 import type { CliCommand, CommandContext } from '../CliCommand';
 import type { SpotCoverageView } from '../CoverageView';
@@ -12,10 +11,10 @@ import { rejectPositionals, requireSpotId, stringOption } from '../cliOptions';
 import { ExitCode } from '../ExitCode';
 import { CliUsageError } from '../errors';
 import { CoverageCell, formatCoverage } from '../formatCoverage';
+import { instantOption, offsetInstantNotes } from '../instantOption';
 import { mergeCoveragePages } from '../mergeCoveragePages';
 
 const NAME = 'coverage';
-const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Bounds the pages followed (each up to 1,000 windows) should the API never stop handing out tokens. */
 export const COVERAGE_MAX_PAGES = 100;
 
@@ -30,8 +29,9 @@ windows in flight and each schedule's watermark. With --json, the API's answer (
 one document). Exits ${ExitCode.COVERAGE_GAPS} when the range has gaps, 0 otherwise.
 
 Options:
-  --from <time>    Start of the range, UTC: 2026-01-31T00:00:00Z or 2026-01-31 (default: the start
-                   of the spot's earliest window, at most ${DEFAULT_COVERAGE_RANGE_DAYS} days before --until)
+  --from <time>    Start of the range: 2026-01-31T00:00:00Z, 2026-01-31, or with an offset,
+                   2026-01-31T02:00:00+02:00 (default: the start of the spot's earliest
+                   window, at most ${DEFAULT_COVERAGE_RANGE_DAYS} days before --until)
   --until <time>   End of the range (exclusive), same format (default: now); at most
                    ${MAX_COVERAGE_RANGE_DAYS} days after --from`,
   options: {
@@ -46,6 +46,7 @@ async function runCoverage(context: CommandContext): Promise<ExitCode> {
   rejectPositionals(context, NAME);
   const spotId = requireSpotId(context, NAME);
   const range = rangeOptions(stringOption(values, 'from'), stringOption(values, 'until'), io.now());
+  for (const note of offsetInstantNotes(values, ['from', 'until'])) io.stderr.write(`${note}\n`);
 
   const client = context.client();
   const pages: SpotCoverageView[] = [];
@@ -78,8 +79,8 @@ function rangeOptions(
   untilText: string | undefined,
   nowMs: number,
 ): { from?: string; until?: string } {
-  const from = fromText === undefined ? undefined : instantOption('from', fromText);
-  const until = untilText === undefined ? undefined : instantOption('until', untilText);
+  const from = fromText === undefined ? undefined : instantOption('from', fromText, NAME);
+  const until = untilText === undefined ? undefined : instantOption('until', untilText, NAME);
   if (from === undefined) return until === undefined ? {} : { until };
   const untilMs = until === undefined ? nowMs : Date.parse(until);
   const untilName = until === undefined ? `now (${wholeSecondInstant(nowMs)})` : `--until ${until}`;
@@ -91,15 +92,4 @@ function rangeOptions(
       NAME,
     );
   return until === undefined ? { from } : { from, until };
-}
-
-/** An RFC 3339 UTC instant to the second; a bare date means its midnight UTC. */
-function instantOption(name: string, text: string): string {
-  const instant = CALENDAR_DATE.test(text) ? `${text}T00:00:00Z` : text;
-  if (parseUtcInstant(instant) === undefined)
-    throw new CliUsageError(
-      `--${name} '${text}' must be a UTC time like 2026-01-31T00:00:00Z (or a date like 2026-01-31)`,
-      NAME,
-    );
-  return instant;
 }

@@ -2,13 +2,7 @@ import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../../lib/exports/lifecycle/
 import { ExportStatus, isExportStatus } from '../../lib/exports/record/ExportStatus';
 import { MAX_NEXT_TOKEN_CHARS, NEXT_TOKEN_PATTERN } from '../../lib/http/readListQuery';
 import type { CliCommand, CommandContext } from '../CliCommand';
-import {
-  booleanOption,
-  integerOption,
-  rejectPositionals,
-  requireSpotId,
-  stringOption,
-} from '../cliOptions';
+import { booleanOption, integerOption, rejectPositionals, requireSpotId, stringOption } from '../cliOptions';
 import { ExitCode } from '../ExitCode';
 import type { ExportView } from '../ExportView';
 import { CliUsageError } from '../errors';

@@ -14,6 +14,7 @@ import { ExitCode } from '../ExitCode';
 import { CliUsageError } from '../errors';
 import { exitCodeForExport } from '../exitCodeForExport';
 import { formatExportView } from '../formatExportView';
+import { offsetInstantNotes } from '../instantOption';
 import { createProgressRenderer, ProgressMode, progressModeFor } from '../progressRenderer';
 import { startExportBody } from '../startExportBody';
 import { watchExport } from '../watchExport';
@@ -30,7 +31,8 @@ With --wait, follows it like 'watch' and exits with its outcome: 0 COMPLETED, 3 
 4 ABORTED.
 
 Options:
-  --from <time>                 Start of the range, UTC: 2026-01-31T00:00:00Z or 2026-01-31
+  --from <time>                 Start of the range: 2026-01-31T00:00:00Z, 2026-01-31 (midnight UTC)
+                                or with an offset, 2026-01-31T02:00:00+02:00 (sent in UTC, and said)
   --until <time>                End of the range (exclusive), same format
   --last <duration>             The range ending now, as an ISO 8601 duration: PT6H, P1D, P1DT12H, P1W
   --conversation <id>           One conversation instead of a range: <spotId>_<postId>
@@ -63,6 +65,7 @@ async function runStart(context: CommandContext): Promise<ExitCode> {
   rejectPositionals(context, NAME);
   const spotId = requireSpotId(context, NAME);
   const body = startExportBody(values, spotId, io.now());
+  for (const note of offsetInstantNotes(values, ['from', 'until'])) io.stderr.write(`${note}\n`);
   const wait = booleanOption(values, 'wait');
   for (const option of ['interval-seconds', 'reconnect-attempts']) {
     if (!wait && stringOption(values, option) !== undefined) {

@@ -73,6 +73,36 @@ describe('start command', () => {
     );
   });
 
+  it('takes instants with an offset, sends them in UTC and says which UTC instants they are', async () => {
+    // Prepare
+    const server = await serve(accepted);
+    const io = createTestIo({ now: () => Date.parse('2026-11-25T12:00:00Z') });
+
+    // Act
+    const code = await runCli(
+      [
+        'start',
+        '--api',
+        server.url,
+        '--spot',
+        SPOT_ID,
+        '--from',
+        '2026-11-20T00:00:00+02:00',
+        '--until',
+        '2026-11-21T00:00:00+02:00',
+      ],
+      io,
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(server.requests[0]?.body).toEqual({ from: '2026-11-19T22:00:00Z', until: '2026-11-20T22:00:00Z' });
+    expect(io.stderrText()).toBe(
+      '--from 2026-11-20T00:00:00+02:00 is 2026-11-19T22:00:00Z (UTC)\n' +
+        '--until 2026-11-21T00:00:00+02:00 is 2026-11-20T22:00:00Z (UTC)\n',
+    );
+  });
+
   it('turns --last into the window that ends now, to the second', async () => {
     // Prepare
     const server = await serve(accepted);

@@ -129,6 +129,37 @@ describe('backfill command', () => {
     );
   });
 
+  it('takes --from with an offset, plans from its UTC instant and says which one it is', async () => {
+    // Prepare
+    const server = await serve({ sp_demo: [running(0)] });
+    const io = createTestIo({ now: () => Date.parse('2026-11-25T12:34:56Z') });
+
+    // Act
+    const code = await runCli(
+      [
+        'backfill',
+        '--api',
+        server.url,
+        '--spot',
+        'sp_demo',
+        '--from',
+        '2026-11-20T00:00:00+02:00',
+        '--window',
+        '24h',
+      ],
+      io,
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(server.requests[0]?.body).toEqual({
+      from: '2026-11-19T22:00:00Z',
+      until: '2026-11-25T12:00:00Z',
+      windowHours: 24,
+    });
+    expect(io.stderrText()).toContain('--from 2026-11-20T00:00:00+02:00 is 2026-11-19T22:00:00Z (UTC)\n');
+  });
+
   it('ends the range at the start of the current hour by default, in 730-hour windows', async () => {
     // Prepare: the test clock reads 2026-05-01T12:00:00Z
     const server = await serve({ sp_demo: [running(0)] });
@@ -376,11 +407,36 @@ describe('backfill command', () => {
     expect(statusCode).toBe(ExitCode.SUCCESS);
     expect(statusIo.stdoutText()).toContain(`sp_demo  ${BACKFILL_ID}  RUNNING  1/3 windows done`);
     expect(abortCode).toBe(ExitCode.SUCCESS);
+    expect(abortIo.stdoutText()).toContain(
+      `Backfill ${BACKFILL_ID} aborted: its unfinished windows are withdrawn.\n`,
+    );
     expect(abortIo.stdoutText()).toContain('ABORTED  0/3 windows done, 0 gaps, 3 withdrawn');
     expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       `GET /spots/sp_demo/backfills/${BACKFILL_ID}`,
+      `GET /spots/sp_demo/backfills/${BACKFILL_ID}`,
       `POST /spots/sp_demo/backfills/${BACKFILL_ID}/abort`,
     ]);
+  });
+
+  it('says a second abort found the backfill ABORTED already, and when it was aborted', async () => {
+    // Prepare: the backfill as the first abort left it
+    const aborted = view({ withdrawn: 3 }, { status: 'ABORTED', abortedAt: '2026-05-01T12:00:00Z' });
+    const server = await serve({ sp_demo: [aborted, aborted] });
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(
+      ['backfill', 'abort', BACKFILL_ID, '--api', server.url, '--spot', 'sp_demo'],
+      io,
+    );
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(io.stdoutText()).toMatch(
+      new RegExp(
+        `^Backfill ${BACKFILL_ID} was already ABORTED \\(at 2026-05-01T12:00:00Z\\); nothing more to abort\\.\n`,
+      ),
+    );
   });
 
   it.each([
