@@ -3,6 +3,7 @@ import type { ExportRecord } from '../record/ExportRecord';
 import { type BackfillRecord, BackfillState } from './BackfillRecord';
 
 const MS_PER_SECOND = 1000;
+const MS_PER_HOUR = 3_600_000;
 
 /** Where one window of a backfill stands. */
 export const BackfillWindowState = {
@@ -106,11 +107,18 @@ export function backfillProgress(inputs: BackfillProgressInputs): BackfillProgre
         : BackfillStatus.COMPLETED;
   const endedMs =
     status === BackfillStatus.RUNNING ? inputs.nowMs : lastEndMs(record, inputs.ledger, inputs.nowMs);
+  const waiting = windows.filter(
+    (window) =>
+      window.state === BackfillWindowState.PENDING ||
+      window.state === BackfillWindowState.QUEUED ||
+      window.state === BackfillWindowState.RETRYING,
+  );
   const etaSeconds =
     status === BackfillStatus.RUNNING
       ? estimateRemainingSeconds({
           backfillId: record.backfillId,
-          waitingWindows: counts.pending + counts.queued + counts.retrying,
+          waitingWindows: waiting.length,
+          waitingHours: waiting.reduce((sum, window) => sum + hoursBetween(window.from, window.until), 0),
           running: inputs.running,
           recentCompleted: inputs.recentCompleted,
           nowMs: inputs.nowMs,
@@ -209,6 +217,8 @@ export interface RemainingTimeInputs {
   backfillId: string;
   /** Windows not started yet (queued, retrying, not recorded yet). */
   waitingWindows: number;
+  /** The hours of range those windows cover. */
+  waitingHours: number;
   /** Exports of the backfill holding the spot now. */
   running: readonly ExportRecord[];
   /** The spot's recent COMPLETED exports. */
@@ -218,22 +228,60 @@ export interface RemainingTimeInputs {
 
 /**
  * Seconds until the backfill's windows are all exported, one after the other as the upstream
- * runs them: the median time a recent export held the spot, for each window still waiting, plus
- * what is left of each running one (never less than zero). The backfill's own finished windows
- * are the best guide (same length, same spot); until there is one, the spot's recent exports.
- * Undefined when the spot has no finished export to learn from.
+ * runs them, at the pace of recent exports: the median seconds a finished export held the spot
+ * per hour of its range (an export takes longer the more hours it covers), times the hours still
+ * waiting, plus what is left of each running window. The backfill's own finished windows are the
+ * best guide; until there is one, the spot's recent exports of a date range. A running window
+ * that has held the spot longer than that pace allows shows the pace is slower: its own pace so
+ * far is used instead, so the ETA grows while it overruns rather than standing still.
+ * Undefined when the spot has no finished export of a date range to learn from.
  */
 export function estimateRemainingSeconds(inputs: RemainingTimeInputs): number | undefined {
   const own = inputs.recentCompleted.filter((record) => record.origin?.backfillId === inputs.backfillId);
   const sample = own.length > 0 ? own : inputs.recentCompleted;
-  const typical = median(sample.map(spotHeldSeconds).filter((seconds) => seconds !== undefined));
-  if (typical === undefined)
+  const learned = median(sample.map(secondsPerRangeHour).filter((seconds) => seconds !== undefined));
+  if (learned === undefined)
     return inputs.waitingWindows === 0 && inputs.running.length === 0 ? 0 : undefined;
-  const runningLeft = inputs.running.reduce((sum, record) => {
-    const heldSinceMs = Date.parse(record.dequeuedAt ?? record.requestedAt);
-    return sum + Math.max(0, typical - (inputs.nowMs - heldSinceMs) / MS_PER_SECOND);
-  }, 0);
-  return Math.round(typical * inputs.waitingWindows + runningLeft);
+  const heldSoFar = (record: ExportRecord) =>
+    Math.max(0, (inputs.nowMs - Date.parse(record.dequeuedAt ?? record.requestedAt)) / MS_PER_SECOND);
+  const pace = Math.max(
+    learned,
+    ...inputs.running.map((record) => heldSoFar(record) / (rangeHoursOf(record) ?? Number.POSITIVE_INFINITY)),
+  );
+  const runningLeft = inputs.running.reduce(
+    (sum, record) => sum + Math.max(0, pace * (rangeHoursOf(record) ?? 0) - heldSoFar(record)),
+    0,
+  );
+  return Math.round(pace * inputs.waitingHours + runningLeft);
+}
+
+/**
+ * How long an export of `windowHours` is expected to hold the spot, at the pace of the spot's
+ * recent exports of a date range (per hour of range); undefined without any.
+ */
+export function expectedWindowSeconds(
+  windowHours: number,
+  recentCompleted: readonly ExportRecord[],
+): number | undefined {
+  const pace = median(recentCompleted.map(secondsPerRangeHour).filter((seconds) => seconds !== undefined));
+  return pace === undefined ? undefined : pace * windowHours;
+}
+
+/** Seconds an export held the spot per hour of the range it covers; undefined for a conversation. */
+function secondsPerRangeHour(record: ExportRecord): number | undefined {
+  const held = spotHeldSeconds(record);
+  const hours = rangeHoursOf(record);
+  return held === undefined || hours === undefined || hours <= 0 ? undefined : held / hours;
+}
+
+function rangeHoursOf(record: ExportRecord): number | undefined {
+  return record.request.kind === 'dateRange'
+    ? hoursBetween(record.request.from, record.request.until)
+    : undefined;
+}
+
+function hoursBetween(from: string, until: string): number {
+  return (Date.parse(until) - Date.parse(from)) / MS_PER_HOUR;
 }
 
 function median(values: readonly number[]): number | undefined {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { WindowSource } from '../coverage/CoverageLedger';
 import { planWindowExport } from '../coverage/coverageWindows';
 import { windowsBetween } from '../coverage/runSchedule';
+import { ExportStatus } from '../record/ExportStatus';
 import { IdempotencyConflictError } from '../record/errors';
 import { isoAt } from '../time/instants';
 import { type Interval, wholeSecondInstant } from '../time/intervals';
@@ -13,11 +14,19 @@ import {
   MAX_BACKFILL_WINDOWS,
   newBackfillId,
 } from './BackfillRecord';
-import { BackfillAlreadyExistsError, BackfillTooLargeError } from './errors';
+import { expectedWindowSeconds } from './backfillProgress';
+import { BackfillAlreadyExistsError, BackfillTooLargeError, BackfillWindowsTooLongError } from './errors';
 import { planBackfill } from './planBackfill';
 import type { BackfillDependencies } from './ports';
+import { BACKFILL_ETA_SAMPLE_SIZE } from './readBackfill';
 
 const MS_PER_SECOND = 1000;
+const MS_PER_HOUR = 3_600_000;
+/**
+ * A planned window must be expected to take at most this share of the export deadline: exports of
+ * one spot vary, and a window that needs the whole deadline is aborted as often as not.
+ */
+export const BACKFILL_WINDOW_DEADLINE_SHARE = 0.8;
 /**
  * A request records windows for at most this long, then answers: what is left (a plan of hundreds
  * of windows) is recorded by the reconciler, as after a crash. Far below the API's 30 s limit.
@@ -73,6 +82,7 @@ export async function createBackfill(
   );
   if (plan.windows.length > MAX_BACKFILL_WINDOWS)
     throw new BackfillTooLargeError(plan.windows.length, MAX_BACKFILL_WINDOWS);
+  await assertWindowsFitDeadline(deps, spotId, plan.windows);
   const { backfillId, replayed } = await bindIdempotencyKey(deps, command);
   const existing = replayed ? await deps.backfills.get(spotId, backfillId) : undefined;
   let record = existing ?? (await recordPlan(deps, command, backfillId, plan));
@@ -82,6 +92,34 @@ export async function createBackfill(
     record = await recordBackfillWindows(deps, record, recordUntilMs);
   }
   return { record, replayed };
+}
+
+/**
+ * Refuses a plan whose longest window would, at the pace of the spot's recent exports, still run
+ * when the export deadline aborts it. A spot that never finished an export of a date range has
+ * no pace to go by: its plan is taken as it is.
+ * @throws BackfillWindowsTooLongError
+ */
+async function assertWindowsFitDeadline(
+  deps: Pick<BackfillDependencies, 'store' | 'settings'>,
+  spotId: string,
+  windows: readonly Interval[],
+): Promise<void> {
+  if (windows.length === 0) return;
+  const longestHours = Math.max(...windows.map((window) => (window.untilMs - window.fromMs) / MS_PER_HOUR));
+  const recent = (
+    await deps.store.listExports(spotId, { status: ExportStatus.COMPLETED, limit: BACKFILL_ETA_SAMPLE_SIZE })
+  ).items;
+  const expected = expectedWindowSeconds(longestHours, recent);
+  const { exportDeadlineSeconds } = deps.settings;
+  const allowed = exportDeadlineSeconds * BACKFILL_WINDOW_DEADLINE_SHARE;
+  if (expected === undefined || expected <= allowed) return;
+  throw new BackfillWindowsTooLongError({
+    windowHours: longestHours,
+    expectedWindowSeconds: expected,
+    exportDeadlineSeconds,
+    maxWindowHours: Math.max(1, Math.floor((longestHours * allowed) / expected)),
+  });
 }
 
 async function recordPlan(

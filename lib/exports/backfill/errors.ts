@@ -38,6 +38,58 @@ export class BackfillAlreadyExistsError extends ServiceError {
 }
 
 /** The range needs more windows than one backfill holds: a caller's choice to change, so a 400 naming the fields. */
+/**
+ * The backfill's windows are too long for the export deadline: at the pace of the spot's recent
+ * exports (seconds per hour of range), one window would still run when the deadline aborts it.
+ */
+export class BackfillWindowsTooLongError extends ServiceError {
+  override name = 'BackfillWindowsTooLongError';
+  readonly windowHours: number;
+  readonly expectedWindowSeconds: number;
+  readonly exportDeadlineSeconds: number;
+  /** The longest window expected to finish well within the deadline (at least 1). */
+  readonly maxWindowHours: number;
+
+  constructor(
+    details: {
+      windowHours: number;
+      expectedWindowSeconds: number;
+      exportDeadlineSeconds: number;
+      maxWindowHours: number;
+    },
+    options?: ErrorOptions,
+  ) {
+    super(
+      `Windows of ${details.windowHours} h would take about ${Math.round(details.expectedWindowSeconds)} s each, past the export deadline of ${details.exportDeadlineSeconds} s`,
+      options,
+    );
+    this.windowHours = details.windowHours;
+    this.expectedWindowSeconds = details.expectedWindowSeconds;
+    this.exportDeadlineSeconds = details.exportDeadlineSeconds;
+    this.maxWindowHours = details.maxWindowHours;
+  }
+
+  override get problem(): ProblemInit {
+    return invalidRequestProblem([
+      {
+        field: 'body.windowHours',
+        message:
+          `at the pace of this spot's recent exports a window of ${this.windowHours} h would take about ` +
+          `${durationText(this.expectedWindowSeconds)}, past the export deadline of ` +
+          `${durationText(this.exportDeadlineSeconds)} (polling.exportDeadlineSeconds), which would abort it: ` +
+          `use windows of at most ${this.maxWindowHours} h`,
+      },
+    ]);
+  }
+}
+
+/** `12.2 h`, `45 min` or `30 s`: a duration as a person reads it. */
+function durationText(seconds: number): string {
+  if (seconds >= 3_600) return `${(seconds / 3_600).toFixed(1)} h`;
+  if (seconds >= 60) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds)} s`;
+}
+
 export class BackfillTooLargeError extends ServiceError {
   override name = 'BackfillTooLargeError';
   readonly windows: number;

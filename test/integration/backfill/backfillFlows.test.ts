@@ -6,6 +6,7 @@ import {
   BACKFILL_RECORDING_GRACE_SECONDS,
   createBackfill,
 } from '../../../lib/exports/backfill/createBackfill';
+import { BackfillWindowsTooLongError } from '../../../lib/exports/backfill/errors';
 import { readBackfill } from '../../../lib/exports/backfill/readBackfill';
 import { WindowState } from '../../../lib/exports/coverage/CoverageLedger';
 import { windowsBetween } from '../../../lib/exports/coverage/runSchedule';
@@ -14,6 +15,7 @@ import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
 import { IdempotencyKeyReusedError } from '../../../lib/exports/record/errors';
 import { captureError } from '../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
+import { newExportRecordFixture } from '../../support/exportRecordFixtures';
 import { runCreateTask } from '../../support/startAndCreate';
 
 const SPOT = 'sp_demo';
@@ -82,6 +84,59 @@ describe('backfills against dynalite and the simulator', () => {
     // Nothing goes upstream on the request path: the workflow's create task does that.
     expect(h.simulator.requestsTo('create')).toHaveLength(0);
     expect(h.workflows.started.size).toBe(1);
+  });
+
+  it("refuses windows that would outlast the export deadline at the spot's pace, naming the longest that fit; nothing recorded", async () => {
+    // Prepare: the spot's last three days each held it 30 s + 60 s per hour (the simulator's pace), 6-hour deadline
+    for (const day of [1, 2, 3]) {
+      const requestedAt = `2026-09-0${day}T01:00:00.000Z`;
+      await h.store.createExport(
+        newExportRecordFixture({
+          spotId: SPOT,
+          status: ExportStatus.COMPLETED,
+          request: {
+            kind: 'dateRange',
+            from: `2026-08-0${day}T00:00:00Z`,
+            until: `2026-08-0${day + 1}T00:00:00Z`,
+          },
+          requestedAt,
+          dequeuedAt: requestedAt,
+          completedAt: new Date(Date.parse(requestedAt) + (30 + 24 * 60) * MS_PER_SECOND).toISOString(),
+        }),
+      );
+    }
+
+    // Act
+    const refused = await captureError(
+      createBackfill(h.deps, { spotId: SPOT, from: '2026-01-01T00:00:00Z', until: UNTIL, windowHours: 730 }),
+    );
+    const accepted = await createBackfill(h.deps, {
+      spotId: SPOT,
+      from: FROM,
+      until: UNTIL,
+      windowHours: 24,
+    });
+
+    // Assess: 730 h at 61.25 s an hour is 12.4 h; 80 % of 6 h fits 282 h
+    expect(refused).toBeInstanceOf(BackfillWindowsTooLongError);
+    const problem = (refused as BackfillWindowsTooLongError).problem;
+    expect(problem.errors).toEqual([
+      {
+        field: 'body.windowHours',
+        message:
+          "at the pace of this spot's recent exports a window of 730 h would take about 12.4 h, past the export " +
+          'deadline of 6.0 h (polling.exportDeadlineSeconds), which would abort it: use windows of at most 282 h',
+      },
+    ]);
+    expect(accepted.record.windows).toHaveLength(3);
+    // The refused plan left nothing in the ledger: only the accepted backfill's three days.
+    const held = await windowsBetween(
+      h.coverage,
+      SPOT,
+      Date.parse('2026-01-01T00:00:00Z'),
+      Date.parse(UNTIL),
+    );
+    expect(held.map((w) => w.from)).toEqual(accepted.record.windows.map((w) => w.from));
   });
 
   it('aborts a backfill: queued windows withdrawn with nothing sent upstream, the running export aborted', async () => {

@@ -145,6 +145,17 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
   [new backfillErrors.BackfillNotFoundError(SPOT, 'bf_x'), false, 'ambiguous', '404 backfill-not-found'],
   [new backfillErrors.BackfillAlreadyExistsError(SPOT, 'bf_x', undefined), false, 'ambiguous', undefined],
   [new backfillErrors.BackfillTooLargeError(2000, 1000), false, 'ambiguous', '400 invalid-request'],
+  [
+    new backfillErrors.BackfillWindowsTooLongError({
+      windowHours: 730,
+      expectedWindowSeconds: 44_000,
+      exportDeadlineSeconds: 21_600,
+      maxWindowHours: 282,
+    }),
+    false,
+    'ambiguous',
+    '400 invalid-request',
+  ],
   // The workflow's decisions (lib/exports), acted on by name
   [new workflowErrors.ExportStillProcessingError('ex_x'), false, 'ambiguous', undefined],
   [new workflowErrors.ExportFinishingError('ex_x'), false, 'ambiguous', undefined],
@@ -168,6 +179,17 @@ const classifications: [error: Error, retryable: boolean, create: string, proble
   [new backfillErrors.BackfillNotFoundError(SPOT, 'bf_x'), false, 'ambiguous', '404 backfill-not-found'],
   [new backfillErrors.BackfillAlreadyExistsError(SPOT, 'bf_x', undefined), false, 'ambiguous', undefined],
   [new backfillErrors.BackfillTooLargeError(2000, 1000), false, 'ambiguous', '400 invalid-request'],
+  [
+    new backfillErrors.BackfillWindowsTooLongError({
+      windowHours: 730,
+      expectedWindowSeconds: 44_000,
+      exportDeadlineSeconds: 21_600,
+      maxWindowHours: 282,
+    }),
+    false,
+    'ambiguous',
+    '400 invalid-request',
+  ],
   // Events (lib/events) and archives (lib/archive)
   [new eventErrors.ExportEventPublishError('ex_x', undefined), false, 'ambiguous', undefined],
   [new eventErrors.InvalidScheduledExportEventError(['x']), false, 'ambiguous', undefined],

@@ -58,17 +58,37 @@ function window(
   };
 }
 
-/** A completed export that held its spot `minutes` long. */
-function completed(minutes: number, backfillId?: string) {
+/** A date range of `hours` hours, as an export's request. */
+function rangeOf(hours: number) {
+  return {
+    kind: 'dateRange' as const,
+    from: '2026-09-01T00:00:00Z',
+    until: new Date(Date.parse('2026-09-01T00:00:00Z') + hours * 60 * MINUTE_MS)
+      .toISOString()
+      .replace('.000Z', 'Z'),
+  };
+}
+
+/** A completed export of a `hours`-hour range (a day by default) that held its spot `minutes` long. */
+function completed(minutes: number, backfillId?: string, hours = 24) {
   const requestedAt = new Date(CREATED_MS).toISOString();
   return exportRecordFixture({
     status: ExportStatus.COMPLETED,
+    request: rangeOf(hours),
     requestedAt,
     dequeuedAt: requestedAt,
     completedAt: new Date(CREATED_MS + minutes * MINUTE_MS).toISOString(),
     ...(backfillId !== undefined && { origin: { backfillId } }),
   });
 }
+
+/** A day's export of the backfill that took the spot at CREATED_MS and is still running. */
+const runningDay = () =>
+  exportRecordFixture({
+    status: ExportStatus.PROCESSING,
+    request: rangeOf(24),
+    dequeuedAt: new Date(CREATED_MS).toISOString(),
+  });
 
 describe('backfillProgress', () => {
   it('tells each window apart: done with its rows, running, queued, retrying, a gap, and sums the rows', () => {
@@ -174,11 +194,12 @@ describe('backfillProgress', () => {
 });
 
 describe('estimateRemainingSeconds', () => {
-  it("learns from the backfill's own finished windows first: the median, for each waiting window", () => {
+  it("learns from the backfill's own finished windows first: their pace, for the hours still waiting", () => {
     // Act
     const seconds = estimateRemainingSeconds({
       backfillId: BACKFILL_ID,
       waitingWindows: 3,
+      waitingHours: 72,
       running: [],
       recentCompleted: [
         completed(1),
@@ -189,22 +210,17 @@ describe('estimateRemainingSeconds', () => {
       nowMs: CREATED_MS,
     });
 
-    // Assess: the own windows' median is 12 minutes; the spot's scheduled 1-minute export is left out
+    // Assess: the own windows' median is 12 minutes a day; the spot's scheduled 1-minute export is left out
     expect(seconds).toBe(3 * 12 * 60);
   });
 
   it("falls back on the spot's recent exports, and counts what is left of the running one", () => {
-    // Prepare: the running export took the spot 4 minutes ago
-    const running = exportRecordFixture({
-      status: ExportStatus.PROCESSING,
-      dequeuedAt: new Date(CREATED_MS).toISOString(),
-    });
-
-    // Act
+    // Act: the running window took the spot 4 minutes ago
     const seconds = estimateRemainingSeconds({
       backfillId: BACKFILL_ID,
       waitingWindows: 2,
-      running: [running],
+      waitingHours: 48,
+      running: [runningDay()],
       recentCompleted: [completed(5), completed(6), completed(7)],
       nowMs: CREATED_MS + 4 * MINUTE_MS,
     });
@@ -213,32 +229,49 @@ describe('estimateRemainingSeconds', () => {
     expect(seconds).toBe(14 * 60);
   });
 
-  it('never counts a running export past its expected end as negative', () => {
-    // Prepare
-    const running = exportRecordFixture({
-      status: ExportStatus.PROCESSING,
-      dequeuedAt: new Date(CREATED_MS).toISOString(),
-    });
-
+  it('scales with the hours a window covers: a month-long window at the pace of daily exports', () => {
     // Act
     const seconds = estimateRemainingSeconds({
       backfillId: BACKFILL_ID,
       waitingWindows: 1,
-      running: [running],
-      recentCompleted: [completed(5)],
-      nowMs: CREATED_MS + 60 * MINUTE_MS,
+      waitingHours: 730,
+      running: [],
+      recentCompleted: [completed(24), completed(24), completed(1, undefined, 1)],
+      nowMs: CREATED_MS,
     });
 
-    // Assess
-    expect(seconds).toBe(5 * 60);
+    // Assess: a minute per hour of range (the median of 1, 1 and 1 min/h), for 730 hours
+    expect(seconds).toBe(730 * 60);
   });
 
-  it('has no estimate for a spot that never finished an export', () => {
+  it('moves with what is measured: a running window past its expected end sets a slower pace, never a negative one', () => {
+    // Act: the spot's last day took 5 minutes; this backfill's running day has held it for 60, then 90
+    const at = (minutes: number) =>
+      estimateRemainingSeconds({
+        backfillId: BACKFILL_ID,
+        waitingWindows: 1,
+        waitingHours: 24,
+        running: [runningDay()],
+        recentCompleted: [completed(5)],
+        nowMs: CREATED_MS + minutes * MINUTE_MS,
+      });
+    const early = at(1);
+    const overrun = at(60);
+    const later = at(90);
+
+    // Assess: 5 min for the waiting day + 4 min left; then the waiting day at the running one's own pace
+    expect(early).toBe(9 * 60);
+    expect(overrun).toBe(60 * 60);
+    expect(later).toBe(90 * 60);
+  });
+
+  it('has no estimate for a spot that never finished an export of a date range', () => {
     // Act / Assess
     expect(
       estimateRemainingSeconds({
         backfillId: BACKFILL_ID,
         waitingWindows: 4,
+        waitingHours: 96,
         running: [],
         recentCompleted: [],
         nowMs: CREATED_MS,
