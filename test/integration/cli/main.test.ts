@@ -74,7 +74,8 @@ describe('the openweb-exports process', () => {
       // Assess
       expect(run.code).toBe(ExitCode.INTERRUPTED);
       expect(run.stderr).toBe(
-        `Stopped watching; the export keeps running. Abort it with: npx openweb-exports abort ${EXPORT_ID} --spot ${SPOT_ID}\n`,
+        // The hint keeps --api: pasted as it is, it reaches the API this watch did.
+        `Stopped watching; the export keeps running. Abort it with: npx openweb-exports abort ${EXPORT_ID} --spot ${SPOT_ID} --api ${api.url}\n`,
       );
     },
     CLI_PROCESS_TIMEOUT_MS,
