@@ -37,7 +37,6 @@ export class BackfillAlreadyExistsError extends ServiceError {
   }
 }
 
-/** The range needs more windows than one backfill holds: a caller's choice to change, so a 400 naming the fields. */
 /**
  * The backfill's windows are too long for the export deadline: at the pace of the spot's recent
  * exports (seconds per hour of range), one window would still run when the deadline aborts it.
@@ -69,17 +68,13 @@ export class BackfillWindowsTooLongError extends ServiceError {
     this.maxWindowHours = details.maxWindowHours;
   }
 
-  override get problem(): ProblemInit {
-    return invalidRequestProblem([
-      {
-        field: 'body.windowHours',
-        message:
-          `at the pace of this spot's recent exports a window of ${this.windowHours} h would take about ` +
-          `${durationText(this.expectedWindowSeconds)}, past the export deadline of ` +
-          `${durationText(this.exportDeadlineSeconds)} (polling.exportDeadlineSeconds), which would abort it: ` +
-          `use windows of at most ${this.maxWindowHours} h`,
-      },
-    ]);
+  override get problem(): Problem {
+    const message =
+      `at the pace of this spot's recent exports a window of ${this.windowHours} h would take about ` +
+      `${durationText(this.expectedWindowSeconds)}, past the export deadline of ` +
+      `${durationText(this.exportDeadlineSeconds)} (polling.exportDeadlineSeconds), which would abort it: ` +
+      `use windows of at most ${this.maxWindowHours} h`;
+    return { type: ProblemType.INVALID_REQUEST, errors: [{ field: 'body.windowHours', message }] };
   }
 }
 
@@ -90,6 +85,7 @@ function durationText(seconds: number): string {
   return `${Math.round(seconds)} s`;
 }
 
+/** The range needs more windows than one backfill holds: a caller's choice to change, so a 400 naming the fields. */
 export class BackfillTooLargeError extends ServiceError {
   override name = 'BackfillTooLargeError';
   readonly windows: number;

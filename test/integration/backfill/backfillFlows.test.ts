@@ -13,6 +13,7 @@ import { windowsBetween } from '../../../lib/exports/coverage/runSchedule';
 import { reconcileExports } from '../../../lib/exports/reconciler/reconcileExports';
 import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
 import { IdempotencyKeyReusedError } from '../../../lib/exports/record/errors';
+import { problemForError } from '../../../lib/http/problemForError';
 import { captureError } from '../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
 import { newExportRecordFixture } from '../../support/exportRecordFixtures';
@@ -119,8 +120,9 @@ describe('backfills against dynalite and the simulator', () => {
 
     // Assess: 730 h at 61.25 s an hour is 12.4 h; 80 % of 6 h fits 282 h
     expect(refused).toBeInstanceOf(BackfillWindowsTooLongError);
-    const problem = (refused as BackfillWindowsTooLongError).problem;
-    expect(problem.errors).toEqual([
+    const problem = problemForError(refused as BackfillWindowsTooLongError);
+    expect(problem?.status).toBe(400);
+    expect(problem?.errors).toEqual([
       {
         field: 'body.windowHours',
         message:
