@@ -42,7 +42,7 @@ export interface ExportFunctionsProps {
 /** The handlers as Lambda functions, each with the environment it reads and only the grants it uses. */
 export class ExportFunctions extends Construct {
   readonly start: ExportFunction;
-  readonly getExport: ExportFunction;
+  readonly checkStatus: ExportFunction;
   readonly abort: ExportFunction;
   readonly list: ExportFunction;
   readonly files: ExportFunction;
@@ -71,9 +71,9 @@ export class ExportFunctions extends Construct {
       timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
       environment,
     });
-    this.getExport = new ExportFunction(this, 'GetExport', {
+    this.checkStatus = new ExportFunction(this, 'CheckStatus', {
       ...common,
-      handler: HandlerNames.GET_EXPORT,
+      handler: HandlerNames.CHECK_STATUS,
       memorySizeMb: API_FUNCTION_MEMORY_MB,
       timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
       environment,
@@ -208,7 +208,7 @@ export class ExportFunctions extends Construct {
     );
     // A status read polls a stale export and records its end: the spot freed, the end announced,
     // its window written, the spot's next queued export started.
-    this.getExport.addToPolicy(
+    this.checkStatus.addToPolicy(
       new iam.PolicyStatement({ actions: recordWrites, resources: [tableArn] }),
       readRecords(statusIndexArn),
       ...readSpotSecrets,
@@ -317,7 +317,7 @@ export class ExportFunctions extends Construct {
 
     for (const fn of [
       this.start,
-      this.getExport,
+      this.checkStatus,
       this.workflowTask,
       this.reconcile,
       this.abort,
@@ -341,7 +341,7 @@ export class ExportFunctions extends Construct {
   all(): ExportFunction[] {
     return [
       this.start,
-      this.getExport,
+      this.checkStatus,
       this.abort,
       this.list,
       this.files,

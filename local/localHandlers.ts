@@ -1,9 +1,9 @@
 import { makeAbortHandler } from '../functions/abort';
 import { makeArchiveHandler } from '../functions/archive';
 import { makeBackfillsHandler } from '../functions/backfills';
+import { makeCheckStatusHandler } from '../functions/check-status';
 import { makeCoverageHandler } from '../functions/coverage';
 import { makeFilesHandler } from '../functions/files';
-import { makeGetExportHandler } from '../functions/get-export';
 import { makeListHandler } from '../functions/list';
 import { makeReconcileHandler } from '../functions/reconcile';
 import { makeStartHandler } from '../functions/start';
@@ -40,7 +40,7 @@ export function localHandlers(
   };
   return {
     [HandlerNames.START]: makeStartHandler(runtime),
-    [HandlerNames.GET_EXPORT]: makeGetExportHandler(runtime),
+    [HandlerNames.CHECK_STATUS]: makeCheckStatusHandler(runtime),
     [HandlerNames.WORKFLOW_TASK]: makeWorkflowTaskHandler(runtime),
     [HandlerNames.RECONCILE]: makeReconcileHandler(runtime),
     [HandlerNames.ABORT]: makeAbortHandler(runtime),

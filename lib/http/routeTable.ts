@@ -5,8 +5,8 @@
 export const HandlerNames = {
   /** `POST /exports`, and the export schedules. */
   START: 'start',
-  /** `GET /exports/{exportId}`: the API's status read. */
-  GET_EXPORT: 'get-export',
+  /** `GET /exports/{exportId}`: the API's status check. */
+  CHECK_STATUS: 'check-status',
   /** `POST /exports/{exportId}/abort`. */
   ABORT: 'abort',
   /** `GET /exports`. */
@@ -37,7 +37,7 @@ export interface Route {
 export const ROUTES = [
   { method: 'POST', path: '/exports', handler: HandlerNames.START },
   { method: 'GET', path: '/exports', handler: HandlerNames.LIST },
-  { method: 'GET', path: '/exports/{exportId}', handler: HandlerNames.GET_EXPORT },
+  { method: 'GET', path: '/exports/{exportId}', handler: HandlerNames.CHECK_STATUS },
   { method: 'POST', path: '/exports/{exportId}/abort', handler: HandlerNames.ABORT },
   { method: 'GET', path: '/exports/{exportId}/files', handler: HandlerNames.FILES },
   { method: 'GET', path: '/spots/{spotId}/coverage', handler: HandlerNames.COVERAGE },

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAbortHandler } from '../../functions/abort';
-import { makeGetExportHandler } from '../../functions/get-export';
+import { makeCheckStatusHandler } from '../../functions/check-status';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
 import { EXPORT_STATUSES } from '../../lib/exports/record/ExportStatus';
@@ -207,7 +207,7 @@ describe('the HTTP API under random requests', () => {
     aws = await startMockedAwsRuntime();
     handlers = {
       start: makeStartHandler(aws.runtime),
-      check: makeGetExportHandler(aws.runtime),
+      check: makeCheckStatusHandler(aws.runtime),
       abort: makeAbortHandler(aws.runtime),
       list: makeListHandler(aws.runtime),
     };
@@ -217,7 +217,7 @@ describe('the HTTP API under random requests', () => {
     });
     spotCheckedHandlers = {
       start: makeStartHandler(spotChecked),
-      check: makeGetExportHandler(spotChecked),
+      check: makeCheckStatusHandler(spotChecked),
       abort: makeAbortHandler(spotChecked),
       list: makeListHandler(spotChecked),
     };

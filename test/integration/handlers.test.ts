@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeAbortHandler } from '../../functions/abort';
-import { makeGetExportHandler } from '../../functions/get-export';
+import { makeCheckStatusHandler } from '../../functions/check-status';
 import { makeListHandler } from '../../functions/list';
 import { makeStartHandler } from '../../functions/start';
 import { makeWorkflowTaskHandler } from '../../functions/workflow-task';
@@ -78,7 +78,7 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
   let announced: ExportRecord[];
   let handlers: {
     start: ReturnType<typeof makeStartHandler>;
-    check: ReturnType<typeof makeGetExportHandler>;
+    check: ReturnType<typeof makeCheckStatusHandler>;
     task: ReturnType<typeof makeWorkflowTaskHandler>;
     abort: ReturnType<typeof makeAbortHandler>;
     list: ReturnType<typeof makeListHandler>;
@@ -118,7 +118,7 @@ describe('handlers against DynamoDB (dynalite) and the OpenWeb simulator over HT
     const runtime = handlerRuntimeFor(dependencies, { logger: silentLogger() });
     handlers = {
       start: makeStartHandler(runtime),
-      check: makeGetExportHandler(runtime),
+      check: makeCheckStatusHandler(runtime),
       task: makeWorkflowTaskHandler(runtime),
       abort: makeAbortHandler(runtime),
       list: makeListHandler(runtime),

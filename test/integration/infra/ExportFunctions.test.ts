@@ -62,7 +62,7 @@ describe('per-spot authorization in IAM mode', () => {
     const plain = synthesizeTestStack({});
     const apiHandlers = [
       HandlerNames.START,
-      HandlerNames.GET_EXPORT,
+      HandlerNames.CHECK_STATUS,
       HandlerNames.ABORT,
       HandlerNames.LIST,
       HandlerNames.FILES,

@@ -244,7 +244,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       // The archive downloads and stores files of up to a few hundred MB: Lambda's longest timeout.
       expect(timeouts).toEqual({
         start: 20,
-        'get-export': 20,
+        'check-status': 20,
         abort: 20,
         list: 20,
         files: 20,

@@ -82,9 +82,9 @@ describe('function grants', () => {
     );
   });
 
-  it("lets get-export poll a stale export, record its end, publish it and start the spot's next queued export", () => {
+  it("lets check-status poll a stale export, record its end, publish it and start the spot's next queued export", () => {
     // Act
-    const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.GET_EXPORT));
+    const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.CHECK_STATUS));
 
     // Assess
     expect(actions).toEqual(
@@ -192,7 +192,7 @@ describe('function grants', () => {
     // Act
     const secretResources = [
       HandlerNames.START,
-      HandlerNames.GET_EXPORT,
+      HandlerNames.CHECK_STATUS,
       HandlerNames.WORKFLOW_TASK,
       HandlerNames.RECONCILE,
       HandlerNames.ABORT,
@@ -245,7 +245,7 @@ describe('function grants', () => {
     expect(queried.reconcile).toContain(`/index/${ExportTableIndex.activeByLastPolled}`);
     for (const handler of [
       HandlerNames.START,
-      HandlerNames.GET_EXPORT,
+      HandlerNames.CHECK_STATUS,
       HandlerNames.WORKFLOW_TASK,
       HandlerNames.RECONCILE,
       HandlerNames.ABORT,
@@ -254,7 +254,7 @@ describe('function grants', () => {
       expect(queried[handler]).toContain(`/index/${ExportTableIndex.byStatus}`);
     for (const handler of [
       HandlerNames.START,
-      HandlerNames.GET_EXPORT,
+      HandlerNames.CHECK_STATUS,
       HandlerNames.WORKFLOW_TASK,
       HandlerNames.ABORT,
       HandlerNames.LIST,
@@ -268,7 +268,7 @@ describe('function grants', () => {
 
     // Act
     const enders = [
-      HandlerNames.GET_EXPORT,
+      HandlerNames.CHECK_STATUS,
       HandlerNames.WORKFLOW_TASK,
       HandlerNames.RECONCILE,
       HandlerNames.ABORT,

@@ -90,7 +90,7 @@ describe('a KMS key from another region', () => {
 describe('the spots’ secrets encrypted with a customer-managed key', () => {
   const SECRET_READERS = [
     HandlerNames.START,
-    HandlerNames.GET_EXPORT,
+    HandlerNames.CHECK_STATUS,
     HandlerNames.ABORT,
     HandlerNames.WORKFLOW_TASK,
     HandlerNames.RECONCILE,

@@ -28,8 +28,8 @@ const EVERY_GRANT_CONFIG = { ...SCHEDULED_SPOT_CONFIG, archive: { kmsKeyArn: KEY
 const NOT_GRANTED: Record<string, string> = {
   'start states:DescribeExecution': 'start only starts workflows; checking one is the reconciler’s',
   'start states:StopExecution': 'start never ends an export, so never stops a workflow',
-  'get-export states:DescribeExecution': 'a status read never looks at a workflow',
-  'get-export states:StopExecution':
+  'check-status states:DescribeExecution': 'a status read never looks at a workflow',
+  'check-status states:StopExecution':
     'a status read records an end the poll found; the workflow ends by itself',
   'abort states:DescribeExecution': 'an abort stops the workflow without looking at it first',
   'backfills states:DescribeExecution':
@@ -50,10 +50,12 @@ const NOT_GRANTED: Record<string, string> = {
   'files dynamodb:DeleteItem': 'the files handler reads the record (getExport) and writes nothing',
   'archive dynamodb:DeleteItem': 'the archive deletes nothing; link pages are replaced by the poll',
   ...Object.fromEntries(
-    ['start', 'get-export', 'abort', 'list', 'files', 'workflow-task', 'archive', 'backfills'].map((name) => [
-      `${name} dynamodb:Scan`,
-      'the export store reads the whole table once, for records from before the archive index: the reconciler’s sweep alone',
-    ]),
+    ['start', 'check-status', 'abort', 'list', 'files', 'workflow-task', 'archive', 'backfills'].map(
+      (name) => [
+        `${name} dynamodb:Scan`,
+        'the export store reads the whole table once, for records from before the archive index: the reconciler’s sweep alone',
+      ],
+    ),
   ),
   'archive s3:PutObjectTagging':
     'lib-storage tags an upload only when given tags; the archive writer gives none',

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeAbortHandler } from '../../../functions/abort';
+import { makeCheckStatusHandler } from '../../../functions/check-status';
 import { makeCoverageHandler } from '../../../functions/coverage';
-import { makeGetExportHandler } from '../../../functions/get-export';
 import { makeListHandler } from '../../../functions/list';
 import { makeStartHandler } from '../../../functions/start';
 import type { ExportDependencies } from '../../../lib/exports/ExportDependencies';
@@ -96,7 +96,7 @@ describe('input hardening: refusals happen before any I/O', () => {
       const runtime = handlerRuntimeFor(dependencies, { logger: silentLogger(), spotClaim });
       return {
         start: makeStartHandler(runtime),
-        check: makeGetExportHandler(runtime),
+        check: makeCheckStatusHandler(runtime),
         abort: makeAbortHandler(runtime),
         list: makeListHandler(runtime),
         coverage: makeCoverageHandler(runtime),

@@ -3,7 +3,7 @@ import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeAbortHandler } from '../../../functions/abort';
-import { makeGetExportHandler } from '../../../functions/get-export';
+import { makeCheckStatusHandler } from '../../../functions/check-status';
 import { makeListHandler } from '../../../functions/list';
 import { makeReconcileHandler } from '../../../functions/reconcile';
 import { makeStartHandler } from '../../../functions/start';
@@ -113,7 +113,7 @@ describe('logs at DEBUG level', () => {
       });
       const runtime = handlerRuntimeFor(dependencies, { logger });
       const start = makeStartHandler(runtime);
-      const check = makeGetExportHandler(runtime);
+      const check = makeCheckStatusHandler(runtime);
       const task = makeWorkflowTaskHandler(runtime);
       const reconcile = makeReconcileHandler(runtime);
       const abort = makeAbortHandler(runtime);

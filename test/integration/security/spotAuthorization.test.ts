@@ -2,8 +2,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeAbortHandler } from '../../../functions/abort';
 import { makeBackfillsHandler } from '../../../functions/backfills';
+import { makeCheckStatusHandler } from '../../../functions/check-status';
 import { makeCoverageHandler } from '../../../functions/coverage';
-import { makeGetExportHandler } from '../../../functions/get-export';
 import { makeListHandler } from '../../../functions/list';
 import { makeStartHandler } from '../../../functions/start';
 import { makeWorkflowTaskHandler } from '../../../functions/workflow-task';
@@ -69,7 +69,7 @@ function handlersOf(aws: MockedAwsRuntime, spotClaim: string | undefined): Handl
   });
   return {
     start: makeStartHandler(runtime),
-    check: makeGetExportHandler(runtime),
+    check: makeCheckStatusHandler(runtime),
     abort: makeAbortHandler(runtime),
     list: makeListHandler(runtime),
     coverage: makeCoverageHandler(runtime),

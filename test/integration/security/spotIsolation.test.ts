@@ -2,7 +2,7 @@ import { StopExecutionCommand } from '@aws-sdk/client-sfn';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeAbortHandler } from '../../../functions/abort';
-import { makeGetExportHandler } from '../../../functions/get-export';
+import { makeCheckStatusHandler } from '../../../functions/check-status';
 import { makeListHandler } from '../../../functions/list';
 import { makeStartHandler } from '../../../functions/start';
 import { makeWorkflowTaskHandler } from '../../../functions/workflow-task';
@@ -76,7 +76,7 @@ describe('spot isolation through the API', () => {
     aws = await startMockedAwsRuntime();
     handlers = {
       start: makeStartHandler(aws.runtime),
-      check: makeGetExportHandler(aws.runtime),
+      check: makeCheckStatusHandler(aws.runtime),
       task: makeWorkflowTaskHandler(aws.runtime),
       abort: makeAbortHandler(aws.runtime),
       list: makeListHandler(aws.runtime),

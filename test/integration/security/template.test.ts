@@ -14,7 +14,7 @@ import { resourcesOfType, type TemplateResource } from '../infra/templateQueries
  * asserted in test/integration/infra; this suite asserts what must hold everywhere, whatever is added.
  */
 
-/** start, get-export, workflow-task, reconcile, abort and backfills read the spots' upstream keys. */
+/** start, check-status, workflow-task, reconcile, abort and backfills read the spots' upstream keys. */
 const SIGNING_IN_FUNCTIONS = 6;
 
 const JWT_AUTH = { mode: 'jwt', issuer: 'https://issuer.example.com/', audience: ['exports-api'] };

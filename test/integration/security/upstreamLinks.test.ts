@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeGetExportHandler } from '../../../functions/get-export';
+import { makeCheckStatusHandler } from '../../../functions/check-status';
 import { makeStartHandler } from '../../../functions/start';
 import { makeWorkflowTaskHandler } from '../../../functions/workflow-task';
 import { UpstreamProtocolError } from '../../../lib/exports/upstream/errors';
@@ -148,7 +148,7 @@ describe('download links through the status read, the table and the bus', () => 
     const runtime = handlerRuntimeFor(dependencies, { logger: silentLogger() });
     return {
       start: makeStartHandler(runtime),
-      check: makeGetExportHandler(runtime),
+      check: makeCheckStatusHandler(runtime),
       task: makeWorkflowTaskHandler(runtime),
       dependencies,
     };

@@ -100,7 +100,7 @@ describe('the largest accepted link set against AWS payload limits', () => {
     });
     await workflows.whenFinished(started.exportId);
     const final = await h.store.getExport(SPOT, started.exportId);
-    const checked = await handlers[HandlerNames.GET_EXPORT](
+    const checked = await handlers[HandlerNames.CHECK_STATUS](
       apiRequests.check(SPOT, started.exportId),
       lambdaContext(),
     );

@@ -47,7 +47,7 @@ export interface ReceivedToken {
 
 /** How a scenario's polling workflows run. */
 export type ScenarioWorkflows =
-  /** Recorded, and polled by the scenario itself through the real get-export handler (manual clock). */
+  /** Recorded, and polled by the scenario itself through the real check-status handler (manual clock). */
   | { kind: 'stepped' }
   /** The synthesized state machine on the local runner, in real time with scaled waits. */
   | { kind: 'local'; stateMachine: ExtractedStateMachine; timeScale: number };

@@ -79,7 +79,7 @@ export async function checkViaApi(
   exportId: string,
 ): Promise<ApiAnswer> {
   const response = parseResponse(
-    await scenario.main.invoke(HandlerNames.GET_EXPORT, apiRequests.check(spotId, exportId)),
+    await scenario.main.invoke(HandlerNames.CHECK_STATUS, apiRequests.check(spotId, exportId)),
   );
   return answerOf(response.statusCode, response.body);
 }

@@ -68,7 +68,7 @@ const UNUSED_GRANTS: Record<string, string> = {
   'files s3:ListBucket *':
     'never sent: S3 then answers 404 rather than 403 for an archived file that is gone',
   // The functions share the upstream token through the table; one signs in only when none is shared.
-  'get-export secretsmanager:GetSecretValue *': 'signs in when no token is shared yet (or it expired)',
+  'check-status secretsmanager:GetSecretValue *': 'signs in when no token is shared yet (or it expired)',
   'reconcile secretsmanager:GetSecretValue *': 'signs in when no token is shared yet (or it expired)',
   'workflow-task states:StopExecution *':
     'an abort that met the create in flight is sent by the create task, which stops the aborted workflow',
@@ -344,7 +344,7 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
         expect(download.status).toBe(200);
         expect((await download.arrayBuffer()).byteLength).toBeGreaterThan(0);
       }
-      const checked = await api(HandlerNames.GET_EXPORT, requests.check(SPOTS.completed, completed));
+      const checked = await api(HandlerNames.CHECK_STATUS, requests.check(SPOTS.completed, completed));
       expect(checked).toMatchObject({
         statusCode: 200,
         body: { exportId: completed, status: 'COMPLETED', linkCount: EXPORT_FILES, linksTruncated: true },
@@ -373,7 +373,7 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
       simulator.finishExport(upstreamIdOf(SPOTS.archiveFailed), 'completed');
       // A status read finds it finished: it records the links (paged), frees the spot, announces it and
       // starts the export queued behind it.
-      const seen = await api(HandlerNames.GET_EXPORT, requests.check(SPOTS.archiveFailed, unarchived));
+      const seen = await api(HandlerNames.CHECK_STATUS, requests.check(SPOTS.archiveFailed, unarchived));
       expect(seen).toMatchObject({ statusCode: 200, body: { status: 'COMPLETED', linkCount: EXPORT_FILES } });
       expect(await statusOf(SPOTS.archiveFailed, waitingForArchiveFailed)).toBe('REQUESTED');
       simulator.setFaults({ endpoints: { download: { errorRate: 1, errorStatus: 503 } } });

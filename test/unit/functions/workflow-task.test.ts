@@ -1,6 +1,6 @@
 import { StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeGetExportHandler } from '../../../functions/get-export';
+import { makeCheckStatusHandler } from '../../../functions/check-status';
 import { makeStartHandler } from '../../../functions/start';
 import { makeWorkflowTaskHandler } from '../../../functions/workflow-task';
 import { WorkflowErrorNames } from '../../../lib/exports/workflow/workflowContract';
@@ -187,7 +187,7 @@ describe('workflow-task handler', () => {
     it('answers the final status when the export completed first', async () => {
       // Prepare
       aws.simulator.finishExport(aws.simulator.listExports(SPOT)[0]?.id ?? '', 'completed');
-      await makeGetExportHandler(aws.runtime)(apiRequests.check(SPOT, exportId), lambdaContext());
+      await makeCheckStatusHandler(aws.runtime)(apiRequests.check(SPOT, exportId), lambdaContext());
 
       // Act
       const output = await handler({ action: 'abortOnTimeout', spotId: SPOT, exportId }, lambdaContext());

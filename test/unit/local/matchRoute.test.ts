@@ -8,7 +8,7 @@ describe('matchRoute over the API route table', () => {
     const requests = [
       ['POST', '/exports', HandlerNames.START],
       ['GET', '/exports', HandlerNames.LIST],
-      ['GET', '/exports/ex_1', HandlerNames.GET_EXPORT],
+      ['GET', '/exports/ex_1', HandlerNames.CHECK_STATUS],
       ['POST', '/exports/ex_1/abort', HandlerNames.ABORT],
     ] as const;
 

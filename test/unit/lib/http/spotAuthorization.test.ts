@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeAbortHandler } from '../../../../functions/abort';
-import { makeGetExportHandler } from '../../../../functions/get-export';
+import { makeCheckStatusHandler } from '../../../../functions/check-status';
 import { makeListHandler } from '../../../../functions/list';
 import { makeStartHandler } from '../../../../functions/start';
 import type { ExportHandler } from '../../../../lib/runtime/createHandler';
@@ -61,7 +61,7 @@ describe('per-spot authorization in IAM mode', () => {
       });
       return {
         start: makeStartHandler(runtime),
-        check: makeGetExportHandler(runtime),
+        check: makeCheckStatusHandler(runtime),
         abort: makeAbortHandler(runtime),
         list: makeListHandler(runtime),
       };

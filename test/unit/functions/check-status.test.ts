@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeGetExportHandler } from '../../../functions/get-export';
+import { makeCheckStatusHandler } from '../../../functions/check-status';
 import { UnrecognisedEventError } from '../../../lib/runtime/errors';
 import { apiRequests, lambdaContext, parseResponse } from '../../support/apiGatewayEvents';
 import {
@@ -12,14 +12,14 @@ import {
   startMockedAwsRuntime,
 } from './support/mockedAwsRuntime';
 
-describe('get-export handler', () => {
+describe('check-status handler', () => {
   let aws: MockedAwsRuntime;
-  let handler: ReturnType<typeof makeGetExportHandler>;
+  let handler: ReturnType<typeof makeCheckStatusHandler>;
   let exportId: string;
 
   beforeEach(async () => {
     aws = await startMockedAwsRuntime();
-    handler = makeGetExportHandler(aws.runtime);
+    handler = makeCheckStatusHandler(aws.runtime);
     exportId = await startAndCreateThroughHandlers(aws);
   });
 

@@ -14,19 +14,19 @@ import { UnrecognisedEventError } from '../lib/runtime/errors';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
 import { LIFECYCLE_ADAPTERS } from '../lib/runtime/lifecycleAdapters';
 
-/** `GET /exports/{exportId}`: the export, asking the upstream once when the record is not fresh. */
-export function makeGetExportHandler(runtime: HandlerRuntime) {
+/** Check export status, `GET /exports/{exportId}`: the export, asking the upstream once when the record is not fresh. */
+export function makeCheckStatusHandler(runtime: HandlerRuntime) {
   return createHandler(runtime, async (event, deps) => {
-    if (isApiGatewayEvent(event)) return getExportFromApi(deps, event);
-    throw new UnrecognisedEventError(HandlerNames.GET_EXPORT);
+    if (isApiGatewayEvent(event)) return checkStatusFromApi(deps, event);
+    throw new UnrecognisedEventError(HandlerNames.CHECK_STATUS);
   });
 }
 
 // Every port: a read that finds the export finished records it, frees the spot and announces the end.
-export const handler = makeGetExportHandler(defaultHandlerRuntime(LIFECYCLE_ADAPTERS));
+export const handler = makeCheckStatusHandler(defaultHandlerRuntime(LIFECYCLE_ADAPTERS));
 
 /** 200 with the export. */
-async function getExportFromApi(
+async function checkStatusFromApi(
   deps: ExportDependencies,
   event: APIGatewayProxyEventV2,
 ): Promise<APIGatewayProxyStructuredResultV2> {
