@@ -2,6 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { HandlerNames } from '../lib/http/routeTable';
 import { ExportArchiveBucket } from './ExportArchiveBucket';
 import { ExportFunctions } from './ExportFunctions';
 import { ExportSchedules } from './ExportSchedules';
@@ -30,7 +31,7 @@ export interface OpenWebExportsProps extends OpenWebExportsConfigProps {
 
 /**
  * Everything openweb-exports runs on in AWS: the table, the archive bucket with its catalog table, view and
- * Athena workgroup, the eight functions, the HTTP API, the polling workflow, the export event bus, the
+ * Athena workgroup, the functions (functions/registry.ts), the HTTP API, the polling workflow, the export event bus, the
  * schedules, and alarms with a dashboard. Place it in any stack; `OpenWebExportsStack` is this
  * construct alone in a stack configured from context.
  */
@@ -65,16 +66,6 @@ export class OpenWebExports extends Construct {
     this.eventBus = new events.EventBus(this, 'ExportEvents', { eventBusName: `${this.namePrefix}-exports` });
 
     this.archive = new ExportArchiveBucket(this, 'Archive', { config: config.archive });
-    const workflowIdentity = pollingStateMachineIdentity(Stack.of(this), this.namePrefix);
-    this.functions = new ExportFunctions(this, 'Functions', {
-      config,
-      archive: this.archive,
-      table: this.table,
-      eventBus: this.eventBus,
-      stateMachineArn: workflowIdentity.stateMachineArn,
-      executionsArn: workflowIdentity.executionsArn,
-      logRetention,
-    });
     this.lake = new ExportsLake(this, 'Lake', {
       bucket: this.archive.bucket,
       encryptionKey: this.archive.encryptionKey,
@@ -82,14 +73,22 @@ export class OpenWebExports extends Construct {
       workGroupName: this.namePrefix,
       maxScannedGigabytesPerQuery: config.archive.maxScannedGigabytesPerQuery,
     });
-    // The archive registers the table partition of each export it stores (its LAKE_DATABASE_NAME is
-    // the configured database, written by the settings table).
-    this.lake.grantPartitionRegistration(this.functions.archive.role);
+    const workflowIdentity = pollingStateMachineIdentity(Stack.of(this), this.namePrefix);
+    this.functions = new ExportFunctions(this, 'Functions', {
+      config,
+      archive: this.archive,
+      lake: this.lake,
+      table: this.table,
+      eventBus: this.eventBus,
+      stateMachineArn: workflowIdentity.stateMachineArn,
+      executionsArn: workflowIdentity.executionsArn,
+      logRetention,
+    });
     this.workflow = new PollingWorkflow(this, 'PollingWorkflow', {
       stateMachineName: workflowIdentity.name,
       logGroupName: workflowIdentity.logGroupName,
-      workflowTaskFunction: this.functions.workflowTask.function,
-      archiveFunction: this.functions.archive.function,
+      workflowTaskFunction: this.functions.byHandler(HandlerNames.WORKFLOW_TASK).function,
+      archiveFunction: this.functions.byHandler(HandlerNames.ARCHIVE).function,
       polling: config.polling,
       logRetention,
       logLevel: config.workflowLogLevel,
@@ -104,8 +103,8 @@ export class OpenWebExports extends Construct {
     });
     this.schedules = new ExportSchedules(this, 'Schedules', {
       spots: config.spots,
-      startFunction: this.functions.start.function,
-      reconcileFunction: this.functions.reconcile.function,
+      startFunction: this.functions.byHandler(HandlerNames.START).function,
+      reconcileFunction: this.functions.byHandler(HandlerNames.RECONCILE).function,
       reconcileRate: config.polling.reconcileRate,
     });
     this.monitoring = new ExportsMonitoring(this, 'Monitoring', {
@@ -115,7 +114,9 @@ export class OpenWebExports extends Construct {
       metricNamespace: `${UNEXPECTED_ERRORS_NAMESPACE}/${this.namePrefix}`,
       stateMachine: this.workflow.stateMachine,
       workflowLogGroup: this.workflow.logGroup,
-      workflowStarters: [this.functions.start, this.functions.reconcile],
+      workflowStarters: [HandlerNames.START, HandlerNames.RECONCILE].map((name) =>
+        this.functions.byHandler(name),
+      ),
       functions: this.functions.all(),
       deadLetterQueues: this.schedules.allDeadLetterQueues(),
       httpApi: this.httpApi.api,

@@ -1,17 +1,13 @@
-import { makeAbortHandler } from '../functions/abort';
-import { makeArchiveHandler } from '../functions/archive';
-import { makeBackfillsHandler } from '../functions/backfills';
-import { makeCheckStatusHandler } from '../functions/check-status';
-import { makeCoverageHandler } from '../functions/coverage';
-import { makeFilesHandler } from '../functions/files';
-import { makeListHandler } from '../functions/list';
-import { makeReconcileHandler } from '../functions/reconcile';
-import { makeStartHandler } from '../functions/start';
-import { makeWorkflowTaskHandler } from '../functions/workflow-task';
+import {
+  EXPORT_FUNCTIONS,
+  type HandlerDependencies,
+  type HandlerDependencyKind,
+  type HandlerSource,
+} from '../functions/registry';
 import type { ArchivedFilesDependencies } from '../lib/archive/archivedFiles';
 import type { ArchiveDependencies } from '../lib/archive/archiveExport';
 import type { ExportDependencies } from '../lib/exports/ExportDependencies';
-import { type HandlerName, HandlerNames } from '../lib/http/routeTable';
+import type { HandlerName } from '../lib/http/routeTable';
 import type { ExportHandler } from '../lib/runtime/createHandler';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
 import { localLambdaContext } from './localLambdaContext';
@@ -24,9 +20,19 @@ export interface LocalArchiving {
   files: ArchivedFilesDependencies;
 }
 
+type HandlerRuntimes = { [K in HandlerDependencyKind]: HandlerRuntime<HandlerDependencies[K]> };
+
+/** Makes a function's handler around the runtime of its kind. */
+type LocalHandlerMaker = (runtimes: HandlerRuntimes) => ExportHandler;
+
+/** Every function's handler maker, loaded with this module as static imports of the entry files would be. */
+const MAKERS = new Map(
+  await Promise.all(EXPORT_FUNCTIONS.map(async (fn) => [fn.name, await loadMaker(fn.handler)] as const)),
+);
+
 /**
- * The deployed handlers, built around a local runtime's dependencies. Without `archiving`
- * nothing is archived: the archive task passes and `/files` lists no files.
+ * The deployed handlers of the function registry, built around a local runtime's dependencies.
+ * Without `archiving` nothing is archived: the archive task passes and `/files` lists no files.
  */
 export function localHandlers(
   runtime: HandlerRuntime<ExportDependencies>,
@@ -38,18 +44,12 @@ export function localHandlers(
     archiveSettings: { urlExpirySeconds: 0 },
     now: Date.now,
   };
-  return {
-    [HandlerNames.START]: makeStartHandler(runtime),
-    [HandlerNames.CHECK_STATUS]: makeCheckStatusHandler(runtime),
-    [HandlerNames.WORKFLOW_TASK]: makeWorkflowTaskHandler(runtime),
-    [HandlerNames.RECONCILE]: makeReconcileHandler(runtime),
-    [HandlerNames.ABORT]: makeAbortHandler(runtime),
-    [HandlerNames.LIST]: makeListHandler(runtime),
-    [HandlerNames.ARCHIVE]: makeArchiveHandler({ ...runtime, dependencies: () => archiving?.archive }),
-    [HandlerNames.FILES]: makeFilesHandler({ ...runtime, dependencies: () => files }),
-    [HandlerNames.COVERAGE]: makeCoverageHandler(runtime),
-    [HandlerNames.BACKFILLS]: makeBackfillsHandler(runtime),
+  const runtimes: HandlerRuntimes = {
+    lifecycle: runtime,
+    archive: { ...runtime, dependencies: () => archiving?.archive },
+    files: { ...runtime, dependencies: () => files },
   };
+  return Object.fromEntries([...MAKERS].map(([name, make]) => [name, make(runtimes)])) as LocalHandlers;
 }
 
 /** Invokes a handler as Lambda would: the event and a fresh context. */
@@ -59,4 +59,21 @@ export function invokeLocalHandler(
   event: unknown,
 ): Promise<unknown> {
   return handlers[handler](event, localLambdaContext(handler));
+}
+
+async function loadMaker(source: HandlerSource): Promise<LocalHandlerMaker> {
+  switch (source.dependencies) {
+    case 'lifecycle': {
+      const make = await source.load();
+      return (runtimes) => make(runtimes.lifecycle);
+    }
+    case 'archive': {
+      const make = await source.load();
+      return (runtimes) => make(runtimes.archive);
+    }
+    case 'files': {
+      const make = await source.load();
+      return (runtimes) => make(runtimes.files);
+    }
+  }
 }

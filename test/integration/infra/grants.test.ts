@@ -16,7 +16,7 @@ import {
   statementsOfFunction,
 } from './templateQueries';
 
-/** What the handlers' own writes need on top of the brief's list; see the ExportFunctions grants. */
+/** What the handlers' own writes need on top of the brief's list; see functions/registry.ts. */
 const RECORD_ACTIONS = ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
 const FUNCTION_BASICS = [
   'logs:CreateLogStream',
