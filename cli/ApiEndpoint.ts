@@ -1,8 +1,5 @@
-import { SETTINGS } from '../lib/settings/settingsTable';
+import { DEFAULT_LOCAL_API_URL } from '../lib/settings/localRuntimeLayout';
 import { CliUsageError } from './errors';
-
-/** The local runtime (`npm start`) on its default port. */
-export const DEFAULT_API_URL = `http://127.0.0.1:${SETTINGS.localApiPort.default}`;
 
 // `<api-id>.execute-api.<region>.amazonaws.com` (or `.com.cn`): API Gateway's own host names.
 const EXECUTE_API_HOST = /^[a-z0-9]+\.execute-api\.([a-z]{2}(?:-[a-z]+)+-\d+)\.amazonaws\.com(?:\.cn)?$/;
@@ -27,7 +24,7 @@ export interface ApiEndpointOptions {
  * too, e.g. a custom domain in front of the API.
  */
 export function resolveApiEndpoint(options: ApiEndpointOptions): ApiEndpoint {
-  const text = options.api ?? nonEmpty(options.env.OPENWEB_EXPORTS_API) ?? DEFAULT_API_URL;
+  const text = options.api ?? nonEmpty(options.env.OPENWEB_EXPORTS_API) ?? DEFAULT_LOCAL_API_URL;
   const url = parseApiUrl(text);
   const hostRegion = executeApiRegion(url.hostname);
   if (hostRegion === undefined && !options.sigv4) return { url };
@@ -52,7 +49,7 @@ function parseApiUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new CliUsageError(`the API URL '${text}' is not a URL (expected e.g. ${DEFAULT_API_URL})`);
+    throw new CliUsageError(`the API URL '${text}' is not a URL (expected e.g. ${DEFAULT_LOCAL_API_URL})`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new CliUsageError(`the API URL '${text}' must be http or https`);

@@ -1,8 +1,10 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { CliIo } from './CliIo';
-import type { FollowUpCommand } from './cliOptions';
 import type { ExitCode } from './ExitCode';
 import type { ExportsApiClient } from './ExportsApiClient';
+
+/** Builds a command line to run next from its words (`watch ex_… --spot sp_…`). */
+export type FollowUpCommand = (words: string) => string;
 
 export type CliOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 

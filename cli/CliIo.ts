@@ -1,5 +1,6 @@
 import type { AwsCredentialsProvider } from './AwsCredentials';
-import type { QueryEngineOpener } from './query/openQueryEngine';
+import type { QueryEngine } from './query/QueryEngine';
+import type { QueryTarget } from './query/QueryTarget';
 
 export interface CliOutput {
   write(text: string): unknown;
@@ -23,6 +24,6 @@ export interface CliIo {
   signal?: AbortSignal;
   /** Credentials for SigV4; the default AWS credential chain when absent. */
   awsCredentials?: AwsCredentialsProvider;
-  /** Builds the engine `query` runs on; Athena or DuckDB per the options when absent. */
-  openQueryEngine?: QueryEngineOpener;
+  /** Builds the engine `query` runs on; Athena or DuckDB per the options when absent (cli/query/openQueryEngine.ts). */
+  openQueryEngine?: (target: QueryTarget, io: CliIo) => Promise<QueryEngine>;
 }

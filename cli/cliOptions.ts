@@ -1,18 +1,13 @@
 import { isValidExportId } from '../lib/exports/record/exportId';
 import { SPOT_ID_PATTERN } from '../lib/exports/record/spotId';
-import type { CliOptionsConfig, CliOptionValues, CommandContext } from './CliCommand';
+import { CLI_NAME } from '../lib/settings/localRuntimeLayout';
+import type { CliOptionsConfig, CliOptionValues, CommandContext, FollowUpCommand } from './CliCommand';
 import { CliUsageError } from './errors';
 import {
   DEFAULT_WATCH_INTERVAL_SECONDS,
   DEFAULT_WATCH_RECONNECT_ATTEMPTS,
   MIN_WATCH_INTERVAL_SECONDS,
 } from './watchExport';
-
-/**
- * The command that runs the CLI, as every usage line and hint names it so it can be pasted: the
- * package is not published, so in a clone its bin `openweb-exports` is not on PATH; npx finds it.
- */
-export const CLI_NAME = 'npx openweb-exports';
 
 /** Options every command accepts, before or after the command name. */
 export const GLOBAL_OPTIONS = {
@@ -116,9 +111,6 @@ export function reconnectAttemptsOption(values: CliOptionValues, command: string
     DEFAULT_WATCH_RECONNECT_ATTEMPTS
   );
 }
-
-/** Builds a command line to run next from its words (`watch ex_… --spot sp_…`). */
-export type FollowUpCommand = (words: string) => string;
 
 /**
  * A printed follow-up command, with the global options of this command line that the next one

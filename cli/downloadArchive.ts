@@ -6,8 +6,8 @@ import { PassThrough, Readable, Transform, type TransformCallback } from 'node:s
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
+import type { FollowUpCommand } from './CliCommand';
 import type { CliIo } from './CliIo';
-import type { FollowUpCommand } from './cliOptions';
 import type { ExportsApiClient } from './ExportsApiClient';
 import type { ArchivedFiles } from './ExportView';
 import { ArchiveUnavailableError, CliInterruptedError, DownloadFailedError } from './errors';

@@ -1,6 +1,7 @@
 import { coveredMs, type Interval, mergeIntervals, subtractIntervals } from '../lib/exports/time/intervals';
+import { CLI_NAME } from '../lib/settings/localRuntimeLayout';
+import type { FollowUpCommand } from './CliCommand';
 import type { SpotCoverageView } from './CoverageView';
-import { CLI_NAME, type FollowUpCommand } from './cliOptions';
 
 const MS_PER_HOUR = 3_600_000;
 const HOURS_PER_DAY = 24;

@@ -1,5 +1,6 @@
+import { CLI_NAME } from '../lib/settings/localRuntimeLayout';
+import type { FollowUpCommand } from './CliCommand';
 import type { CliIo } from './CliIo';
-import { CLI_NAME, type FollowUpCommand } from './cliOptions';
 import type { ExportView } from './ExportView';
 import { exportElapsedMs, formatElapsed } from './formatElapsed';
 

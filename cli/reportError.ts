@@ -1,6 +1,7 @@
 import { ProblemType } from '../lib/errors/problems';
+import { CLI_NAME } from '../lib/settings/localRuntimeLayout';
+import type { FollowUpCommand } from './CliCommand';
 import type { CliIo } from './CliIo';
-import { CLI_NAME, type FollowUpCommand } from './cliOptions';
 import { COMMANDS } from './commands/index';
 import { ExitCode } from './ExitCode';
 import {

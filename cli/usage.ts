@@ -1,9 +1,8 @@
-import { DEFAULT_API_URL } from './ApiEndpoint';
+import { CLI_NAME, DEFAULT_LOCAL_API_URL } from '../lib/settings/localRuntimeLayout';
 import type { CliCommand } from './CliCommand';
-import { CLI_NAME } from './cliOptions';
 
 const GLOBAL_OPTIONS_HELP = `Global options (every command, before or after its name):
-  --api <url>        API base URL (default: $OPENWEB_EXPORTS_API, else ${DEFAULT_API_URL},
+  --api <url>        API base URL (default: $OPENWEB_EXPORTS_API, else ${DEFAULT_LOCAL_API_URL},
                      the local runtime of 'npm start')
   --spot <id>        The spot, sp_... (default: $OPENWEB_SPOT_ID)
   --json             Machine output on stdout: one JSON document (watch: one JSON line per change).

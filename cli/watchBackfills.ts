@@ -1,6 +1,6 @@
 import type { BackfillView } from './BackfillView';
+import type { FollowUpCommand } from './CliCommand';
 import type { CliIo } from './CliIo';
-import type { FollowUpCommand } from './cliOptions';
 import { ExitCode } from './ExitCode';
 import type { ExportsApiClient } from './ExportsApiClient';
 import {

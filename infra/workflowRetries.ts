@@ -1,7 +1,6 @@
 import { MAX_EXPECTED_END_SECONDS } from '../lib/exports/lifecycle/expectedExportDuration';
 import { MAX_FINISHING_GRACE_SECONDS } from '../lib/exports/lifecycle/pollExportForWorkflow';
 import { WorkflowErrorNames } from '../lib/exports/workflow/workflowContract';
-import type { PollingConfig } from './stackConfig';
 
 /**
  * Every retry, backoff and timeout of the polling state machine, in one place: each task's
@@ -155,11 +154,13 @@ export const ARCHIVE_RETRY: RetrySchedule = {
  */
 const ATTEMPTS_SAFETY_FACTOR = 3;
 
-type DeadlineConfig = Pick<PollingConfig, 'exportDeadlineSeconds'>;
-type PollConfig = Pick<
-  PollingConfig,
-  'exportDeadlineSeconds' | 'statusPollIntervalSeconds' | 'statusPollMaxDelaySeconds'
->;
+/** What the retriers are computed from: the stack configuration's `polling` (stackConfig.ts validates it with them). */
+interface PollConfig {
+  exportDeadlineSeconds: number;
+  statusPollIntervalSeconds: number;
+  statusPollMaxDelaySeconds: number;
+}
+type DeadlineConfig = Pick<PollConfig, 'exportDeadlineSeconds'>;
 
 /** The poll task's retrier: the poll loop itself, enough attempts to outlast the export deadline. */
 export function statusPollRetry(polling: PollConfig): RetrySchedule {

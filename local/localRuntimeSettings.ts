@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseStackConfig, type StackConfig, StackConfigError } from '../infra/stackConfig';
+import { IN_MEMORY_DATA_DIR } from '../lib/settings/localRuntimeLayout';
 import { readEnvironment } from '../lib/settings/readEnvironment';
 import type { Setting, SettingValue } from '../lib/settings/Setting';
 import {
@@ -10,7 +11,6 @@ import {
   SIMULATED_TIME_SCALE,
 } from '../lib/settings/settingsTable';
 import { LocalRuntimeConfigError } from './errors';
-import { IN_MEMORY_DATA_DIR } from './localDataLayout';
 import type { ExportRateLimitScope } from './openweb-simulator/ExportRateLimit';
 
 export type LocalLogLevel = Settings['localLogLevel']['kind']['values'][number];

@@ -1,8 +1,4 @@
-import { resolve } from 'node:path';
-import { DEFAULT_API_URL } from '../cli/ApiEndpoint';
-import { CLI_NAME } from '../cli/cliOptions';
-import { DEFAULT_LOCAL_DATA_DIR } from './localDataLayout';
-import { LOCAL_PROJECT_ROOT } from './projectRoot';
+import { CLI_NAME, DEFAULT_LOCAL_API_URL, DEFAULT_LOCAL_DATA_PATH } from '../lib/settings/localRuntimeLayout';
 import type { LocalRuntime } from './startLocalRuntime';
 
 export interface ReadyBannerInput {
@@ -24,7 +20,7 @@ export function readyBanner(input: ReadyBannerInput): string[] {
   const day = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const spot = runtime.spots.includes('sp_demo') ? 'sp_demo' : (runtime.spots[0] ?? 'sp_…');
   const api = runtime.apiUrl;
-  const cliApi = api === DEFAULT_API_URL ? '' : ` --api ${api}`;
+  const cliApi = api === DEFAULT_LOCAL_API_URL ? '' : ` --api ${api}`;
   const width = Math.max(0, ...runtime.schedules.map((schedule) => schedule.name.length));
   return [
     `openweb-exports local runtime ready at ${api} (started in ${(input.startupMs / MS_PER_SECOND).toFixed(1)} s)`,
@@ -57,5 +53,5 @@ export function readyBanner(input: ReadyBannerInput): string[] {
 
 /** The `--data-dir` the query command needs to find this runtime's archive: none for the default. */
 function queryDataDir(dataDir: string): string {
-  return dataDir === resolve(LOCAL_PROJECT_ROOT, DEFAULT_LOCAL_DATA_DIR) ? '' : ` --data-dir ${dataDir}`;
+  return dataDir === DEFAULT_LOCAL_DATA_PATH ? '' : ` --data-dir ${dataDir}`;
 }

@@ -1,11 +1,11 @@
 import { BACKFILL_ID_PATTERN } from '../../lib/exports/backfill/BackfillRecord';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_CHARS } from '../../lib/http/readIdempotencyKey';
+import { CLI_NAME } from '../../lib/settings/localRuntimeLayout';
 import type { BackfillView } from '../BackfillView';
 import { backfillBody, backfillSpots, DEFAULT_WINDOW, UNTIL_NOW } from '../backfillRequest';
 import type { CliCommand, CommandContext } from '../CliCommand';
 import {
   booleanOption,
-  CLI_NAME,
   intervalSecondsOption,
   reconnectAttemptsOption,
   requireSpotId,

@@ -1,7 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_LAKE_DATABASE_NAME, LAKE_DATABASE_NAME_PATTERN } from '../../lib/lake/commentRowsTable';
-import { DEFAULT_LOCAL_DATA_DIR, IN_MEMORY_DATA_DIR } from '../../local/localDataLayout';
-import { LOCAL_PROJECT_ROOT } from '../../local/projectRoot';
+import { DEFAULT_LOCAL_DATA_PATH, IN_MEMORY_DATA_DIR } from '../../lib/settings/localRuntimeLayout';
 import { executeApiRegion } from '../ApiEndpoint';
 import { CliUsageError } from '../errors';
 
@@ -74,7 +73,7 @@ function localDataDir(options: QueryTargetOptions): string {
     );
   }
   const text = options.dataDir ?? fromEnvironment;
-  if (text === undefined) return resolve(LOCAL_PROJECT_ROOT, DEFAULT_LOCAL_DATA_DIR);
+  if (text === undefined) return DEFAULT_LOCAL_DATA_PATH;
   return isAbsolute(text) ? text : resolve(options.cwd, text);
 }
 

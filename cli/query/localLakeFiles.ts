@@ -5,7 +5,7 @@ import {
   localArchiveBucketDirectory,
   S3RVER_METADATA_SUFFIX,
   S3RVER_OBJECT_SUFFIX,
-} from '../../local/localDataLayout';
+} from '../../lib/settings/localRuntimeLayout';
 
 /** The comment rows table's files in the local runtime's archive. */
 export interface LocalLakeFiles {

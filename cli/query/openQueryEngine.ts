@@ -1,10 +1,8 @@
 import type { CliIo } from '../CliIo';
 import { AwsCredentialsUnavailableError, QueryEngineUnavailableError } from '../errors';
-import type { QueryEngine } from './QueryEngine';
-import type { QueryTarget } from './QueryTarget';
 
 /** Builds the engine a query runs on; tests pass their own through `CliIo.openQueryEngine`. */
-export type QueryEngineOpener = (target: QueryTarget, io: CliIo) => Promise<QueryEngine>;
+export type QueryEngineOpener = NonNullable<CliIo['openQueryEngine']>;
 
 /**
  * Athena's client, or DuckDB over the local files. Each is loaded only when a query needs it:

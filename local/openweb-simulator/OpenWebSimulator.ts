@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SETTINGS } from '../../lib/settings/settingsTable';
 import { MAX_LOCAL_REQUEST_BODY_BYTES, readBoundedBody } from '../http/readBoundedBody';
 import { countFiles } from './commentsArchive';
-import { handleControlRequest } from './controlSurface';
+import { handleControlRequest, type SimulatorControls } from './controlSurface';
 import { DownloadLinkSigner } from './DownloadLinkSigner';
 import { ExportRateLimit, type ExportRateLimitScope } from './ExportRateLimit';
 import type { RateLimitRefusals } from './RateLimitRefusals';
@@ -81,27 +81,15 @@ export interface OpenWebSimulatorOptions {
   now?: () => number;
 }
 
-export interface OpenWebSimulator {
+/** The simulator: its controls, also reachable over HTTP (controlSurface.ts), and where it listens. */
+export interface OpenWebSimulator extends SimulatorControls {
   /** 'http://127.0.0.1:<port>' */
   readonly url: string;
   readonly authBaseUrl: string;
   readonly exportBaseUrl: string;
-  readonly requestLog: readonly SimulatorRequest[];
   /** Requests received and not answered yet, e.g. held by injected latency. */
   readonly requestsInProgress: number;
-  /** Calls refused because a configured rate limit was exceeded, since the start. */
-  readonly rateLimitRefusals: RateLimitRefusals;
   requestsTo(endpoint: SimulatorEndpoint): SimulatorRequest[];
-  clearRequestLog(): void;
-  /** Replaces the fault configuration, script queue included. */
-  setFaults(faults: SimulatorFaults): void;
-  /** Applies to tokens issued from now on. */
-  setTokenTtlSeconds(seconds: number): void;
-  addSpot(spotId: string, apiKey: string): void;
-  getExport(id: string): SimulatedExportView | undefined;
-  listExports(spotId?: string): SimulatedExportView[];
-  /** Forces an outcome now on a processing export. */
-  finishExport(id: string, outcome: SimulatedExportOutcome): void;
   close(): Promise<void>;
 }
 

@@ -5,17 +5,36 @@ import {
   SimulatedHttpError,
   UnknownSimulatedExportError,
 } from './errors';
-import type { OpenWebSimulator } from './OpenWebSimulator';
-import { parseSimulatorFaults } from './SimulatorFaults';
+import type { RateLimitRefusals } from './RateLimitRefusals';
+import type { SimulatorRequest } from './RequestLog';
+import type { SimulatedExportOutcome, SimulatedExportView } from './SimulatedExports';
+import { parseSimulatorFaults, type SimulatorFaults } from './SimulatorFaults';
 import { emptyResponse, errorResponse, jsonResponse, type SimulatorResponse } from './SimulatorResponse';
 import { CONTROL_PATH_PREFIX } from './simulatorRoutes';
+
+/** The simulator's own methods that the control surface offers over HTTP. */
+export interface SimulatorControls {
+  readonly requestLog: readonly SimulatorRequest[];
+  /** Calls refused because a configured rate limit was exceeded, since the start. */
+  readonly rateLimitRefusals: RateLimitRefusals;
+  clearRequestLog(): void;
+  /** Replaces the fault configuration, script queue included. */
+  setFaults(faults: SimulatorFaults): void;
+  /** Applies to tokens issued from now on. */
+  setTokenTtlSeconds(seconds: number): void;
+  addSpot(spotId: string, apiKey: string): void;
+  getExport(id: string): SimulatedExportView | undefined;
+  listExports(spotId?: string): SimulatedExportView[];
+  /** Forces an outcome now on a processing export. */
+  finishExport(id: string, outcome: SimulatedExportOutcome): void;
+}
 
 /**
  * `/__simulator/*`: the simulator's own methods over HTTP, for tests and tools running in
  * another process than the simulator.
  */
 export function handleControlRequest(
-  simulator: OpenWebSimulator,
+  simulator: SimulatorControls,
   method: string,
   url: URL,
   body: Buffer,
@@ -62,7 +81,7 @@ const CONTROL_ROUTES: readonly { method: string; path: string; action: ControlAc
   { method: 'PUT', path: `${CONTROL_PATH_PREFIX}spots/{id}`, action: 'addSpot' },
 ];
 
-function dispatch(simulator: OpenWebSimulator, method: string, url: URL, body: Buffer): SimulatorResponse {
+function dispatch(simulator: SimulatorControls, method: string, url: URL, body: Buffer): SimulatorResponse {
   const match = matchRoute(CONTROL_ROUTES, method, url.pathname);
   if (match.kind !== 'matched') {
     return errorResponse(404, `Unknown simulator control route: ${method} ${url.pathname}`);

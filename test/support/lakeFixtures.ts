@@ -9,7 +9,7 @@ import {
   LakeColumnType,
 } from '../../lib/lake/commentRowsTable';
 import { S3ArchiveWriter } from '../../lib/s3/S3ArchiveWriter';
-import { LOCAL_S3_DATA_FOLDER } from '../../local/localDataLayout';
+import { LOCAL_S3_DATA_FOLDER } from '../../lib/settings/localRuntimeLayout';
 import { startLocalS3 } from '../../local/localS3';
 import type { SimulatedComment } from '../../local/openweb-simulator/simulatedComments';
 

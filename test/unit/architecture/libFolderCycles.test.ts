@@ -1,18 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_PROJECT_ROOT } from '../../../local/projectRoot';
+import { relativeImportsOf, sourceFiles } from '../../support/importGraph';
 
 const LIB = join(LOCAL_PROJECT_ROOT, 'lib');
-const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g;
-
-function sourceFiles(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(directory, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.ts$/.test(entry.name) ? [path] : [];
-  });
-}
 
 const EXPORTS = join(LIB, 'exports');
 
@@ -27,11 +19,9 @@ function folderGraph(root: string = LIB): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
   for (const file of sourceFiles(root)) {
     const from = folderOf(file, root);
-    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) {
-      const target = resolve(dirname(file), specifier as string);
+    for (const target of relativeImportsOf(file)) {
       if (!target.startsWith(root)) continue;
-      const isDirectory = statSync(target, { throwIfNoEntry: false })?.isDirectory() ?? false;
-      const to = folderOf(isDirectory ? join(target, 'index.ts') : target, root);
+      const to = folderOf(target, root);
       if (from === undefined || to === undefined || from === to) continue;
       graph.set(from, (graph.get(from) ?? new Set()).add(to));
     }
@@ -100,9 +90,7 @@ describe('lib/ folders', () => {
       .filter((entry) => entry.isFile())
       .map((entry) => entry.name);
     const importersOfTop = sourceFiles(EXPORTS).filter((file) =>
-      [...readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)].some(
-        ([, specifier]) => dirname(resolve(dirname(file), specifier as string)) === EXPORTS,
-      ),
+      relativeImportsOf(file).some((target) => dirname(target) === EXPORTS),
     );
 
     // Assess

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_API_URL, executeApiRegion, resolveApiEndpoint } from '../../../cli/ApiEndpoint';
+import { executeApiRegion, resolveApiEndpoint } from '../../../cli/ApiEndpoint';
+import { DEFAULT_LOCAL_API_URL } from '../../../lib/settings/localRuntimeLayout';
 
 describe('resolveApiEndpoint', () => {
   it('defaults to the local runtime, unsigned', () => {
@@ -7,7 +8,7 @@ describe('resolveApiEndpoint', () => {
     const endpoint = resolveApiEndpoint({ env: {} });
 
     // Assess
-    expect(endpoint.url.href).toBe(`${DEFAULT_API_URL}/`);
+    expect(endpoint.url.href).toBe(`${DEFAULT_LOCAL_API_URL}/`);
     expect(endpoint.sigV4).toBeUndefined();
   });
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HandlerNames } from '../../../lib/http/routeTable';
-import { DEFAULT_LOCAL_DATA_DIR } from '../../../local/localDataLayout';
+import { DEFAULT_LOCAL_DATA_DIR } from '../../../lib/settings/localRuntimeLayout';
 import { LOCAL_PROJECT_ROOT } from '../../../local/projectRoot';
 import { readyBanner } from '../../../local/readyBanner';
 

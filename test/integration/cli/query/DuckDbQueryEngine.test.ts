@@ -5,7 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QueryFailedError, QueryRefusedError } from '../../../../cli/errors';
 import { DuckDbQueryEngine } from '../../../../cli/query/DuckDbQueryEngine';
 import { COMMENT_ROW_COLUMNS } from '../../../../lib/lake/commentRowsTable';
-import { localArchiveBucketDirectory, S3RVER_OBJECT_SUFFIX } from '../../../../local/localDataLayout';
+import {
+  localArchiveBucketDirectory,
+  S3RVER_OBJECT_SUFFIX,
+} from '../../../../lib/settings/localRuntimeLayout';
 import { captureError } from '../../../support/captureError';
 import {
   archiveLakeExports,

@@ -8,7 +8,7 @@ import type { QueryEngine, QueryRunOptions } from '../../../../cli/query/QueryEn
 import { ColumnKind, type QueryResult } from '../../../../cli/query/QueryResult';
 import type { QueryTarget } from '../../../../cli/query/QueryTarget';
 import { runCli } from '../../../../cli/runCli';
-import { DEFAULT_LOCAL_DATA_DIR } from '../../../../local/localDataLayout';
+import { DEFAULT_LOCAL_DATA_DIR } from '../../../../lib/settings/localRuntimeLayout';
 import { LOCAL_PROJECT_ROOT } from '../../../../local/projectRoot';
 import { createTestIo, type TestIo } from '../support/testIo';
 
