@@ -1,6 +1,7 @@
 import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/requests/exportRequestLimits';
 import type { Setting, SettingKind } from '../lib/settings/Setting';
-import { SETTINGS } from '../lib/settings/settingsTable';
+import { SETTING_DESCRIPTIONS, type SettingDescription } from '../lib/settings/settingDescriptions';
+import { SETTINGS, type SettingName } from '../lib/settings/settingsTable';
 import { settingText } from '../lib/settings/settingValue';
 import { MAX_FLEXIBLE_WINDOW_MINUTES, STACK_CONFIG_CONTEXT_KEY } from './stackConfig';
 
@@ -9,7 +10,12 @@ export const CONFIGURATION_PAGE_FILE = 'docs/configuration.md';
 /** The command that writes it. */
 export const CONFIGURATION_PAGE_COMMAND = 'npm run docs:config';
 
-const ALL_SETTINGS = Object.values(SETTINGS as Record<string, Setting>);
+type DescribedSetting = Setting & SettingDescription;
+
+const ALL_SETTINGS: readonly DescribedSetting[] = (Object.keys(SETTINGS) as SettingName[]).map((name) => ({
+  ...(SETTINGS[name] as Setting),
+  ...SETTING_DESCRIPTIONS[name],
+}));
 const SECONDS_PER_MINUTE = 60;
 const SECONDS_PER_HOUR = 3600;
 const SECONDS_PER_DAY = 86_400;
@@ -68,12 +74,14 @@ export function renderConfigurationPage(): string {
   return [
     '# Configuration',
     '',
-    `<!-- Written by \`${CONFIGURATION_PAGE_COMMAND}\` from lib/settings/settingsTable.ts: change the table, then run it. -->`,
+    `<!-- Written by \`${CONFIGURATION_PAGE_COMMAND}\` from lib/settings/settingsTable.ts and settingDescriptions.ts: change them, then run it. -->`,
     '',
     'Every setting of openweb-exports is one row of the settings table, `lib/settings/settingsTable.ts`: its',
-    'key in the stack configuration, its environment variable, default, values, unit and meaning. The',
-    "functions' configuration, the stack configuration, the functions' environment, the construct's props,",
-    "`npm start`'s settings and this page are derived from it; to add a setting, add a row.",
+    "key in the stack configuration, its environment variable, its place in the functions' configuration,",
+    'default, values and unit; its meaning is beside it in `lib/settings/settingDescriptions.ts`, which the',
+    "functions do not carry. The functions' configuration (the export lifecycle's settings included), the",
+    "stack configuration, the functions' environment, the construct's props, `npm start`'s settings and",
+    'this page are derived from them; to add a setting, add a row and its description.',
     '',
     'The functions check their environment once, at cold start, and name every bad variable. The stack',
     'checks its configuration at synthesis with the same checks and names every bad key by its path',
@@ -175,7 +183,7 @@ function code(text: string): string {
 }
 
 /** The default as written in the stack configuration (JSON) or in the environment. */
-function defaultOf(setting: Setting, form: 'json' | 'env'): string {
+function defaultOf(setting: DescribedSetting, form: 'json' | 'env'): string {
   const value = setting.default;
   if (value === undefined) return setting.defaultText ?? 'none';
   let text: string;

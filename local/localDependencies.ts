@@ -19,14 +19,20 @@ import { openWebUpstreamFactory } from '../lib/runtime/adapterFactories/openWebU
 import { s3ArchiveWriterFactory } from '../lib/runtime/adapterFactories/s3ArchiveWriterFactory';
 import { buildDependencies } from '../lib/runtime/buildDependencies';
 import type { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
+import type { Setting } from '../lib/settings/Setting';
+import { SETTINGS } from '../lib/settings/settingsTable';
 import type { LocalExportEvents } from './LocalExportEvents';
 import type { LocalArchiving } from './localHandlers';
 import type { LocalRuntimeSettings } from './localRuntimeSettings';
 import type { LocalS3 } from './localS3';
 import { LOCAL_TABLE_NAME } from './localStores';
 
-/** However small the time scale, an export gets at least this long before its deadline. */
-export const MIN_SCALED_EXPORT_DEADLINE_SECONDS = 1;
+/** However small the time scale, an export gets at least this long before its deadline (and a failed window before its retry). */
+export const MIN_SCALED_SECONDS = 1;
+const EXPORTS_GROUP = 'exports.';
+const TIME_SCALED_EXPORT_SETTINGS = Object.values(SETTINGS as Record<string, Setting>).filter(
+  (setting) => setting.timeScaled === true && setting.config?.startsWith(EXPORTS_GROUP) === true,
+);
 
 export interface LocalDependencyParts {
   /** The configuration read from the handlers' environment on this machine (`handlerEnvironment`). */
@@ -121,23 +127,19 @@ export function handlerEnvironment(
 }
 
 /**
- * The deadline is compared with the simulator's scaled durations and bounds the scaled
- * workflow (whose timeout and poll budget shrink with the time scale), so it shrinks too, and so
- * does a failed window's cooldown (it waits for the upstream to change) and the first poll of a
- * spot without history (the workflow waits it in real seconds, like the ones learned from the
- * clock). Leases, claims and freshness guard real I/O and stay as configured.
+ * The settings the table marks `timeScaled` shrink with the time scale: they are durations of the
+ * upstream's world (the deadline is compared with the simulator's scaled durations and bounds the
+ * scaled workflow; a failed window's cooldown waits for the upstream to change; the first poll of a
+ * spot without history is waited in real seconds, like the ones learned from the clock). Leases,
+ * claims and freshness guard real I/O and stay as configured. A scaled setting that may not be 0
+ * keeps at least a second.
  */
 export function scaledExportSettings(exports: ExportSettings, timeScale: number): ExportSettings {
-  return {
-    ...exports,
-    defaultFirstPollDelaySeconds: exports.defaultFirstPollDelaySeconds * timeScale,
-    exportDeadlineSeconds: Math.max(
-      MIN_SCALED_EXPORT_DEADLINE_SECONDS,
-      exports.exportDeadlineSeconds * timeScale,
-    ),
-    windowRetryCooldownSeconds: Math.max(
-      MIN_SCALED_EXPORT_DEADLINE_SECONDS,
-      exports.windowRetryCooldownSeconds * timeScale,
-    ),
-  };
+  const scaled: Record<string, number> = {};
+  for (const setting of TIME_SCALED_EXPORT_SETTINGS) {
+    const key = (setting.config as string).slice(EXPORTS_GROUP.length);
+    const floor = setting.kind.type === 'integer' && setting.kind.min === 0 ? 0 : MIN_SCALED_SECONDS;
+    scaled[key] = Math.max(floor, (exports[key as keyof ExportSettings] as number) * timeScale);
+  }
+  return { ...exports, ...scaled };
 }

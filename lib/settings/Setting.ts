@@ -50,12 +50,29 @@ export type SettingKind =
    */
   | { type: 'spotsByPrincipal'; maxJsonChars: number };
 
+/** The groups of the functions' configuration (lib/config.ts). */
+export type ConfigGroup = 'openWeb' | 'archive' | 'credentials' | 'resources' | 'exports' | 'authorization';
+
 export type SettingDefault = number | string | boolean | readonly string[];
 
-/** One row of the settings table: a setting, once. */
+/**
+ * One row of the settings table: a setting, once. Its prose (what it means, what unset means)
+ * is in lib/settings/settingDescriptions.ts, which the functions do not carry.
+ */
 export interface Setting {
   /** The variable the functions or `npm start` read. */
   env?: string;
+  /**
+   * Where the functions' configuration holds the value, `<group>.<key>` (lib/config.ts), e.g.
+   * `exports.windowRetryCooldownSeconds`: the `exports` group is the export lifecycle's settings
+   * (`ExportSettings`). Every variable the functions read themselves has one.
+   */
+  config?: `${ConfigGroup}.${string}`;
+  /**
+   * `npm start` multiplies the value by its time scale (`LOCAL_TIME_SCALE`): a duration of the
+   * upstream's world (simulated with it), not one that guards real I/O.
+   */
+  timeScaled?: true;
   /** A second variable read first by `npm start` (Powertools' own precedence between two names). */
   overridingEnv?: string;
   /** Key path in the stack configuration (`cdk.json` `openwebExports`, construct props), e.g. `polling.exportDeadlineSeconds`. */
@@ -74,11 +91,7 @@ export interface Setting {
   default?: SettingDefault;
   /** The stack configuration also takes `null` (see the description). */
   nullable?: true;
-  /** What the default is, for a default that depends on something else. */
-  defaultText?: string;
   unit?: SettingUnit;
-  /** One sentence. */
-  description: string;
 }
 
 type KindValue<K extends SettingKind> = K extends { type: 'integer' | 'number' | 'oneOf' }

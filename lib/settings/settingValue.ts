@@ -1,7 +1,7 @@
-import { SPOT_ID_MESSAGE, SPOT_ID_PATTERN } from '../exports/record/spotId';
 import { isDownloadHostEntry } from './downloadHostEntry';
 import { isIamPrincipalArn } from './iamPrincipalArn';
 import type { Setting, SettingKind } from './Setting';
+import { SPOT_ID_MESSAGE, SPOT_ID_PATTERN } from './spotId';
 
 /** What is wrong with a value; `path` points inside it (a list's entry, an object's key). */
 export interface SettingIssue {

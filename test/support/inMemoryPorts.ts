@@ -20,6 +20,7 @@ import type { AcquireSpotLockOptions, SpotLock, SpotLocks } from '../../lib/expo
 import { ArchiveStatus } from '../../lib/exports/record/ExportArchive';
 import type { ExportChangeField, ExportRecord, NewExportRecord } from '../../lib/exports/record/ExportRecord';
 import type { ExportSettings } from '../../lib/exports/record/ExportSettings';
+import { DEFAULT_EXPORT_SETTINGS } from '../../lib/exports/record/ExportSettings';
 import { ExportStatus, isActive } from '../../lib/exports/record/ExportStatus';
 import type {
   ConditionalTransition,
@@ -48,7 +49,6 @@ import type {
 } from '../../lib/exports/upstream/UpstreamExports';
 import type { PollingWorkflows } from '../../lib/exports/workflow/ports';
 import type { PollingWorkflowInput } from '../../lib/exports/workflow/workflowContract';
-import { DEFAULT_EXPORT_SETTINGS } from '../../lib/settings/defaultExportSettings';
 
 const MS_PER_SECOND = 1000;
 

@@ -1,15 +1,11 @@
-/** Tunables of the export lifecycle, from configuration (defaults: lib/settings). Units are in the names. */
-export interface ExportSettings {
-  /** Past this since the start, polling gives up: the export is aborted upstream and marked ABORTED. */
-  exportDeadlineSeconds: number;
-  /** First poll delay when the spot has no history yet. */
-  defaultFirstPollDelaySeconds: number;
-  /** An API status read within this of the last poll is served from the record. */
-  statusFreshnessSeconds: number;
-  /** The reconciler repairs active exports not polled for this long. */
-  reconcileStaleAfterSeconds: number;
-  /** How long an idempotency key keeps answering with the same export. */
-  idempotencyTtlSeconds: number;
+import { type FunctionConfig, readFunctionConfig } from '../../settings/functionConfig';
+
+/**
+ * Tunables of the export lifecycle, units in the names: the configurable ones are the settings
+ * table's `exports.` rows (lib/settings/settingsTable.ts, where each one's range and default
+ * are, and settingDescriptions.ts what it does); the rest are fixed below.
+ */
+export type ExportSettings = FunctionConfig['exports'] & {
   /**
    * How long a start may take between taking the spot and recording its export: a lock with no
    * export record older than this belongs to a start that died, and the next start takes it over.
@@ -19,8 +15,18 @@ export interface ExportSettings {
   createClaimTimeoutSeconds: number;
   /** Whether COMPLETED exports are archived; their window counts as covered once archived (else once COMPLETED). */
   archiving: boolean;
-  /** A coverage window whose export failed for a reason that may pass is exported again this many times. */
-  windowRetryAttempts: number;
-  /** Before the first retry of a window; each further one waits twice as long. */
-  windowRetryCooldownSeconds: number;
-}
+};
+
+/** The lifecycle settings no one configures. */
+export const FIXED_EXPORT_SETTINGS = {
+  startLockLeaseSeconds: 5 * 60,
+  createClaimTimeoutSeconds: 2 * 60,
+  // The functions always archive; only the local runtime may be told not to.
+  archiving: true,
+} as const satisfies Omit<ExportSettings, keyof FunctionConfig['exports']>;
+
+/** The export lifecycle's settings with every configurable one at its default. */
+export const DEFAULT_EXPORT_SETTINGS: ExportSettings = {
+  ...readFunctionConfig({}).config.exports,
+  ...FIXED_EXPORT_SETTINGS,
+};

@@ -1,5 +1,3 @@
-/** Spot ids look like `sp_abc123`; anything else is refused before it reaches a secret name or a header. */
-export const SPOT_ID_PATTERN = /^sp_[A-Za-z0-9_-]{1,64}$/;
-
-/** What a caller is told of a spot id that does not have that shape. */
-export const SPOT_ID_MESSAGE = 'must look like sp_<letters, digits, _ or ->';
+// The spot id's shape is defined with the settings, which check the spots of the IAM principals'
+// map with it and import nothing of the domain (the domain reads its settings from them).
+export { SPOT_ID_MESSAGE, SPOT_ID_PATTERN } from '../../settings/spotId';

@@ -7,7 +7,7 @@ import type { AdapterFactory } from '../buildDependencies';
 /** The spots' upstream keys: Secrets Manager, or a local file when LOCAL_SECRETS_FILE is set. */
 export const spotCredentialsFactory: AdapterFactory<'credentials'> = ({ config, clients }) => {
   const { credentials } = config;
-  if (credentials.source === 'file') return new FileCredentialsProvider(credentials.path);
+  if (credentials.file !== undefined) return new FileCredentialsProvider(credentials.file);
   return new SecretsManagerCredentialsProvider({
     client: clients.secretsManager ?? new SecretsManagerClient({ requestHandler: AWS_REQUEST_HANDLER }),
     secretNamePrefix: credentials.secretNamePrefix,

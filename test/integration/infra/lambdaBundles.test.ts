@@ -87,6 +87,13 @@ describe('the bundles the stack ships', () => {
     }
   });
 
+  it("carry the settings' names, defaults and checks, but not their descriptions", () => {
+    for (const handler of Object.values(HandlerNames)) {
+      expect(matching(handler, /^lib\/settings\/settingsTable\.ts$/), handler).toHaveLength(1);
+      expect(matching(handler, /^lib\/settings\/settingDescriptions\.ts$/), handler).toEqual([]);
+    }
+  });
+
   it("hold none of the CLI's query engines: neither DuckDB (a native library) nor the Athena client", () => {
     for (const handler of Object.values(HandlerNames)) {
       expect(matching(handler, /node_modules\/(@duckdb|@aws-sdk\/client-athena)\//), handler).toEqual([]);

@@ -6,12 +6,12 @@ import { makeCoverageHandler } from '../../../functions/coverage';
 import { makeListHandler } from '../../../functions/list';
 import { makeStartHandler } from '../../../functions/start';
 import type { ExportDependencies } from '../../../lib/exports/ExportDependencies';
+import { DEFAULT_EXPORT_SETTINGS } from '../../../lib/exports/record/ExportSettings';
 import { isValidExportId } from '../../../lib/exports/record/exportId';
 import { SPOT_ID_PATTERN } from '../../../lib/exports/record/spotId';
 import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../../../lib/http/apiRequestLimits';
 import type { ExportHandler } from '../../../lib/runtime/createHandler';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
-import { DEFAULT_EXPORT_SETTINGS } from '../../../lib/settings/defaultExportSettings';
 import {
   type ApiEventInit,
   apiEvent,

@@ -54,12 +54,20 @@ describe('lib/ folders', () => {
     expect(cyclesOf(graph)).toEqual([]);
   });
 
-  it('leave the domain importing no adapter: only the shared error vocabulary', () => {
+  it('leave the domain importing no adapter: only the shared error vocabulary and its settings', () => {
     // Act
     const imported = [...(folderGraph().get('exports') ?? [])];
 
     // Assess
-    expect(imported).toEqual(['errors']);
+    expect(imported.sort()).toEqual(['errors', 'settings']);
+  });
+
+  it('leave the settings table importing no other folder, so every folder may read its settings', () => {
+    // Act
+    const imported = [...(folderGraph().get('settings') ?? [])];
+
+    // Assess
+    expect(imported).toEqual([]);
   });
 
   it('hold the domain as one folder per concept, which import each other in one direction only', () => {

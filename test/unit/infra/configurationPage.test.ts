@@ -8,7 +8,8 @@ import {
 } from '../../../infra/configurationPage';
 import { PROJECT_ROOT } from '../../../infra/ExportFunction';
 import type { Setting } from '../../../lib/settings/Setting';
-import { SETTINGS } from '../../../lib/settings/settingsTable';
+import { SETTING_DESCRIPTIONS } from '../../../lib/settings/settingDescriptions';
+import { SETTINGS, type SettingName } from '../../../lib/settings/settingsTable';
 
 const committedPage = () => readFileSync(join(PROJECT_ROOT, CONFIGURATION_PAGE_FILE), 'utf8');
 
@@ -29,10 +30,11 @@ describe('docs/configuration.md', () => {
     const page = renderConfigurationPage();
 
     // Assess
-    for (const setting of Object.values(SETTINGS as Record<string, Setting>)) {
+    for (const key of Object.keys(SETTINGS) as SettingName[]) {
+      const setting: Setting = SETTINGS[key];
       const name = setting.path ?? setting.env;
       expect(page, name).toContain(`\`${name}\``);
-      expect(page, name).toContain(setting.description);
+      expect(page, name).toContain(SETTING_DESCRIPTIONS[key].description);
     }
   });
 });

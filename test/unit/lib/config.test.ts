@@ -6,12 +6,12 @@ import {
   DEFAULT_SECRET_NAME_PREFIX,
   loadConfig,
 } from '../../../lib/config';
+import { DEFAULT_EXPORT_SETTINGS } from '../../../lib/exports/record/ExportSettings';
 import { DEFAULT_DOWNLOAD_HOSTS } from '../../../lib/openweb/downloadLinkPolicy';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../../lib/openweb/OpenWebClient';
 import { DEFAULT_RETRY_POLICY } from '../../../lib/openweb/retryPolicy';
 import { DEFAULT_MAX_CONCURRENT_REQUESTS } from '../../../lib/openweb/UpstreamGovernor';
 import { DEFAULT_SECRETS_CACHE_MAX_AGE_SECONDS } from '../../../lib/secrets/SecretsManagerCredentialsProvider';
-import { DEFAULT_EXPORT_SETTINGS } from '../../../lib/settings/defaultExportSettings';
 
 /** API Gateway gives up on an integration after 29 s. */
 const API_GATEWAY_INTEGRATION_TIMEOUT_MS = 29_000;
@@ -48,7 +48,7 @@ describe('loadConfig', () => {
       idempotencyTtlSeconds: 86_400,
     });
     expect(config.credentials).toEqual({
-      source: 'secretsManager',
+      file: undefined,
       secretNamePrefix: DEFAULT_SECRET_NAME_PREFIX,
       cacheMaxAgeSeconds: 300,
     });
@@ -69,12 +69,12 @@ describe('loadConfig', () => {
     expect(config.openWeb.maxAttempts).toBe(2);
   });
 
-  it('switches to the file credentials source when LOCAL_SECRETS_FILE is set', () => {
+  it('names the local credentials file when LOCAL_SECRETS_FILE is set', () => {
     // Act
     const config = loadConfig({ LOCAL_SECRETS_FILE: 'local/spots.json' });
 
     // Assess
-    expect(config.credentials).toEqual({ source: 'file', path: 'local/spots.json' });
+    expect(config.credentials.file).toBe('local/spots.json');
   });
 
   it('treats empty variables as unset', () => {
@@ -83,7 +83,7 @@ describe('loadConfig', () => {
 
     // Assess
     expect(config.openWeb.authBaseUrl).toBe(DEFAULT_OPENWEB_AUTH_BASE_URL);
-    expect(config.credentials.source).toBe('secretsManager');
+    expect(config.credentials.file).toBeUndefined();
   });
 
   it('names every bad variable in one error', () => {
@@ -170,8 +170,7 @@ describe('loadConfig', () => {
       retryBudgetMs: config.openWeb.retryBudgetMs,
       maxConcurrentRequests: config.openWeb.maxConcurrentRequests,
       downloadHosts: config.openWeb.downloadHosts,
-      cacheMaxAgeSeconds:
-        config.credentials.source === 'secretsManager' && config.credentials.cacheMaxAgeSeconds,
+      cacheMaxAgeSeconds: config.credentials.cacheMaxAgeSeconds,
       exports: config.exports,
     });
   });

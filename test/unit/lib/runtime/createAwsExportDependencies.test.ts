@@ -41,7 +41,7 @@ describe('buildDependencies with the lifecycle adapters', () => {
     const directory = await mkdtemp(join(tmpdir(), 'spots-'));
     const path = join(directory, 'spots.json');
     await writeFile(path, JSON.stringify({ [SPOT]: { apiKey: 'demo-api-key' } }));
-    const config = { ...aws.config, credentials: { source: 'file' as const, path } };
+    const config = { ...aws.config, credentials: { ...aws.config.credentials, file: path } };
     const deps = lifecycleDependencies(config, { clients: aws.clients, now: aws.clock.now });
 
     try {

@@ -7,7 +7,6 @@ const PORT: Setting = {
   scope: 'local',
   kind: { type: 'integer', min: 0, max: 65_535 },
   default: 3000,
-  description: 'A port.',
 };
 const LEVEL: Setting = {
   env: 'LOG_LEVEL',
@@ -15,13 +14,11 @@ const LEVEL: Setting = {
   scope: 'local',
   kind: { type: 'enum', values: ['DEBUG', 'WARN'], ignoreCase: true },
   default: 'WARN',
-  description: 'A level.',
 };
 const LIMIT: Setting = {
   env: 'LIMIT',
   scope: 'deployment',
   kind: { type: 'number', min: 0, minExclusive: true, max: 10 },
-  description: 'A limit.',
 };
 
 describe('readEnvironment', () => {

@@ -5,7 +5,6 @@ import { settingFromJson, settingFromText, settingText } from '../../../../lib/s
 const setting = (kind: Setting['kind'], extra: Partial<Setting> = {}): Setting => ({
   scope: 'deployment',
   kind,
-  description: 'A setting.',
   ...extra,
 });
 const SECONDS = setting({ type: 'integer', min: 300, max: 600 });

@@ -58,7 +58,7 @@ describe('the settings table', () => {
     if (setting.optionalInStack === true) expect(setting.path).toBeDefined();
   });
 
-  it.each(ROWS)('gives %s the unit its name says and a one-sentence description', (_name, setting) => {
+  it.each(ROWS)('gives %s the unit its name says', (_name, setting) => {
     // Prepare
     const name = setting.path ?? setting.env ?? '';
 
@@ -73,18 +73,30 @@ describe('the settings table', () => {
 
     // Assess
     expect(setting.unit).toBe(unit);
-    expect(setting.description).toMatch(/^[A-Z`].*\.$/);
-    expect(setting.description).not.toMatch(/\.\s+[A-Z]/);
   });
 
-  it('gives a setting without a default a word on what unset means, where unset is not simply none', () => {
+  it("places every variable the functions read themselves in the functions' configuration, each in its own place", () => {
     // Act
-    const unexplained = ROWS.filter(
-      ([, setting]) =>
-        setting.default === undefined && setting.defaultText === undefined && setting.scope !== 'resource',
-    ).map(([name]) => name);
+    const read = ROWS.filter(
+      ([, setting]) => setting.readBy !== undefined && setting.readByPowertools !== true,
+    );
+    const places = ROWS.flatMap(([, setting]) => (setting.config === undefined ? [] : [setting.config]));
 
     // Assess
-    expect(unexplained).toEqual([]);
+    expect(read.filter(([, setting]) => setting.config === undefined).map(([name]) => name)).toEqual([]);
+    expect(places).toHaveLength(read.length);
+    expect(new Set(places).size).toBe(places.length);
+  });
+
+  it('scales only durations of the export lifecycle with the local time scale', () => {
+    // Act
+    const scaled = ROWS.filter(([, setting]) => setting.timeScaled === true);
+
+    // Assess
+    expect(scaled.length).toBeGreaterThan(0);
+    for (const [name, setting] of scaled) {
+      expect(setting.config, name).toMatch(/^exports\./);
+      expect(setting.unit, name).toBe('seconds');
+    }
   });
 });
