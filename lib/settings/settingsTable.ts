@@ -1,4 +1,3 @@
-import type { PriceTable } from '../exports/cost/PriceTable';
 import type { Setting } from './Setting';
 
 const SECONDS_PER_MINUTE = 60;
@@ -36,8 +35,10 @@ export const REAL_TIME_SCALE = 1;
  * regions differ by up to about 50 %. The sizes are what an invocation is billed as where nothing
  * is measured: the functions' memory (arm64) and a generous duration (most polls take a few
  * hundred ms). docs/deploying.md's cost table is computed from these by `npm run bench:polling`.
+ * A `PriceTable` (lib/exports/cost/PriceTable.ts), checked where the domain is given it: the
+ * settings import nothing of the domain, which reads its settings from them.
  */
-export const AWS_PRICE_TABLE: PriceTable = {
+export const AWS_PRICE_TABLE = {
   region: 'us-east-1',
   asOf: '2026-11',
   // $0.025 per 1,000 state transitions (Standard).
