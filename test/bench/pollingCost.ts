@@ -7,9 +7,7 @@ import { stateMachineDefinitionFromTemplate } from '../../infra/extractStateMach
 import { synthesizeStackTemplate } from '../../infra/synthesizeStackTemplate';
 import { expectedEndWindow } from '../../lib/exports/lifecycle/expectedExportDuration';
 import { isFinishing } from '../../lib/exports/lifecycle/pollExportForWorkflow';
-import { ArchiveStatus } from '../../lib/exports/record/ExportArchive';
 import type { ExpectedEnd } from '../../lib/exports/record/ExportRecord';
-import { ExportStatus } from '../../lib/exports/record/ExportStatus';
 import { ExportFinishingError, ExportStillProcessingError } from '../../lib/exports/workflow/errors';
 import { AWS_PRICE_TABLE, SETTINGS } from '../../lib/settings/settingsTable';
 import { createSeededRandom } from '../../local/openweb-simulator/seededRandom';
