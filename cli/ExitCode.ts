@@ -16,6 +16,8 @@ export const ExitCode = {
   COVERAGE_GAPS: 10,
   /** `query`: not a read-only question about the archive (a write, DDL, ATTACH, SET, or a file outside it). */
   QUERY_REFUSED: 11,
+  /** `fleet`: a spot is behind its freshness target (data stopped arriving); gaps alone are 10. */
+  FLEET_STALE: 12,
   // 128 + SIGINT, what a shell reports for a Ctrl-C'd process.
   INTERRUPTED: 130,
 } as const;

@@ -17,7 +17,17 @@ import {
   CliInterruptedError,
   UnexpectedApiResponseError,
 } from './errors';
+import {
+  type BackfillListView,
+  backfillListViewSchema,
+  type FleetPageView,
+  fleetPageViewSchema,
+  type SpotStatusView,
+} from './FleetView';
 import { problemFromErrorResponse } from './ProblemDetails';
+
+/** Bounds the pages of spots followed, should the API never stop handing out tokens. */
+export const FLEET_MAX_PAGES = 100;
 
 /** How long one request may take before the API counts as unreachable. */
 export const API_REQUEST_TIMEOUT_SECONDS = 30;
@@ -45,7 +55,8 @@ export interface ExportsApiClientOptions {
 }
 
 interface SendOptions {
-  spotId: string;
+  /** Sent as `x-spot-id`; a fleet-wide read names none. */
+  spotId?: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
@@ -147,6 +158,51 @@ export class ExportsApiClient {
     );
   }
 
+  /** One page of the fleet (`GET /spots`); `spotIds`: only these, each of which must be known. */
+  async listSpots(
+    query: { spotIds?: readonly string[]; limit?: number; nextToken?: string } = {},
+  ): Promise<FleetPageView> {
+    return this.#parse(
+      fleetPageViewSchema,
+      await this.#send('GET', '/spots', {
+        query: {
+          limit: query.limit,
+          nextToken: query.nextToken,
+          spotId: query.spotIds === undefined ? undefined : query.spotIds.join(','),
+        },
+      }),
+      'a page of spots',
+    );
+  }
+
+  /** Every spot of the fleet, all pages (up to `maxPages`). */
+  async listAllSpots(maxPages = FLEET_MAX_PAGES): Promise<SpotStatusView[]> {
+    const spots: SpotStatusView[] = [];
+    let nextToken: string | undefined;
+    let pages = 0;
+    do {
+      const page = await this.listSpots(nextToken === undefined ? {} : { nextToken });
+      spots.push(...page.items);
+      nextToken = page.nextToken;
+      pages += 1;
+    } while (nextToken !== undefined && pages < maxPages);
+    return spots;
+  }
+
+  async listBackfills(
+    spotId: string,
+    query: { limit?: number; nextToken?: string } = {},
+  ): Promise<BackfillListView> {
+    return this.#parse(
+      backfillListViewSchema,
+      await this.#send('GET', `/spots/${encodeURIComponent(spotId)}/backfills`, {
+        spotId,
+        query: { ...query },
+      }),
+      'a page of backfills',
+    );
+  }
+
   async #send(method: ApiRequest['method'], path: string, options: SendOptions): Promise<unknown> {
     const request = this.#request(method, path, options);
     const headers = this.#options.signer ? await this.#options.signer(request) : request.headers;
@@ -194,7 +250,7 @@ export class ExportsApiClient {
     }
     const headers: Record<string, string> = {
       accept: 'application/json, application/problem+json',
-      'x-spot-id': options.spotId,
+      ...(options.spotId !== undefined && { 'x-spot-id': options.spotId }),
       ...options.headers,
     };
     if (options.body === undefined) return { method, url, headers };

@@ -12,7 +12,8 @@ import {
 /** Options every command accepts, before or after the command name. */
 export const GLOBAL_OPTIONS = {
   api: { type: 'string' },
-  spot: { type: 'string' },
+  // Repeatable: commands about one spot refuse a second one rather than keep the last.
+  spot: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   sigv4: { type: 'boolean' },
   region: { type: 'string' },
@@ -28,12 +29,49 @@ export function booleanOption(values: CliOptionValues, name: string): boolean {
   return values[name] === true;
 }
 
-/** `--spot`, else `$OPENWEB_SPOT_ID`; required by every command that talks to the API. */
+/** Every `--spot` given, in order, without repeats. */
+export function spotOptions(values: CliOptionValues): string[] {
+  const value = values.spot;
+  const given = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return [...new Set(given.filter((spot): spot is string => typeof spot === 'string'))];
+}
+
+/** `--spot`, else `$OPENWEB_SPOT_ID`; required by every command about one spot, which refuses two. */
 export function requireSpotId(context: CommandContext, command: string): string {
-  const spotId = stringOption(context.values, 'spot') ?? (context.io.env.OPENWEB_SPOT_ID || undefined);
+  const given = spotOptions(context.values);
+  if (given.length > 1) {
+    throw new CliUsageError(
+      `takes one spot, but --spot was given ${given.length} times (${given.join(', ')})`,
+      command,
+    );
+  }
+  const spotId = given[0] ?? (context.io.env.OPENWEB_SPOT_ID || undefined);
   if (spotId === undefined) {
     throw new CliUsageError('--spot <id> is required (or set OPENWEB_SPOT_ID)', command);
   }
+  return checkedSpotId(spotId, command);
+}
+
+/**
+ * The spots a command about one or more spots acts on: each `--spot`, else every spot of the
+ * fleet with `allSpots`, else `$OPENWEB_SPOT_ID`. Never silently one of several.
+ */
+export function requireSpotIds(
+  context: CommandContext,
+  command: string,
+  allSpotsOption: string,
+): { spotIds: string[]; allSpots: boolean } {
+  const given = spotOptions(context.values);
+  const allSpots = booleanOption(context.values, allSpotsOption);
+  if (allSpots && given.length > 0) {
+    throw new CliUsageError(`--${allSpotsOption} and --spot name the spots twice: give one of them`, command);
+  }
+  if (allSpots) return { spotIds: [], allSpots };
+  if (given.length === 0) return { spotIds: [requireSpotId(context, command)], allSpots };
+  return { spotIds: given.map((spotId) => checkedSpotId(spotId, command)), allSpots };
+}
+
+function checkedSpotId(spotId: string, command: string): string {
   if (!SPOT_ID_PATTERN.test(spotId)) {
     throw new CliUsageError(`--spot '${spotId}' must look like sp_<letters, digits, _ or ->`, command);
   }

@@ -4,7 +4,7 @@ import { suggestName } from '../lib/text/suggestName';
 import { type ApiEndpoint, resolveApiEndpoint } from './ApiEndpoint';
 import type { CliCommand, CliOptionsConfig, CliOptionValues, CommandContext } from './CliCommand';
 import type { CliIo } from './CliIo';
-import { booleanOption, followUpCommandFor, GLOBAL_OPTIONS, stringOption } from './cliOptions';
+import { booleanOption, followUpCommandFor, GLOBAL_OPTIONS, spotOptions, stringOption } from './cliOptions';
 import { COMMANDS } from './commands/index';
 import { ExitCode } from './ExitCode';
 import { ExportsApiClient } from './ExportsApiClient';
@@ -40,7 +40,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return ExitCode.SUCCESS;
     }
     reportContext.json = booleanOption(values, 'json');
-    reportContext.spotId = stringOption(values, 'spot') ?? (io.env.OPENWEB_SPOT_ID || undefined);
+    reportContext.spotId = spotOptions(values)[0] ?? (io.env.OPENWEB_SPOT_ID || undefined);
     reportContext.followUp = followUpCommandFor(values);
     let client: ExportsApiClient | undefined;
     const context: CommandContext = {

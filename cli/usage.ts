@@ -4,7 +4,8 @@ import type { CliCommand } from './CliCommand';
 const GLOBAL_OPTIONS_HELP = `Global options (every command, before or after its name):
   --api <url>        API base URL (default: $OPENWEB_EXPORTS_API, else ${DEFAULT_LOCAL_API_URL},
                      the local runtime of 'npm start')
-  --spot <id>        The spot, sp_... (default: $OPENWEB_SPOT_ID)
+  --spot <id>        The spot, sp_... (default: $OPENWEB_SPOT_ID); coverage and list take it
+                     repeated, the other commands refuse a second one
   --json             Machine output on stdout: one JSON document (watch: one JSON line per change).
                      Run the CLI as '${CLI_NAME}' or 'npm run -s cli --' to pipe it: plain
                      'npm run cli --' prints its own lines on stdout first
@@ -25,9 +26,11 @@ const EXIT_CODES_HELP = `Exit codes:
   7    download: the archive is not ready (PENDING), FAILED, or the export did not complete
   8    download: a file did not match its SHA-256, or could not be written (nothing partial is kept)
   9    query: the engine failed the query: bad SQL, a limit reached (its message on stderr)
-  10   coverage: the range has gaps (windows given up on); they are listed with their reasons
+  10   coverage: the range has gaps (windows given up on); they are listed with their reasons;
+       fleet: a spot has gaps in the last 30 days (and none is stale)
   11   query: refused, not a read-only question about the archive (a write, DDL, ATTACH, SET,
        or a file outside the archive); nothing was written, nothing outside the archive read
+  12   fleet: a spot is stale (behind its freshness target: data stopped arriving)
   130  interrupted (Ctrl-C, or stdout closed by its reader, e.g. '| head'); a running export is
        left running`;
 

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { abortBackfill } from '../lib/exports/backfill/abortBackfill';
+import { BACKFILL_LIST_DEFAULT_LIMIT, BACKFILL_LIST_MAX_LIMIT } from '../lib/exports/backfill/BackfillRecord';
 import { backfillRequestSchema } from '../lib/exports/backfill/backfillRequestSchema';
 import { BACKFILL_RECORDING_BUDGET_SECONDS, createBackfill } from '../lib/exports/backfill/createBackfill';
 import { backfillProgressOf, readBackfill } from '../lib/exports/backfill/readBackfill';
@@ -11,6 +12,7 @@ import { jsonResponse } from '../lib/http/jsonResponse';
 import { readBackfillId } from '../lib/http/readBackfillId';
 import { readIdempotencyKey } from '../lib/http/readIdempotencyKey';
 import { readJsonBody } from '../lib/http/readJsonBody';
+import { readListQuery } from '../lib/http/readListQuery';
 import { readSpotId } from '../lib/http/readSpotId';
 import { HandlerNames, type RouteKey } from '../lib/http/routeTable';
 import { createHandler } from '../lib/runtime/createHandler';
@@ -23,13 +25,15 @@ const MS_PER_SECOND = 1000;
 
 type BackfillRoute = Extract<RouteKey, `${string} /spots/{spotId}/backfills${string}`>;
 
-/** A spot's backfills: plan and queue one, read where it stands, abort it. */
+/** A spot's backfills: plan and queue one, list them, read where one stands, abort it. */
 export function makeBackfillsHandler(runtime: HandlerRuntime) {
   return createHandler(runtime, async (event, deps) => {
     if (!isApiGatewayEvent(event)) throw new UnrecognisedEventError(HandlerNames.BACKFILLS);
     switch (event.routeKey as BackfillRoute) {
       case 'POST /spots/{spotId}/backfills':
         return createFromApi(deps, event);
+      case 'GET /spots/{spotId}/backfills':
+        return listFromApi(deps, event);
       case 'GET /spots/{spotId}/backfills/{backfillId}':
         return readFromApi(deps, event);
       case 'POST /spots/{spotId}/backfills/{backfillId}/abort':
@@ -69,6 +73,25 @@ async function createFromApi(
     location: backfillLocation(spotId, record.backfillId),
     ...(replayed && { 'idempotent-replayed': 'true' }),
   });
+}
+
+/** 200 `{items, nextToken?}`: the spot's backfills, newest first, each with where it stands. */
+async function listFromApi(
+  deps: ExportDependencies,
+  event: APIGatewayProxyEventV2,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const spotId = readSpotId(event);
+  const { limit, nextToken, status } = readListQuery(event);
+  if (status !== undefined)
+    throw invalidRequest([{ field: 'query.status', message: 'is not a known parameter' }]);
+  const page = await deps.backfills.listForSpot(spotId, {
+    limit: Math.min(limit ?? BACKFILL_LIST_DEFAULT_LIMIT, BACKFILL_LIST_MAX_LIMIT),
+    ...(nextToken !== undefined && { nextToken }),
+  });
+  const items = [];
+  for (const record of page.items)
+    items.push(backfillProgressView(record, await backfillProgressOf(deps, record)));
+  return jsonResponse(200, { items, ...(page.nextToken !== undefined && { nextToken: page.nextToken }) });
 }
 
 /** 200 with the backfill, its counts, rows so far, ETA and each window's state. */

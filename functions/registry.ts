@@ -220,6 +220,17 @@ const FUNCTIONS = {
       load: async () => (await import('./backfills')).makeBackfillsHandler,
     },
   },
+  // The fleet view reads spots with active or queued exports (the reconciler index), each spot's
+  // windows, watermarks, backfills and queue (its partition, the status index), its lock (GetItem).
+  [HandlerNames.SPOTS]: {
+    size: 'api',
+    settings: 'lifecycle',
+    access: { table: ['GetItem', 'Query'], indexes: ['byStatus', 'activeByLastPolled'] },
+    handler: {
+      dependencies: 'lifecycle',
+      load: async () => (await import('./spots')).makeSpotsHandler,
+    },
+  },
 } as const satisfies Record<HandlerName, FunctionEntry>;
 
 /** Every function, in the order the stack lists them (dashboard, alarms). */

@@ -8,6 +8,7 @@ import { ExportFunction } from './ExportFunction';
 import type { ExportsLake } from './ExportsLake';
 import type { ExportTable } from './ExportTable';
 import { FunctionGrants } from './FunctionGrants';
+import { fleetFreshnessTargets } from './fleetFreshnessTargets';
 import { functionEnvironment } from './functionEnvironment';
 import type { StackConfig } from './stackConfig';
 import { ARCHIVE_FUNCTION_TIMEOUT_SECONDS, WORKFLOW_TASK_FUNCTION_TIMEOUT_SECONDS } from './workflowRetries';
@@ -78,6 +79,8 @@ export class ExportFunctions extends Construct {
     // The URL a reader of the archive presigns downloads for, virtual-hosted in the stack's own partition.
     const archiveBucketUrl = `https://${props.archive.bucket.bucketRegionalDomainName}`;
     const grants = new FunctionGrants(this, props);
+    // Each configured spot's freshness target, for the fleet view and the reconciler's freshness watch.
+    const freshnessTargets = JSON.stringify(fleetFreshnessTargets(config));
 
     for (const definition of EXPORT_FUNCTIONS) {
       const fn = new ExportFunction(this, constructIdOf(definition.name), {
@@ -86,6 +89,7 @@ export class ExportFunctions extends Construct {
         environment: functionEnvironment(definition.settings, config, {
           ...resources,
           ...(definition.access.archive === 'read' && { ARCHIVE_BUCKET_URL: archiveBucketUrl }),
+          ...(definition.settings === 'lifecycle' && { FLEET_FRESHNESS_TARGETS: freshnessTargets }),
         }),
         logRetention: props.logRetention,
         sourceMapStackTraces: config.sourceMapStackTraces,

@@ -104,6 +104,8 @@ const scheduleSchema = z.strictObject(scheduleShape);
 
 const spotShape = {
   spotId: spotIdSchema(),
+  // How far behind the clock the spot may fall before it is stale; default from its schedules.
+  freshnessTargetSeconds: stackSettingValue(SETTINGS.freshnessTargetSeconds).optional(),
   schedules: z
     .array(scheduleSchema)
     .default([])

@@ -1,5 +1,6 @@
 import { type ExportSettings, FIXED_EXPORT_SETTINGS } from './exports/record/ExportSettings';
 import { type FunctionConfig, readFunctionConfig } from './settings/functionConfig';
+import { SPOT_ID_PATTERN } from './exports/record/spotId';
 import { SETTINGS } from './settings/settingsTable';
 
 /** Upstream hosts from OpenWeb's documentation; local mode points both at the simulator. */
@@ -32,8 +33,12 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { config, problems } = readFunctionConfig(env);
+  const freshnessTargets = readFreshnessTargets(env[SETTINGS.fleetFreshnessTargets.env] || undefined, problems);
   if (problems.length > 0) throw new ConfigError(problems);
-  return { ...config, exports: { ...config.exports, ...FIXED_EXPORT_SETTINGS } };
+  return {
+    ...config,
+    exports: { ...config.exports, ...FIXED_EXPORT_SETTINGS, ...(freshnessTargets !== undefined && { freshnessTargets }) },
+  };
 }
 
 /** The archive's resources. Throws ConfigError naming each missing variable. */
@@ -51,4 +56,34 @@ export function requireArchiveResources(config: Config): {
     ]);
   }
   return { tableName, bucketName, eventBusName };
+}
+
+/** `FLEET_FRESHNESS_TARGETS`: `{"sp_a": 7200, "sp_b": null}`; a malformed value is added to `problems`. */
+function readFreshnessTargets(
+  text: string | undefined,
+  problems: string[],
+): Record<string, number | null> | undefined {
+  if (text === undefined) return undefined;
+  const problem = `${SETTINGS.fleetFreshnessTargets.env} must be a JSON object of spot ids to seconds or null`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    problems.push(problem);
+    return undefined;
+  }
+  const valid =
+    typeof parsed === 'object' &&
+    parsed !== null &&
+    !Array.isArray(parsed) &&
+    Object.entries(parsed).every(
+      ([spotId, seconds]) =>
+        SPOT_ID_PATTERN.test(spotId) &&
+        (seconds === null || (typeof seconds === 'number' && Number.isInteger(seconds) && seconds > 0)),
+    );
+  if (!valid) {
+    problems.push(problem);
+    return undefined;
+  }
+  return parsed as Record<string, number | null>;
 }

@@ -1,4 +1,4 @@
-import type { ExportMetricName } from '../lib/exports/record/ports';
+import type { ExportLevelName, ExportMetricName } from '../lib/exports/record/ports';
 import type { PublishableExportMetrics } from '../lib/observability/PublishableExportMetrics';
 
 /** Counters kept in memory: the local runtime's metrics (`/_local/metrics`), and the tests'. */
@@ -10,6 +10,14 @@ export class InMemoryExportMetrics implements PublishableExportMetrics {
 
   count(name: ExportMetricName, value = 1): void {
     this.pending.set(name, (this.pending.get(name) ?? 0) + value);
+  }
+
+  /** The latest level of each name and dimensions (`HoursBehind SpotId=sp_a`). */
+  readonly levels = new Map<string, number>();
+
+  level(name: ExportLevelName, value: number, dimensions: Readonly<Record<string, string>>): void {
+    const key = [name, ...Object.entries(dimensions).map(([k, v]) => `${k}=${v}`)].join(' ');
+    this.levels.set(key, value);
   }
 
   publish(): void {

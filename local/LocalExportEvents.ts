@@ -10,7 +10,7 @@ import {
   exportEventDetail,
 } from '../lib/events/EventBridgeExportEvents';
 import type { CoverageWindow } from '../lib/exports/coverage/CoverageLedger';
-import type { ExportEvents } from '../lib/exports/coverage/ports';
+import type { CoverageFreshnessChange, ExportEvents } from '../lib/exports/coverage/ports';
 import type { ExportRecord } from '../lib/exports/record/ExportRecord';
 import { ExportStatus } from '../lib/exports/record/ExportStatus';
 
@@ -19,7 +19,7 @@ export interface LocalExportEvent {
   time: string;
   source: typeof EXPORT_EVENT_SOURCE;
   detailType: ExportEventDetailType;
-  detail: ExportEventDetail | ArchiveEventDetail | CoverageGapDetail;
+  detail: ExportEventDetail | ArchiveEventDetail | CoverageGapDetail | CoverageFreshnessChange;
 }
 
 export interface LocalExportEventsOptions {
@@ -79,6 +79,16 @@ export class LocalExportEvents implements ExportEvents, ArchiveEvents {
     this.#keep(ExportEventDetailType.COVERAGE_GAP, detail);
     this.#options.say?.(
       `event   ${ExportEventDetailType.COVERAGE_GAP}: ${detail.spotId} ${detail.from} – ${detail.until}: ${detail.reason}`,
+    );
+  }
+
+  async publishCoverageFreshness(change: CoverageFreshnessChange): Promise<void> {
+    const detailType = change.stale
+      ? ExportEventDetailType.COVERAGE_STALE
+      : ExportEventDetailType.COVERAGE_FRESH;
+    this.#keep(detailType, change);
+    this.#options.say?.(
+      `event   ${detailType}: ${change.spotId} covered until ${change.coveredUntil ?? 'nothing'}, ${change.hoursBehind ?? '–'} h behind (target ${change.freshnessTargetHours} h)`,
     );
   }
 

@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { fleetFreshnessTargets } from '../infra/fleetFreshnessTargets';
 import { functionEnvironment } from '../infra/functionEnvironment';
 import { PATH_TABLE_PARTITIONS } from '../lib/archive/pathTablePartitions';
 import type { Config } from '../lib/config';
@@ -12,6 +13,7 @@ import {
   dynamoDbBackfillStoreFactory,
   dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
+  dynamoDbFreshnessMarksFactory,
   dynamoDbIdempotencyKeysFactory,
   dynamoDbSpotLocksFactory,
 } from '../lib/runtime/adapterFactories/dynamoDbFactories';
@@ -68,6 +70,7 @@ export function localDependencies(parts: LocalDependencyParts): {
     store: dynamoDbExportStoreFactory,
     coverage: dynamoDbCoverageLedgerFactory,
     backfills: dynamoDbBackfillStoreFactory,
+    freshnessMarks: dynamoDbFreshnessMarksFactory,
     spotLocks: dynamoDbSpotLocksFactory,
     idempotencyKeys: dynamoDbIdempotencyKeysFactory,
     credentials: () => parts.credentials,
@@ -113,11 +116,18 @@ export function handlerEnvironment(
   env: NodeJS.ProcessEnv,
   settings: LocalRuntimeSettings,
   simulator: { authBaseUrl: string; exportBaseUrl: string } | undefined,
+  spotsWithKeys: readonly string[] = [],
 ): NodeJS.ProcessEnv {
   const upstream = simulator ?? (settings.upstream.kind === 'openweb' ? settings.upstream : undefined);
   const deployed = functionEnvironment('all', { ...settings.stackConfig, auth: { mode: 'iam' } }, {});
+  // The fleet: the configured spots, and here every spot of the credentials file too (no target).
+  const freshnessTargets = {
+    ...Object.fromEntries(spotsWithKeys.map((spotId) => [spotId, null])),
+    ...fleetFreshnessTargets(settings.stackConfig),
+  };
   return {
     ...deployed,
+    FLEET_FRESHNESS_TARGETS: JSON.stringify(freshnessTargets),
     ...env,
     OPENWEB_AUTH_BASE_URL: upstream?.authBaseUrl,
     OPENWEB_EXPORT_BASE_URL: upstream?.exportBaseUrl,

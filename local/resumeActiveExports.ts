@@ -36,6 +36,7 @@ export async function resumeActiveExports(
     windowsAdvanced: 0,
     backfillsFinished: 0,
     legacyArchivesIndexed: 0,
+    staleSpots: 0,
     failures: 0,
   };
   for (let batch = 0; batch < MAX_RESUME_BATCHES; batch += 1) {

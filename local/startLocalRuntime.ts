@@ -132,7 +132,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     if (simulator !== undefined) closers.push(() => simulator.close());
 
     const documentClient = await openTable(settings.dataDir, closers);
-    const environment = handlerEnvironment(options.env ?? {}, settings, simulator);
+    const environment = handlerEnvironment(options.env ?? {}, settings, simulator, spots);
     const config = loadConfig(environment);
     const logger = createLogger({ logLevel: settings.logLevel as ConstructorOptions['logLevel'] });
     const metrics = new InMemoryExportMetrics();

@@ -19,6 +19,7 @@ import type {
   WindowInFlightView,
 } from '../lib/exports/coverage/coverageOfWindows';
 import type { SpotCoverage, WatermarkView } from '../lib/exports/coverage/spotCoverage';
+import type { SpotStatus } from '../lib/exports/fleet/fleetStatus';
 import type { ExportRequest } from '../lib/exports/record/ExportRecord';
 import { ExportStatus } from '../lib/exports/record/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/record/exportId';
@@ -571,6 +572,85 @@ export const backfillViewSchema = z
   })
   .meta({ id: 'Backfill', description: 'A backfill, its plan and where each of its windows stands.' });
 
+export const backfillListSchema = z
+  .strictObject({
+    items: z.array(backfillViewSchema).meta({ description: 'Newest first.' }),
+    nextToken: z
+      .string()
+      .optional()
+      .meta({ description: 'Present when there are more: pass it back as `nextToken` for the next page.' }),
+  })
+  .meta({ id: 'BackfillList' });
+
+const nullableInstant = secondInstant.nullable();
+
+const spotStatusSchema = z
+  .strictObject({
+    spotId,
+    configured: z.boolean().meta({
+      description:
+        "In the deployment's configuration; false for a spot known by its running or queued exports only.",
+    }),
+    coveredUntil: nullableInstant.meta({
+      description:
+        "Every hour the spot's schedules planned before this is covered (archived); for a spot without schedules, the end of its newest covered window; null when nothing is.",
+    }),
+    hoursBehind: z.number().min(0).nullable().meta({ description: 'Now − `coveredUntil`, in hours.' }),
+    freshnessTargetHours: z.number().min(0).nullable().meta({
+      description:
+        'How far behind the spot may fall (configuration, else twice its schedule period plus its lag); null: none.',
+    }),
+    stale: z.boolean().meta({
+      description: 'Behind by more than its target. A spot without a target is never stale.',
+    }),
+    running: z
+      .strictObject({
+        exportId,
+        status: z.enum(ExportStatus),
+        since: instant.meta({ description: 'When it took the spot.' }),
+        ageSeconds: z.number().int().min(0),
+      })
+      .optional()
+      .meta({ description: 'The export holding the spot, if any.' }),
+    queued: z.number().int().min(0).meta({ description: "Exports waiting in the spot's queue." }),
+    backfills: z
+      .array(
+        z.strictObject({
+          backfillId: z.string().regex(BACKFILL_ID_PATTERN),
+          from: z.string(),
+          until: z.string(),
+          status: z.enum(BackfillStatus),
+          windowsDone: z.number().int().min(0),
+          windowsTotal: z.number().int().min(0),
+          gaps: z.number().int().min(0),
+        }),
+      )
+      .meta({ description: 'Open backfills (up to 5), with their progress.' }),
+    gaps: z
+      .strictObject({
+        count: z.number().int().min(0),
+        hours: z.number().min(0).meta({ description: 'Hours of those gaps no other window covers.' }),
+        newestReason: z.string().optional(),
+        newestFrom: secondInstant.optional(),
+      })
+      .meta({ description: 'Windows given up on in the last 30 days.' }),
+    lastFailure: z
+      .strictObject({ exportId, at: instant, reason: z.string() })
+      .optional()
+      .meta({ description: "The spot's newest FAILED export." }),
+  })
+  .meta({ id: 'SpotStatus', description: 'A spot at a glance.' });
+
+export const fleetPageSchema = z
+  .strictObject({
+    items: z.array(spotStatusSchema).meta({ description: 'By spot id.' }),
+    nextToken: z
+      .string()
+      .optional()
+      .meta({ description: 'Present when there are more: pass it back as `nextToken` for the next page.' }),
+  })
+  .meta({ id: 'FleetPage' });
+
 /** The schemas the document lists under `components.schemas`, in this order. */
 export const COMPONENT_SCHEMAS = [
   startExportBodySchema,
@@ -604,6 +684,9 @@ export const COMPONENT_SCHEMAS = [
   backfillWindowSchema,
   backfillWindowProgressSchema,
   backfillCountsSchema,
+  backfillListSchema,
+  spotStatusSchema,
+  fleetPageSchema,
 ] as const;
 
 // The response schemas describe the types the handlers answer with: each value they allow is one
@@ -627,6 +710,7 @@ const describesInFlight: Describes<z.output<typeof windowInFlightSchema>, Window
 const describesWatermark: Describes<z.output<typeof watermarkSchema>, WatermarkView> = true;
 const describesSummary: Describes<z.output<typeof coverageSummarySchema>, CoverageSummary> = true;
 const describesBackfill: Describes<z.output<typeof backfillViewSchema>, BackfillProgressView> = true;
+const describesSpotStatus: Describes<z.output<typeof spotStatusSchema>, SpotStatus> = true;
 export const RESPONSE_SCHEMAS_DESCRIBE_TYPES =
   describesExportView &&
   describesExportsTotal &&
@@ -643,4 +727,5 @@ export const RESPONSE_SCHEMAS_DESCRIBE_TYPES =
   describesInFlight &&
   describesWatermark &&
   describesSummary &&
-  describesBackfill;
+  describesBackfill &&
+  describesSpotStatus;

@@ -4,13 +4,18 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { FILES_NEXT_TOKEN_PATTERN, FILES_PAGE_SIZE } from '../lib/archive/archivedFiles';
 import { PROBLEMS, ProblemType } from '../lib/errors/problems';
-import { BACKFILL_ID_PATTERN } from '../lib/exports/backfill/BackfillRecord';
+import {
+  BACKFILL_ID_PATTERN,
+  BACKFILL_LIST_DEFAULT_LIMIT,
+  BACKFILL_LIST_MAX_LIMIT,
+} from '../lib/exports/backfill/BackfillRecord';
 import {
   DEFAULT_COVERAGE_PAGE_WINDOWS,
   DEFAULT_COVERAGE_RANGE_DAYS,
   MAX_COVERAGE_PAGE_WINDOWS,
   MAX_COVERAGE_RANGE_DAYS,
 } from '../lib/exports/coverage/spotCoverage';
+import { DEFAULT_FLEET_PAGE_SPOTS, MAX_FLEET_PAGE_SPOTS } from '../lib/exports/fleet/fleetStatus';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../lib/exports/lifecycle/listExports';
 import { EXPORT_STATUSES } from '../lib/exports/record/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/record/exportId';
@@ -20,6 +25,7 @@ import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../lib/http/a
 import { JSON_CONTENT_TYPE } from '../lib/http/jsonResponse';
 import { PROBLEM_CONTENT_TYPE } from '../lib/http/problemResponse';
 import { INTERNAL_ERROR_PROBLEM } from '../lib/http/problemResponses';
+import { MAX_FLEET_QUERY_SPOTS } from '../lib/http/readFleetQuery';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_PATTERN,
@@ -27,15 +33,17 @@ import {
 } from '../lib/http/readIdempotencyKey';
 import { MAX_NEXT_TOKEN_CHARS, NEXT_TOKEN_PATTERN } from '../lib/http/readListQuery';
 import { SPOT_ID_HEADER } from '../lib/http/readSpotId';
-import { ROUTES, type RouteKey, routeKey } from '../lib/http/routeTable';
+import { FLEET_ROUTE_KEYS, ROUTES, type RouteKey, routeKey } from '../lib/http/routeTable';
 import { SETTINGS } from '../lib/settings/settingsTable';
 import {
   archivedFilesSchema,
+  backfillListSchema,
   backfillRequestSchema,
   backfillViewSchema,
   COMPONENT_SCHEMAS,
   exportListSchema,
   exportViewSchema,
+  fleetPageSchema,
   gatewayMessageSchema,
   problemSchema,
   spotCoverageSchema,
@@ -107,6 +115,8 @@ const PROBLEM_MEANINGS: Record<ProblemType, string> = {
   [ProblemType.UPSTREAM_TIMEOUT]: 'OpenWeb did not answer in time; retry later',
   [ProblemType.BACKFILL_NOT_FOUND]:
     "no such backfill for this spot (an unknown id, a malformed one and another spot's alike)",
+  [ProblemType.SPOT_NOT_FOUND]:
+    'a spot named in `spotId` is not one the deployment knows (or the caller may use); `suggestion` names the nearest known one',
 };
 
 /** Problems the middleware of every handler may answer: size limits, the spot header, the spot claim. */
@@ -351,6 +361,71 @@ const OPERATIONS: { [K in RouteKey]: OperationDoc } = {
       ProblemType.CREDENTIALS_UNAVAILABLE,
     ],
   },
+  'GET /spots': {
+    operationId: 'listSpots',
+    summary: 'The fleet at a glance',
+    description:
+      "Every spot the deployment knows (configured, or with an export running or queued), by id, a page at a time: how far its data reaches (`coveredUntil`), how far behind it is against its freshness target and whether it is stale, the export holding it, its queue, its open backfills, its gaps of the last 30 days with the newest reason, and its last failure. Names no spot: in JWT or IAM per-spot mode the answer holds the caller's spots only.",
+    query: [
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: `Spots per page (default ${DEFAULT_FLEET_PAGE_SPOTS}).`,
+        schema: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_FLEET_PAGE_SPOTS,
+          default: DEFAULT_FLEET_PAGE_SPOTS,
+        },
+      },
+      {
+        name: 'nextToken',
+        in: 'query',
+        required: false,
+        description: '`nextToken` of the previous page.',
+        schema: { type: 'string', maxLength: MAX_NEXT_TOKEN_CHARS, pattern: NEXT_TOKEN_PATTERN.source },
+      },
+      {
+        name: 'spotId',
+        in: 'query',
+        required: false,
+        description: `Only these spots, comma-separated (at most ${MAX_FLEET_QUERY_SPOTS}); an unknown one is refused with 404 \`spot-not-found\`.`,
+        schema: { type: 'string' },
+      },
+    ],
+    success: { status: 200, description: 'A page of spots.', schema: fleetPageSchema },
+    problems: [ProblemType.SPOT_NOT_FOUND],
+  },
+  'GET /spots/{spotId}/backfills': {
+    operationId: 'listBackfills',
+    summary: "List the spot's backfills",
+    description:
+      'Newest first, a page at a time, each with where it stands (as `GET /spots/{spotId}/backfills/{backfillId}`).',
+    query: [
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: `Backfills per page (default ${BACKFILL_LIST_DEFAULT_LIMIT}, at most ${BACKFILL_LIST_MAX_LIMIT}).`,
+        schema: {
+          type: 'integer',
+          minimum: 1,
+          maximum: BACKFILL_LIST_MAX_LIMIT,
+          default: BACKFILL_LIST_DEFAULT_LIMIT,
+        },
+      },
+      {
+        name: 'nextToken',
+        in: 'query',
+        required: false,
+        description: '`nextToken` of the previous page.',
+        schema: { type: 'string', maxLength: MAX_NEXT_TOKEN_CHARS, pattern: NEXT_TOKEN_PATTERN.source },
+      },
+    ],
+    success: { status: 200, description: "A page of the spot's backfills.", schema: backfillListSchema },
+    problems: [],
+  },
   'GET /spots/{spotId}/backfills/{backfillId}': {
     operationId: 'getBackfill',
     summary: 'Read a backfill',
@@ -476,9 +551,11 @@ function errorResponses(operation: OperationDoc): Record<string, JsonObject> {
   return responses;
 }
 
-function operationObject(operation: OperationDoc, spotInPath: boolean): JsonObject {
-  // A route under /spots/{spotId} names its spot in the path (a parameter of the path item).
-  const parameters: JsonObject[] = spotInPath ? [] : [{ $ref: '#/components/parameters/SpotId' }];
+function operationObject(operation: OperationDoc, spotInPath: boolean, fleetWide: boolean): JsonObject {
+  // A route under /spots/{spotId} names its spot in the path (a parameter of the path item); a
+  // fleet-wide read names none.
+  const parameters: JsonObject[] =
+    spotInPath || fleetWide ? [] : [{ $ref: '#/components/parameters/SpotId' }];
   if (operation.idempotencyKey) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   parameters.push(...(operation.query ?? []));
   const { success } = operation;
@@ -516,7 +593,11 @@ function paths(): Record<string, JsonObject> {
       ...(route.path.includes('{backfillId}') ? [backfillIdParameter] : []),
     ];
     if (parameters.length > 0) item.parameters = parameters;
-    item[route.method.toLowerCase()] = operationObject(operation, route.path.includes('{spotId}'));
+    item[route.method.toLowerCase()] = operationObject(
+      operation,
+      route.path.includes('{spotId}'),
+      FLEET_ROUTE_KEYS.includes(routeKey(route)),
+    );
   }
   return result;
 }

@@ -3,6 +3,7 @@ import { abortCommand } from './abortCommand';
 import { backfillCommand } from './backfillCommand';
 import { coverageCommand } from './coverageCommand';
 import { downloadCommand } from './downloadCommand';
+import { fleetCommand } from './fleetCommand';
 import { listCommand } from './listCommand';
 import { queryCommand } from './queryCommand';
 import { startCommand } from './startCommand';
@@ -20,4 +21,5 @@ export const COMMANDS: readonly CliCommand[] = [
   queryCommand,
   coverageCommand,
   backfillCommand,
+  fleetCommand,
 ];

@@ -46,6 +46,7 @@ export const ProblemType = {
   CREDENTIALS_UNAVAILABLE: 'credentials-unavailable',
   UPSTREAM_TIMEOUT: 'upstream-timeout',
   BACKFILL_NOT_FOUND: 'backfill-not-found',
+  SPOT_NOT_FOUND: 'spot-not-found',
 } as const;
 
 export type ProblemType = (typeof ProblemType)[keyof typeof ProblemType];
@@ -59,6 +60,7 @@ interface ProblemData {
   [ProblemType.EXPORT_ALREADY_FINISHED]: { exportId: string; exportStatus: string };
   [ProblemType.SPOT_NOT_CONFIGURED]: { spotId: string; source: string; credentials: 'missing' | 'unusable' };
   [ProblemType.UPSTREAM_REJECTED_REQUEST]: { upstreamMessage: string | undefined };
+  [ProblemType.SPOT_NOT_FOUND]: { spotId: string; suggestion: string | undefined };
   [ProblemType.UPSTREAM_RATE_LIMITED]: {
     wait: typeof UpstreamWaitKind.THROTTLED | typeof UpstreamWaitKind.AUTH_PACED;
     retryAfterMs: number | undefined;
@@ -215,6 +217,14 @@ export const PROBLEMS: { readonly [K in ProblemType]: ProblemKind<ProblemOf<K>> 
     status: 404,
     title: 'Backfill not found',
     detail: 'No backfill with this id exists for this spot.',
+  },
+  // Among the spots the caller may see only: another caller's spot reads as unknown too.
+  'spot-not-found': {
+    status: 404,
+    title: 'Spot not found',
+    detail: ({ spotId, suggestion }) =>
+      `Spot ${spotId} is unknown${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}`,
+    extensions: ({ suggestion }) => (suggestion === undefined ? undefined : { suggestion }),
   },
 };
 

@@ -1,7 +1,7 @@
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { ArchiveEvents } from '../archive/ports';
 import type { CoverageWindow } from '../exports/coverage/CoverageLedger';
-import type { ExportEvents } from '../exports/coverage/ports';
+import type { CoverageFreshnessChange, ExportEvents } from '../exports/coverage/ports';
 import { type ArchivedFile, archiveFileCount } from '../exports/record/ExportArchive';
 import type { ExportRecord } from '../exports/record/ExportRecord';
 import { itemsWithin } from '../exports/record/ExportRecord';
@@ -20,6 +20,10 @@ export const ExportEventDetailType = {
   ARCHIVED: 'Export Archived',
   /** A window of a spot will not be exported again: its hours are missing until someone fills them. */
   COVERAGE_GAP: 'Coverage Gap',
+  /** A spot fell behind its freshness target: data stopped arriving (once per episode). */
+  COVERAGE_STALE: 'Coverage Stale',
+  /** A stale spot caught up with its freshness target again. */
+  COVERAGE_FRESH: 'Coverage Fresh',
 } as const;
 
 export type ExportEventDetailType = (typeof ExportEventDetailType)[keyof typeof ExportEventDetailType];
@@ -109,6 +113,14 @@ export class EventBridgeExportEvents implements ExportEvents, ArchiveEvents {
       { exportId: window.exportId },
       ExportEventDetailType.COVERAGE_GAP,
       coverageGapDetail(window),
+    );
+  }
+
+  async publishCoverageFreshness(change: CoverageFreshnessChange): Promise<void> {
+    await this.#put(
+      { exportId: change.spotId },
+      change.stale ? ExportEventDetailType.COVERAGE_STALE : ExportEventDetailType.COVERAGE_FRESH,
+      change,
     );
   }
 

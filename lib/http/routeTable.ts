@@ -21,8 +21,10 @@ export const HandlerNames = {
   RECONCILE: 'reconcile',
   /** `GET /spots/{spotId}/coverage`: the spot's hours covered, in flight, given up on. */
   COVERAGE: 'coverage',
-  /** `POST /spots/{spotId}/backfills`, `GET /spots/{spotId}/backfills/{backfillId}` and its abort. */
+  /** `POST` and `GET /spots/{spotId}/backfills`, `GET /spots/{spotId}/backfills/{backfillId}` and its abort. */
   BACKFILLS: 'backfills',
+  /** `GET /spots`: the fleet at a glance. */
+  SPOTS: 'spots',
 } as const;
 
 export type HandlerName = (typeof HandlerNames)[keyof typeof HandlerNames];
@@ -40,11 +42,19 @@ export const ROUTES = [
   { method: 'GET', path: '/exports/{exportId}', handler: HandlerNames.CHECK_STATUS },
   { method: 'POST', path: '/exports/{exportId}/abort', handler: HandlerNames.ABORT },
   { method: 'GET', path: '/exports/{exportId}/files', handler: HandlerNames.FILES },
+  { method: 'GET', path: '/spots', handler: HandlerNames.SPOTS },
   { method: 'GET', path: '/spots/{spotId}/coverage', handler: HandlerNames.COVERAGE },
+  { method: 'GET', path: '/spots/{spotId}/backfills', handler: HandlerNames.BACKFILLS },
   { method: 'POST', path: '/spots/{spotId}/backfills', handler: HandlerNames.BACKFILLS },
   { method: 'GET', path: '/spots/{spotId}/backfills/{backfillId}', handler: HandlerNames.BACKFILLS },
   { method: 'POST', path: '/spots/{spotId}/backfills/{backfillId}/abort', handler: HandlerNames.BACKFILLS },
 ] as const satisfies readonly Route[];
+
+/**
+ * Routes about every spot the caller may use rather than one: per-spot authorization filters
+ * their answer instead of refusing the request.
+ */
+export const FLEET_ROUTE_KEYS: readonly string[] = ['GET /spots'];
 
 /** `METHOD /path` of each route, e.g. `GET /exports/{exportId}`: the OpenAPI document describes each one. */
 export type RouteKey = RouteKeyOf<(typeof ROUTES)[number]>;

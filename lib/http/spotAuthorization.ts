@@ -6,6 +6,7 @@ import { iamPrincipalOf, principalKey } from './iamPrincipal';
 import { claimValues, jwtClaimsOf } from './jwtClaimValues';
 import { ProblemError } from './ProblemError';
 import { readSpotId } from './readSpotId';
+import { FLEET_ROUTE_KEYS } from './routeTable';
 
 /** IAM mode: the spots each role or user may use, keyed by its ARN (`arn:…:iam::<account>:role/<name>`). */
 export type SpotsByPrincipal = Readonly<Record<string, readonly string[]>>;
@@ -38,6 +39,8 @@ export function spotAuthorization(options: SpotAuthorizationOptions): Middleware
     const spotClaim = options.spotClaim();
     const spotsByPrincipal = options.spotsByPrincipal?.();
     if (spotClaim === undefined && spotsByPrincipal === undefined) return;
+    // A fleet-wide read names no spot: its handler answers with the caller's spots only.
+    if (FLEET_ROUTE_KEYS.includes(event.routeKey)) return;
     const spotId = readSpotId(event);
     if (spotClaim !== undefined && !claimValues(jwtClaimsOf(event)?.[spotClaim]).includes(spotId)) {
       throw spotNotAllowed();
@@ -48,6 +51,28 @@ export function spotAuthorization(options: SpotAuthorizationOptions): Middleware
   }
 
   return { before: authorizeSpot };
+}
+
+/**
+ * The spots a caller may see in a fleet-wide answer: those its verified claims list (JWT mode),
+ * those the map gives its signer (IAM mode), both when both are set; undefined without a per-spot
+ * mode (every spot). Fails closed: without claims or a mapped signer, none.
+ */
+export function allowedSpotsOf(
+  event: APIGatewayProxyEventV2,
+  options: { spotClaim: string | undefined; spotsByPrincipal: SpotsByPrincipal | undefined },
+): ReadonlySet<string> | undefined {
+  const { spotClaim, spotsByPrincipal } = options;
+  if (spotClaim === undefined && spotsByPrincipal === undefined) return undefined;
+  const claimed = spotClaim === undefined ? undefined : claimValues(jwtClaimsOf(event)?.[spotClaim]);
+  const mapped = spotsByPrincipal === undefined ? undefined : spotsOfSigner(event, spotsByPrincipal);
+  const both =
+    claimed === undefined
+      ? mapped
+      : mapped === undefined
+        ? claimed
+        : claimed.filter((spot) => mapped.includes(spot));
+  return new Set(both ?? []);
 }
 
 /** The spots the map gives the request's IAM signer (a role through any of its sessions, or a user). */

@@ -1,5 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { ExportMetricName } from '../exports/record/ports';
+import type { ExportLevelName, ExportMetricName } from '../exports/record/ports';
 import { SETTINGS } from '../settings/settingsTable';
 import { SERVICE_NAME } from './createLogger';
 import type { PublishableExportMetrics } from './PublishableExportMetrics';
@@ -17,6 +17,14 @@ export class PowertoolsExportMetrics implements PublishableExportMetrics {
 
   count(name: ExportMetricName, value = 1): void {
     this.#metrics.addMetric(name, MetricUnit.Count, value);
+  }
+
+  level(name: ExportLevelName, value: number, dimensions: Readonly<Record<string, string>>): void {
+    // A metric line of its own: its dimensions (the spot) are not the invocation's.
+    const single = this.#metrics.singleMetric();
+    for (const [dimension, dimensionValue] of Object.entries(dimensions))
+      single.addDimension(dimension, dimensionValue);
+    single.addMetric(name, MetricUnit.Count, value);
   }
 
   publish(): void {

@@ -10,6 +10,7 @@ import type {
 } from '../archive/ports';
 import { type Config, ConfigError } from '../config';
 import type { ExportDependencies } from '../exports/ExportDependencies';
+import type { FreshnessMarks } from '../exports/fleet/ports';
 import type { ExportSettings } from '../exports/record/ExportSettings';
 import type { ExportMetrics } from '../exports/record/ports';
 import { downloadLinkPolicy } from '../openweb/downloadLinkPolicy';
@@ -21,6 +22,8 @@ import { AWS_REQUEST_HANDLER, type AwsClients } from './AwsClients';
  * function asks for the adapters its code paths use, and only those are built (and bundled).
  */
 export interface Dependencies extends ExportDependencies {
+  /** Whether each spot was last announced stale (the reconciler's freshness watch). */
+  freshnessMarks: FreshnessMarks;
   archives: ArchiveRecords;
   archiveWriter: ArchiveWriter;
   archiveReader: ArchiveReader;

@@ -19,7 +19,8 @@ export type SettingUnit =
   | 'requests'
   | 'attempts'
   | 'records'
-  | 'gigabytes';
+  | 'gigabytes'
+  | 'spots';
 
 /** A setting's values and how they are written. */
 export type SettingKind =

@@ -274,6 +274,33 @@ export const SETTINGS = {
     default: 10 * SECONDS_PER_MINUTE,
     unit: 'seconds',
   },
+  freshnessTargetSeconds: {
+    path: 'coverage.freshnessTargetSeconds',
+    scope: 'deployment',
+    kind: { type: 'integer', min: 5 * SECONDS_PER_MINUTE, max: 90 * SECONDS_PER_DAY },
+    defaultText:
+      "derived from each spot's schedules: twice the longest schedule's period plus its lag; a spot without a schedule has none and is never stale",
+    unit: 'seconds',
+    description:
+      "How far behind the clock a spot's covered hours may fall before it is stale (`Coverage Stale` event, the freshness alarm, `GET /spots`); a spot's own `freshnessTargetSeconds` wins.",
+  },
+  freshnessAlarmStaleSpots: {
+    path: 'coverage.freshnessAlarmStaleSpots',
+    scope: 'deployment',
+    kind: { type: 'integer', min: 1, max: 10_000 },
+    default: 1,
+    unit: 'spots',
+    description: 'The freshness alarm goes off when at least this many spots are stale at once.',
+  },
+  fleetFreshnessTargets: {
+    env: 'FLEET_FRESHNESS_TARGETS',
+    scope: 'resource',
+    readBy: 'lifecycle',
+    kind: { type: 'json' },
+    defaultText: 'no configured spot',
+    description:
+      "The configured spots and each one's freshness target in seconds (`null`: none), as JSON; the stack writes it from `spots` and their schedules.",
+  },
   idempotencyTtlSeconds: {
     env: 'IDEMPOTENCY_TTL_SECONDS',
     config: 'exports.idempotencyTtlSeconds',

@@ -16,8 +16,15 @@ import { BackfillAlreadyExistsError, BackfillNotFoundError } from '../exports/ba
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { withoutUndefined } from './exportItem';
 import { clampLimit } from './exportListing';
+import { decodePaginationToken, encodePaginationToken } from './paginationToken';
 import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
-import { BACKFILL_SORT_KEY_PREFIX, backfillKey, EntityType, ReconcilerIndexPartition } from './tableKeys';
+import {
+  BACKFILL_SORT_KEY_PREFIX,
+  backfillKey,
+  EntityType,
+  ReconcilerIndexPartition,
+  spotPartitionKey,
+} from './tableKeys';
 
 export interface DynamoDbBackfillStoreOptions {
   client: DynamoDBDocumentClient;
@@ -82,6 +89,45 @@ export class DynamoDbBackfillStore implements BackfillStore {
       set: { state: BackfillState.ABORTED, abortedAt },
       condition: { name: 'state', value: BackfillState.ACTIVE },
     });
+  }
+
+  async listForSpot(
+    spotId: string,
+    options: { limit: number; nextToken?: string },
+  ): Promise<{ items: BackfillRecord[]; nextToken?: string }> {
+    const pk = spotPartitionKey(spotId);
+    const startKey =
+      options.nextToken === undefined
+        ? undefined
+        : decodePaginationToken(options.nextToken, {
+            attributeNames: [ExportTableAttribute.partitionKey, ExportTableAttribute.sortKey],
+            fixedValues: { [ExportTableAttribute.partitionKey]: pk },
+            prefixes: { [ExportTableAttribute.sortKey]: BACKFILL_SORT_KEY_PREFIX },
+          });
+    const { Items = [], LastEvaluatedKey } = await this.#client.send(
+      new QueryCommand({
+        TableName: this.#tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: {
+          '#pk': ExportTableAttribute.partitionKey,
+          '#sk': ExportTableAttribute.sortKey,
+        },
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': BACKFILL_SORT_KEY_PREFIX },
+        // Backfill ids sort by creation time: newest first.
+        ScanIndexForward: false,
+        Limit: clampLimit(options.limit),
+        ...(startKey !== undefined && { ExclusiveStartKey: startKey }),
+      }),
+    );
+    return {
+      items: Items.map(backfillOf),
+      ...(LastEvaluatedKey !== undefined && {
+        nextToken: encodePaginationToken({
+          [ExportTableAttribute.partitionKey]: String(LastEvaluatedKey[ExportTableAttribute.partitionKey]),
+          [ExportTableAttribute.sortKey]: String(LastEvaluatedKey[ExportTableAttribute.sortKey]),
+        }),
+      }),
+    };
   }
 
   async findRecording(beforeIso: string, limit: number): Promise<BackfillRecord[]> {

@@ -13,6 +13,7 @@ import type { ExportStatus } from '../exports/record/ExportStatus';
  * | upstream token  | SPOT#<spotId> | UPSTREAM_TOKEN       | –                                    | –                                |
  * | coverage window | SPOT#<spotId> | WINDOW#<from>#<until> | –                                   | WINDOW_DUE / dueAt (while due)   |
  * | watermark       | SPOT#<spotId> | WATERMARK#<schedule> | –                                    | –                                |
+ * | freshness mark  | SPOT#<spotId> | FRESHNESS            | –                                    | –                                |
  * | backfill        | SPOT#<spotId> | BACKFILL#<id>        | –                                    | BACKFILL_OPEN / createdAt (while its windows are being recorded) |
  * | auth pacing     | UPSTREAM_AUTH | PACING               | –                                    | –                                |
  *
@@ -31,6 +32,7 @@ export const EntityType = {
   coverageWindow: 'COVERAGE_WINDOW',
   scheduleWatermark: 'SCHEDULE_WATERMARK',
   backfill: 'BACKFILL',
+  freshnessMark: 'FRESHNESS_MARK',
   authPacing: 'AUTH_PACING',
 } as const;
 
@@ -108,6 +110,11 @@ export const BACKFILL_SORT_KEY_PREFIX = 'BACKFILL#';
 
 export function backfillKey(spotId: string, backfillId: string): TableKey {
   return { pk: spotPartitionKey(spotId), sk: `${BACKFILL_SORT_KEY_PREFIX}${backfillId}` };
+}
+
+/** Whether the spot was last announced stale: one `Coverage Stale` per episode. */
+export function freshnessMarkKey(spotId: string): TableKey {
+  return { pk: spotPartitionKey(spotId), sk: 'FRESHNESS' };
 }
 
 export function spotLockKey(spotId: string): TableKey {

@@ -313,6 +313,21 @@ export class InMemoryBackfillStore implements BackfillStore {
     });
   }
 
+  async listForSpot(
+    spotId: string,
+    options: { limit: number; nextToken?: string },
+  ): Promise<{ items: BackfillRecord[]; nextToken?: string }> {
+    const all = [...this.#records.values()]
+      .filter((record) => record.spotId === spotId)
+      .sort((a, b) => (a.backfillId < b.backfillId ? 1 : -1));
+    const start = options.nextToken === undefined ? 0 : Number(options.nextToken);
+    const items = all.slice(start, start + options.limit).map((record) => structuredClone(record));
+    return {
+      items,
+      ...(start + options.limit < all.length && { nextToken: String(start + options.limit) }),
+    };
+  }
+
   async findRecording(beforeIso: string, limit: number): Promise<BackfillRecord[]> {
     return [...this.#records.values()]
       .filter((record) => record.recording && record.createdAt < beforeIso)

@@ -32,6 +32,10 @@ export const DEFAULT_BACKFILL_WINDOW_HOURS = 730;
  */
 export const MAX_BACKFILL_WINDOWS = 1000;
 
+/** Backfills listed per page unless `limit` says otherwise; each is read with its progress. */
+export const BACKFILL_LIST_DEFAULT_LIMIT = 20;
+export const BACKFILL_LIST_MAX_LIMIT = 50;
+
 export interface BackfillRecord {
   spotId: string;
   /** Ours, from `newBackfillId`. */

@@ -9,6 +9,14 @@ export interface BackfillStore {
   markRecorded(spotId: string, backfillId: string): Promise<BackfillRecord>;
   /** ACTIVE → ABORTED (an ABORTED one is answered as it is). @throws BackfillNotFoundError */
   markAborted(spotId: string, backfillId: string, abortedAt: string): Promise<BackfillRecord>;
+  /**
+   * The spot's backfills, newest first, a page at a time; pass `nextToken` back for the next.
+   * @throws InvalidPaginationTokenError
+   */
+  listForSpot(
+    spotId: string,
+    options: { limit: number; nextToken?: string },
+  ): Promise<{ items: BackfillRecord[]; nextToken?: string }>;
   /** Backfills still recording that were created before `beforeIso`, oldest first; eventually consistent. */
   findRecording(beforeIso: string, limit: number): Promise<BackfillRecord[]>;
 }

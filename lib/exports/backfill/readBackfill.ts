@@ -30,7 +30,7 @@ export async function readBackfill(
 
 /** Where each window of the backfill stands, read from the ledger and the spot's queue. */
 export async function backfillProgressOf(
-  deps: BackfillDependencies,
+  deps: Pick<BackfillDependencies, 'coverage' | 'store' | 'now'>,
   record: BackfillRecord,
 ): Promise<BackfillProgress> {
   const { spotId } = record;

@@ -1,6 +1,8 @@
 import { finishInterruptedBackfills } from '../backfill/createBackfill';
 import type { BackfillDependencies } from '../backfill/ports';
 import { advanceWindow } from '../coverage/coverageWindows';
+import type { FleetDependencies } from '../fleet/ports';
+import { trackFreshness } from '../fleet/trackFreshness';
 import { abortExport } from '../lifecycle/abortExport';
 import { checkExport } from '../lifecycle/checkExport';
 import { startNextQueued } from '../queue/spotQueue';
@@ -39,6 +41,8 @@ export interface ReconcileSummary {
   backfillsFinished: number;
   /** COMPLETED exports from before the archive was indexed, put in the reconciler's index. */
   legacyArchivesIndexed: number;
+  /** Configured spots behind their freshness target (measured given the freshness marks only). */
+  staleSpots: number;
   failures: number;
 }
 
@@ -54,11 +58,13 @@ export interface ReconcileSummary {
  * - coverage windows that are due: retried after their cooldown, their export recorded or their
  *   outcome settled if a crash lost it;
  * - backfills whose creation was interrupted: their remaining windows recorded and queued;
- * - queued exports whose spot is free: started.
+ * - queued exports whose spot is free: started;
+ * - given the freshness marks, every configured spot measured against its freshness target
+ *   (metrics, and `Coverage Stale` / `Coverage Fresh` once per episode).
  * One item's failure does not stop the sweep.
  */
 export async function reconcileExports(
-  deps: BackfillDependencies,
+  deps: BackfillDependencies & Partial<Pick<FleetDependencies, 'freshnessMarks'>>,
   batchSize = RECONCILE_BATCH_SIZE,
 ): Promise<ReconcileSummary> {
   const staleBefore = isoAt(deps.now() - deps.settings.reconcileStaleAfterSeconds * MS_PER_SECOND);
@@ -72,6 +78,7 @@ export async function reconcileExports(
     windowsAdvanced: 0,
     backfillsFinished: 0,
     legacyArchivesIndexed: 0,
+    staleSpots: 0,
     failures: 0,
   };
   const unexpected: { exportId: string; error: unknown }[] = [];
@@ -116,6 +123,12 @@ export async function reconcileExports(
   for (const spotId of queuedSpots) {
     await attempt(spotId, async () => {
       if ((await startNextQueued(deps, spotId)) !== undefined) summary.queuedStarted += 1;
+    });
+  }
+  const { freshnessMarks } = deps;
+  if (freshnessMarks !== undefined) {
+    await attempt('freshness', async () => {
+      summary.staleSpots = (await trackFreshness({ ...deps, freshnessMarks })).stale.length;
     });
   }
   if (unexpected.length > 0) throw new ReconcileFailedError(summary, unexpected);

@@ -15,6 +15,11 @@ export type ExportSettings = FunctionConfig['exports'] & {
   createClaimTimeoutSeconds: number;
   /** Whether COMPLETED exports are archived; their window counts as covered once archived (else once COMPLETED). */
   archiving: boolean;
+  /**
+   * The configured spots, each with how far behind the clock its covered hours may fall before it
+   * is stale, in seconds (`null`: no target, never stale). Absent: no spot is configured.
+   */
+  freshnessTargets?: Readonly<Record<string, number | null>>;
 };
 
 /** The lifecycle settings no one configures. */

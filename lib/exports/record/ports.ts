@@ -4,7 +4,12 @@ import type { ExportStore } from './ExportStore';
 /** Counters the use cases report (Powertools Metrics in the cloud). */
 export interface ExportMetrics {
   count(name: ExportMetricName, value?: number): void;
+  /** A level, not a count (how far a spot is behind), with its dimensions; where the adapter keeps levels. */
+  level?(name: ExportLevelName, value: number, dimensions: Readonly<Record<string, string>>): void;
 }
+
+/** The levels the reconciler reports, per spot. */
+export type ExportLevelName = 'HoursBehind';
 
 export type ExportMetricName =
   | 'ExportsStarted'
@@ -26,7 +31,8 @@ export type ExportMetricName =
   | 'CoverageGaps'
   | 'CoverageOutcomesDeferred'
   | 'BackfillsCreated'
-  | 'BackfillsAborted';
+  | 'BackfillsAborted'
+  | 'StaleSpots';
 
 /** What the record's own use cases touch; each concept's dependencies extend it with its ports. */
 export interface RecordDependencies {

@@ -2,6 +2,7 @@ import { DynamoDbArchiveRecords } from '../../store/DynamoDbArchiveRecords';
 import { DynamoDbBackfillStore } from '../../store/DynamoDbBackfillStore';
 import { DynamoDbCoverageLedger } from '../../store/DynamoDbCoverageLedger';
 import { DynamoDbExportStore } from '../../store/DynamoDbExportStore';
+import { DynamoDbFreshnessMarks } from '../../store/DynamoDbFreshnessMarks';
 import { DynamoDbIdempotencyKeys } from '../../store/DynamoDbIdempotencyKeys';
 import { DynamoDbSpotLocks } from '../../store/DynamoDbSpotLocks';
 import type { AdapterContext, AdapterFactory } from '../buildDependencies';
@@ -34,3 +35,7 @@ export const dynamoDbCoverageLedgerFactory: AdapterFactory<'coverage'> = (contex
 /** The backfills' plans, beside the ledger on the same table. */
 export const dynamoDbBackfillStoreFactory: AdapterFactory<'backfills'> = (context) =>
   new DynamoDbBackfillStore(table(context));
+
+/** The spots' freshness marks, beside the ledger on the same table. */
+export const dynamoDbFreshnessMarksFactory: AdapterFactory<'freshnessMarks'> = (context) =>
+  new DynamoDbFreshnessMarks(table(context));

@@ -45,6 +45,7 @@ describe('reconcile handler', () => {
         windowsAdvanced: 0,
         backfillsFinished: 0,
         legacyArchivesIndexed: 0,
+        staleSpots: 0,
         failures: 0,
       });
       expect(aws.stepFunctions).toHaveReceivedCommandWith(DescribeExecutionCommand, {

@@ -21,11 +21,12 @@ describe('handlerEnvironment', () => {
     });
 
     // Act
-    const environment = handlerEnvironment({}, settings, SIMULATOR);
+    const environment = handlerEnvironment({}, settings, SIMULATOR, ['sp_demo']);
 
-    // Assess
+    // Assess: the fleet is every spot with a key, with no freshness target unless configured
     expect(environment).toEqual({
       ...functionEnvironment('all', settings.stackConfig, {}),
+      FLEET_FRESHNESS_TARGETS: JSON.stringify({ sp_demo: null }),
       OPENWEB_AUTH_BASE_URL: SIMULATOR.authBaseUrl,
       OPENWEB_EXPORT_BASE_URL: SIMULATOR.exportBaseUrl,
       LOCAL_SECRETS_FILE: '/project/local/demo-spots.json',
@@ -34,6 +35,7 @@ describe('handlerEnvironment', () => {
     expect(loadConfig(environment).exports.exportDeadlineSeconds).toBe(3600);
     expect(loadConfig(environment).archive.urlExpirySeconds).toBe(120);
     expect(loadConfig(environment).archive.writeTable).toBe(false);
+    expect(loadConfig(environment).exports.freshnessTargets).toEqual({ sp_demo: null });
   });
 
   it('lets a variable of npm start’s environment win over the stack configuration', () => {

@@ -1,0 +1,62 @@
+import { windowsBetween } from '../coverage/runSchedule';
+import { isoAt } from '../time/instants';
+import { FLEET_LOOKBACK_DAYS } from './fleetStatus';
+import type { FleetDependencies } from './ports';
+import { spotFreshness } from './spotFreshness';
+
+const MS_PER_DAY = 24 * 60 * 60 * 1000;
+
+export interface FreshnessSweep {
+  /** Configured spots with a target looked at. */
+  spots: number;
+  stale: string[];
+  /** Spots announced stale by this sweep (their episode began). */
+  becameStale: string[];
+  /** Spots announced fresh by this sweep (their episode ended). */
+  becameFresh: string[];
+}
+
+/**
+ * The reconciler's freshness watch, each run: every configured spot with a target is measured
+ * against it; how far behind each is, and how many are stale, are published as metrics (the
+ * freshness alarm watches them); a spot that falls behind its target is announced `Coverage
+ * Stale` once, when its episode begins, and `Coverage Fresh` once it catches up (the mark in the
+ * table makes it once, whatever the number of runs or concurrent reconcilers). A spot without a
+ * target (no schedule, none configured) is not measured: nothing is due from it.
+ */
+export async function trackFreshness(deps: FleetDependencies): Promise<FreshnessSweep> {
+  const nowMs = deps.now();
+  const sweep: FreshnessSweep = { spots: 0, stale: [], becameStale: [], becameFresh: [] };
+  for (const [spotId, targetSeconds] of Object.entries(deps.settings.freshnessTargets ?? {})) {
+    if (targetSeconds === null) continue;
+    sweep.spots += 1;
+    const [windows, watermarks] = await Promise.all([
+      windowsBetween(deps.coverage, spotId, nowMs - FLEET_LOOKBACK_DAYS * MS_PER_DAY, nowMs),
+      deps.coverage.listWatermarks(spotId),
+    ]);
+    const freshness = spotFreshness({ windows, watermarks, targetSeconds, nowMs });
+    if (freshness.hoursBehind !== null)
+      deps.metrics.level?.('HoursBehind', freshness.hoursBehind, { SpotId: spotId });
+    if (freshness.stale) sweep.stale.push(spotId);
+    const mark = await deps.freshnessMarks.get(spotId);
+    const wasStale = mark?.stale ?? false;
+    if (freshness.stale === wasStale) continue;
+    const at = isoAt(nowMs);
+    const changed = await deps.freshnessMarks.change(
+      { spotId, stale: freshness.stale, since: at },
+      mark?.stale,
+    );
+    if (!changed) continue;
+    (freshness.stale ? sweep.becameStale : sweep.becameFresh).push(spotId);
+    await deps.events.publishCoverageFreshness?.({
+      spotId,
+      stale: freshness.stale,
+      coveredUntil: freshness.coveredUntil,
+      hoursBehind: freshness.hoursBehind,
+      freshnessTargetHours: freshness.freshnessTargetHours,
+      at,
+    });
+  }
+  deps.metrics.count('StaleSpots', sweep.stale.length);
+  return sweep;
+}
