@@ -45,7 +45,16 @@ export interface ExportsMonitoringProps {
   httpApi: apigwv2.HttpApi;
   /** Alarm notifications go to these addresses through an encrypted SNS topic; none: alarms only. */
   alarmEmails: readonly string[];
+  /** The reconciler, which measures each spot's freshness every run. */
+  reconciler: ExportFunction;
+  /** The freshness alarm goes off when at least this many spots are stale at once. */
+  freshnessAlarmStaleSpots: number;
 }
+
+/** The reconciler writes (lib/exports/fleet/trackFreshness.ts) how many configured spots are stale, every run. */
+export const STALE_SPOTS_METRIC = 'StaleSpots';
+/** And how far behind each spot is, with its `SpotId`. */
+export const HOURS_BEHIND_METRIC = 'HoursBehind';
 
 /** The metric the handlers count (Powertools, lib/exports/startWorkflow.ts) when a workflow could not be started. */
 export const WORKFLOW_STARTS_FAILED_METRIC = 'WorkflowStartsFailed';
@@ -138,6 +147,20 @@ export class ExportsMonitoring extends Construct {
       'CoverageGaps',
       coverageGaps,
       'A coverage window became a gap: every attempt failed or the upstream refused the request (see the Coverage Gap event and GET /spots/{spotId}/coverage)',
+    );
+    // Data that stops arriving fails nothing: a schedule disabled, a secret deleted, a spot dropped
+    // from the configuration. The reconciler measures every spot against its freshness target.
+    const staleSpots = this.freshnessMetrics(props.reconciler, props.metricNamespace, period);
+    this.alarms.push(
+      new cloudwatch.Alarm(this, 'SpotsStale', {
+        metric: staleSpots,
+        alarmDescription: `At least ${props.freshnessAlarmStaleSpots} spot(s) fell behind their freshness target: data stopped arriving (see the Coverage Stale event and GET /spots)`,
+        threshold: props.freshnessAlarmStaleSpots,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        // The reconciler writes the count every run; no data means no run, which its own alarms cover.
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
     );
     for (const queue of props.deadLetterQueues) {
       this.alarmWhenAny(
@@ -295,6 +318,38 @@ export class ExportsMonitoring extends Construct {
       });
     }
     return new cloudwatch.Metric({ namespace: metricNamespace, metricName, period, statistic: 'Sum' });
+  }
+
+  /**
+   * The reconciler's freshness levels, from its metric log lines: the stale spots' count (the
+   * alarm's metric) and each spot's hours behind, by `SpotId` (the dashboard's).
+   */
+  private freshnessMetrics(
+    reconciler: ExportFunction,
+    metricNamespace: string,
+    period: Duration,
+  ): cloudwatch.Metric {
+    new logs.MetricFilter(this, `${reconciler.node.id}${STALE_SPOTS_METRIC}`, {
+      logGroup: reconciler.logGroup,
+      filterPattern: logs.FilterPattern.numberValue(`$.${STALE_SPOTS_METRIC}`, '>=', 0),
+      metricValue: `$.${STALE_SPOTS_METRIC}`,
+      metricNamespace,
+      metricName: STALE_SPOTS_METRIC,
+    });
+    new logs.MetricFilter(this, `${reconciler.node.id}${HOURS_BEHIND_METRIC}`, {
+      logGroup: reconciler.logGroup,
+      filterPattern: logs.FilterPattern.numberValue(`$.${HOURS_BEHIND_METRIC}`, '>=', 0),
+      metricValue: `$.${HOURS_BEHIND_METRIC}`,
+      metricNamespace,
+      metricName: HOURS_BEHIND_METRIC,
+      dimensions: { SpotId: '$.SpotId' },
+    });
+    return new cloudwatch.Metric({
+      namespace: metricNamespace,
+      metricName: STALE_SPOTS_METRIC,
+      period,
+      statistic: 'Maximum',
+    });
   }
 
   /** Alarm on one or more occurrences; no data means nothing happened. */

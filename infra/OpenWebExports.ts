@@ -121,6 +121,8 @@ export class OpenWebExports extends Construct {
       deadLetterQueues: this.schedules.allDeadLetterQueues(),
       httpApi: this.httpApi.api,
       alarmEmails: config.alarmEmail,
+      reconciler: this.functions.reconcile,
+      freshnessAlarmStaleSpots: config.coverage.freshnessAlarmStaleSpots,
     });
   }
 

@@ -45,6 +45,12 @@ const NOT_GRANTED: Record<string, string> = {
       'the coverage read only lists windows and watermarks (Query); the ledger adapter’s writes are the planners’',
     ]),
   ),
+  ...Object.fromEntries(
+    ['PutItem', 'UpdateItem', 'DeleteItem', 'Scan'].map((action) => [
+      `spots dynamodb:${action}`,
+      'the fleet view only reads (records, ledger, locks, backfills); the adapters’ writes are the lifecycle’s',
+    ]),
+  ),
   'files dynamodb:PutItem': 'the files handler reads the record (getExport) and writes nothing',
   'files dynamodb:UpdateItem': 'the files handler reads the record (getExport) and writes nothing',
   'files dynamodb:DeleteItem': 'the files handler reads the record (getExport) and writes nothing',
