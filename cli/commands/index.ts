@@ -6,6 +6,7 @@ import { downloadCommand } from './downloadCommand';
 import { fleetCommand } from './fleetCommand';
 import { listCommand } from './listCommand';
 import { queryCommand } from './queryCommand';
+import { reportCommand } from './reportCommand';
 import { startCommand } from './startCommand';
 import { statusCommand } from './statusCommand';
 import { watchCommand } from './watchCommand';
@@ -22,4 +23,5 @@ export const COMMANDS: readonly CliCommand[] = [
   coverageCommand,
   backfillCommand,
   fleetCommand,
+  reportCommand,
 ];

@@ -8,6 +8,7 @@ afterAll(() => {
 });
 
 const HOUR = 3600;
+const SYNTH_TIMEOUT_MS = 120_000;
 
 /** Two scheduled spots (one with its own target), one spot without schedules, a threshold of 2 stale spots. */
 const FLEET_CONFIG = {
@@ -32,7 +33,7 @@ describe('the freshness alarm', () => {
 
   beforeAll(() => {
     stack = synthesizeTestStack(FLEET_CONFIG);
-  });
+  }, SYNTH_TIMEOUT_MS);
 
   it('goes off at the configured number of stale spots, from the count the reconciler writes', () => {
     // Act
