@@ -47,6 +47,8 @@ export function readyBanner(input: ReadyBannerInput): string[] {
       : [
           `    ${CLI_NAME} query "select count(*) from comments"${queryDataDir(runtime.dataDir)}   # once archived`,
         ]),
+    `    ${CLI_NAME} fleet${cliApi}   # every spot at a glance, worst first`,
+    `    ${CLI_NAME} report --out fleet.html${cliApi}   # the fleet as one HTML page`,
     '  Ctrl-C stops.',
   ];
 }

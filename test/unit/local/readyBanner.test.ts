@@ -67,6 +67,18 @@ describe('the ready banner', () => {
     expect(text).not.toContain('npm run cli');
   });
 
+  it('ends its things to try with the fleet at a glance and the report', () => {
+    // Act
+    const lines = banner().split('\n');
+    const stop = lines.indexOf('  Ctrl-C stops.');
+
+    // Assess
+    expect(lines.slice(stop - 2, stop)).toEqual([
+      '    npx openweb-exports fleet   # every spot at a glance, worst first',
+      '    npx openweb-exports report --out fleet.html   # the fleet as one HTML page',
+    ]);
+  });
+
   it('shows how to query the archive, with --data-dir only when the data is not where the CLI looks first', () => {
     // Act
     const atDefault = bannerFor(join(LOCAL_PROJECT_ROOT, DEFAULT_LOCAL_DATA_DIR));
