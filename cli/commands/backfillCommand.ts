@@ -26,6 +26,7 @@ import {
 const NAME = 'backfill';
 const STATUS = 'status';
 const ABORT = 'abort';
+const LIST = 'list';
 const START_ONLY_OPTIONS = ['from', 'until', 'window', 'spots-from', 'idempotency-key'] as const;
 
 export const backfillCommand: CliCommand = {
@@ -33,7 +34,8 @@ export const backfillCommand: CliCommand = {
   summary: "Export a range of a spot's history in windows, queued one after the other",
   synopsis: `${NAME} --spot <id> [--spot <id>…|--spots-from <file>] --from <time> [--until <time>] [--window <n>h] [--wait]
        ${CLI_NAME} ${NAME} ${STATUS} <backfillId> --spot <id> [--wait]
-       ${CLI_NAME} ${NAME} ${ABORT} <backfillId> --spot <id>`,
+       ${CLI_NAME} ${NAME} ${ABORT} <backfillId> --spot <id>
+       ${CLI_NAME} ${NAME} ${LIST} --spot <id>`,
   help: `Plans [--from, --until) into windows of at most --window, skipping every hour the coverage
 ledger already holds (covered, in flight or retrying; a gap is exported again), and queues one
 export per window behind the spot's scheduled runs: the upstream runs one export per spot at a
@@ -44,6 +46,7 @@ view per change. Several spots backfill side by side (--spot repeated, or --spot
 Ctrl-C stops watching (exit 130); the backfill keeps running.
 
   ${STATUS} <backfillId>   Where the backfill stands (each window with --json); --wait follows it
+  ${LIST}                 The spot's backfills, newest first, each with where it stands
   ${ABORT} <backfillId>    Withdraws its unfinished windows: queued ones leave the queue (nothing
                       sent upstream), the running export is aborted; archived windows are kept
 
@@ -80,8 +83,12 @@ Options:
 async function runBackfill(context: CommandContext): Promise<ExitCode> {
   const [action, backfillId, ...extra] = context.positionals;
   if (action === undefined) return startBackfills(context);
+  if (action === LIST) return listBackfills(context, backfillId);
   if (action !== STATUS && action !== ABORT) {
-    throw new CliUsageError(`unexpected argument '${action}' (did you mean ${STATUS} or ${ABORT}?)`, NAME);
+    throw new CliUsageError(
+      `unexpected argument '${action}' (did you mean ${STATUS}, ${ABORT} or ${LIST}?)`,
+      NAME,
+    );
   }
   if (backfillId === undefined) throw new CliUsageError(`${action} needs the backfill id`, NAME);
   if (extra.length > 0) throw new CliUsageError(`unexpected argument '${extra[0]}'`, NAME);
@@ -167,6 +174,30 @@ function follow(context: CommandContext, views: readonly BackfillView[]): Promis
     mode: progressModeFor({ json: context.json, isTTY: context.io.isTTY }),
     followUp: context.followUp,
   });
+}
+
+/** Every backfill of one spot, newest first: a lost backfill id is found again here. */
+async function listBackfills(context: CommandContext, extra: string | undefined): Promise<ExitCode> {
+  if (extra !== undefined) throw new CliUsageError(`unexpected argument '${extra}'`, NAME);
+  const spotId = singleSpot(context);
+  const client = context.client();
+  const views: BackfillView[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await client.listBackfills(spotId, nextToken === undefined ? {} : { nextToken });
+    views.push(...page.items);
+    nextToken = page.nextToken;
+  } while (nextToken !== undefined);
+  if (context.json) {
+    context.io.stdout.write(`${JSON.stringify({ items: views })}\n`);
+    return ExitCode.SUCCESS;
+  }
+  context.io.stdout.write(
+    views.length === 0
+      ? `No backfills for spot ${spotId}.\n`
+      : `${views.map((view) => `${view.backfillId}  ${view.from} – ${view.until}  ${formatBackfillStatus(view)}`).join('\n')}\n`,
+  );
+  return ExitCode.SUCCESS;
 }
 
 /** `status` and `abort` act on one backfill of one spot. */
