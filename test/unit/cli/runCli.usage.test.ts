@@ -71,7 +71,7 @@ describe('runCli usage', () => {
 
   it.each([
     { argv: [], message: 'a command is missing' },
-    { argv: ['export'], message: 'unknown command export\n' },
+    { argv: ['exports'], message: 'unknown command exports\n' },
     { argv: ['stat', 'exp_1'], message: 'unknown command stat (did you mean status?)' },
     { argv: ['status', EXPORT_ID, '--spot', 'sp_demo', '--colour'], message: 'unknown option --colour\n' },
     {
@@ -206,7 +206,7 @@ describe('runCli usage', () => {
     expect(code).toBe(ExitCode.USAGE);
     expect(io.stderrText()).toBe(
       'error: a command is missing\n' +
-        'Usage: npx openweb-exports <command> [options]   (commands: start, status, watch, abort, list, download, query, coverage, backfill)\n' +
+        'Usage: npx openweb-exports <command> [options]   (commands: start, status, watch, abort, list, download, query, coverage, backfill, fleet, report)\n' +
         "Run 'npx openweb-exports --help' for details.\n",
     );
   });
