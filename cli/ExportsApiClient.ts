@@ -175,6 +175,15 @@ export class ExportsApiClient {
     );
   }
 
+  /**
+   * Asks `GET /spots` whether the deployment knows the spot: an unknown one is refused with
+   * `404 spot-not-found` and the nearest known spot (thrown as ApiProblemError), so an answer
+   * with nothing in it is not mistaken for a healthy spot.
+   */
+  async requireKnownSpot(spotId: string): Promise<void> {
+    await this.listSpots({ spotIds: [spotId], limit: 1 });
+  }
+
   /** Every spot of the fleet, all pages (up to `maxPages`). */
   async listAllSpots(maxPages = FLEET_MAX_PAGES): Promise<SpotStatusView[]> {
     const spots: SpotStatusView[] = [];

@@ -61,6 +61,11 @@ async function runCoverage(context: CommandContext): Promise<ExitCode> {
     nextToken = page.nextToken;
   } while (nextToken !== undefined && pages.length < COVERAGE_MAX_PAGES);
   const coverage = mergeCoveragePages(pages);
+  const nothingThere =
+    coverage.covered.length + coverage.gaps.length + coverage.inFlight.length + coverage.watermarks.length ===
+    0;
+  // A mistyped spot looks like one where nothing was planned: ask whether it is known at all.
+  if (nothingThere) await client.requireKnownSpot(spotId);
 
   io.stdout.write(
     context.json ? `${JSON.stringify(coverage, null, 2)}\n` : formatCoverage(coverage, context.followUp),

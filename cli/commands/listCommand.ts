@@ -59,6 +59,10 @@ async function runList(context: CommandContext): Promise<ExitCode> {
     pages += 1;
   } while (all && nextToken !== undefined && pages < LIST_ALL_MAX_PAGES);
 
+  // A mistyped spot looks like one with no exports: ask whether it is known at all.
+  if (items.length === 0 && status === undefined && nextTokenOption === undefined)
+    await client.requireKnownSpot(spotId);
+
   if (context.json) {
     io.stdout.write(
       `${JSON.stringify(nextToken === undefined ? { items } : { items, nextToken }, null, 2)}\n`,

@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../../cli/ExitCode';
 import type { SpotStatusView } from '../../../../cli/FleetView';
 import { runCli } from '../../../../cli/runCli';
-import { type FakeExportsApi, type FakeRoute, startFakeExportsApi } from '../support/fakeExportsApi';
+import {
+  type FakeExportsApi,
+  type FakeRoute,
+  problemReply,
+  startFakeExportsApi,
+} from '../support/fakeExportsApi';
 import { createTestIo } from '../support/testIo';
 
 let api: FakeExportsApi | undefined;
@@ -115,4 +120,57 @@ describe('a command about one spot', () => {
     expect(code).toBe(ExitCode.USAGE);
     expect(io.stderrText()).toContain('takes one spot, but --spot was given 2 times (sp_a, sp_b)');
   });
+});
+
+describe('coverage and list of a spot the deployment does not know', () => {
+  it.each([
+    [['list', '--spot', 'sp_dmeo'], { items: [] }],
+    [
+      ['coverage', '--spot', 'sp_dmeo'],
+      {
+        spotId: 'sp_dmeo',
+        range: { from: '2026-04-01T12:00:00Z', until: '2026-05-01T12:00:00Z' },
+        page: { from: '2026-04-01T12:00:00Z', until: '2026-05-01T12:00:00Z' },
+        covered: [],
+        overlaps: [],
+        gaps: [],
+        inFlight: [],
+        summary: {
+          hours: 720,
+          coveredHours: 0,
+          inFlightHours: 0,
+          gapHours: 0,
+          notPlannedHours: 720,
+          overlapHours: 0,
+        },
+        watermarks: [],
+      },
+    ],
+  ])(
+    'says %j names an unknown spot, with the nearest known one, instead of an empty answer',
+    async (argv, empty) => {
+      // Prepare: the API answers the empty listing, and GET /spots refuses the spot
+      const server = await serve((request) =>
+        request.path === '/spots'
+          ? problemReply(404, {
+              type: '/problems/spot-not-found',
+              title: 'Spot not found',
+              status: 404,
+              detail: 'Spot sp_dmeo is unknown (did you mean sp_demo?)',
+              suggestion: 'sp_demo',
+            })
+          : { status: 200, body: empty },
+      );
+      const io = createTestIo();
+
+      // Act
+      const code = await runCli([...argv, '--api', server.url], io);
+
+      // Assess
+      expect(code).toBe(ExitCode.API_ERROR);
+      expect(io.stderrText()).toContain('Spot not found: Spot sp_dmeo is unknown (did you mean sp_demo?)');
+      expect(io.stdoutText()).toBe('');
+      expect(server.requests.at(-1)?.query.get('spotId')).toBe('sp_dmeo');
+    },
+  );
 });
