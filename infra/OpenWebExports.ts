@@ -121,7 +121,7 @@ export class OpenWebExports extends Construct {
       deadLetterQueues: this.schedules.allDeadLetterQueues(),
       httpApi: this.httpApi.api,
       alarmEmails: config.alarmEmail,
-      reconciler: this.functions.reconcile,
+      reconciler: this.functions.byHandler(HandlerNames.RECONCILE),
       freshnessAlarmStaleSpots: config.coverage.freshnessAlarmStaleSpots,
     });
   }

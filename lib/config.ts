@@ -1,6 +1,6 @@
 import { type ExportSettings, FIXED_EXPORT_SETTINGS } from './exports/record/ExportSettings';
-import { type FunctionConfig, readFunctionConfig } from './settings/functionConfig';
 import { SPOT_ID_PATTERN } from './exports/record/spotId';
+import { type FunctionConfig, readFunctionConfig } from './settings/functionConfig';
 import { SETTINGS } from './settings/settingsTable';
 
 /** Upstream hosts from OpenWeb's documentation; local mode points both at the simulator. */
@@ -33,11 +33,18 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { config, problems } = readFunctionConfig(env);
-  const freshnessTargets = readFreshnessTargets(env[SETTINGS.fleetFreshnessTargets.env] || undefined, problems);
+  const freshnessTargets = readFreshnessTargets(
+    config.resources.fleetFreshnessTargets || undefined,
+    problems,
+  );
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     ...config,
-    exports: { ...config.exports, ...FIXED_EXPORT_SETTINGS, ...(freshnessTargets !== undefined && { freshnessTargets }) },
+    exports: {
+      ...config.exports,
+      ...FIXED_EXPORT_SETTINGS,
+      ...(freshnessTargets !== undefined && { freshnessTargets }),
+    },
   };
 }
 

@@ -91,6 +91,20 @@ export const SETTING_DESCRIPTIONS: { readonly [N in SettingName]: SettingDescrip
   windowRetryCooldownSeconds: {
     description: 'The wait before a failed window is exported again; each further retry waits twice as long.',
   },
+  freshnessTargetSeconds: {
+    defaultText:
+      "derived from each spot's schedules: twice the longest schedule's period plus its lag; a spot without a schedule has none and is never stale",
+    description:
+      "How far behind the clock a spot's covered hours may fall before it is stale (`Coverage Stale` event, the freshness alarm, `GET /spots`); a spot's own `freshnessTargetSeconds` wins.",
+  },
+  freshnessAlarmStaleSpots: {
+    description: 'The freshness alarm goes off when at least this many spots are stale at once.',
+  },
+  fleetFreshnessTargets: {
+    defaultText: 'no configured spot',
+    description:
+      "The configured spots and each one's freshness target in seconds (`null`: none), as JSON; the stack writes it from `spots` and their schedules.",
+  },
   idempotencyTtlSeconds: {
     description: 'How long an `Idempotency-Key` keeps answering with the same export.',
   },

@@ -278,11 +278,7 @@ export const SETTINGS = {
     path: 'coverage.freshnessTargetSeconds',
     scope: 'deployment',
     kind: { type: 'integer', min: 5 * SECONDS_PER_MINUTE, max: 90 * SECONDS_PER_DAY },
-    defaultText:
-      "derived from each spot's schedules: twice the longest schedule's period plus its lag; a spot without a schedule has none and is never stale",
     unit: 'seconds',
-    description:
-      "How far behind the clock a spot's covered hours may fall before it is stale (`Coverage Stale` event, the freshness alarm, `GET /spots`); a spot's own `freshnessTargetSeconds` wins.",
   },
   freshnessAlarmStaleSpots: {
     path: 'coverage.freshnessAlarmStaleSpots',
@@ -290,16 +286,14 @@ export const SETTINGS = {
     kind: { type: 'integer', min: 1, max: 10_000 },
     default: 1,
     unit: 'spots',
-    description: 'The freshness alarm goes off when at least this many spots are stale at once.',
   },
+  // The JSON text; lib/config.ts checks it (spot ids to seconds or null) into the export settings.
   fleetFreshnessTargets: {
     env: 'FLEET_FRESHNESS_TARGETS',
+    config: 'resources.fleetFreshnessTargets',
     scope: 'resource',
     readBy: 'lifecycle',
     kind: { type: 'json' },
-    defaultText: 'no configured spot',
-    description:
-      "The configured spots and each one's freshness target in seconds (`null`: none), as JSON; the stack writes it from `spots` and their schedules.",
   },
   idempotencyTtlSeconds: {
     env: 'IDEMPOTENCY_TTL_SECONDS',

@@ -9,8 +9,8 @@ import { DayState, fleetReportHtml, type SpotReport } from '../../../cli/fleetRe
 import { makeCoverageHandler } from '../../../functions/coverage';
 import { makeSpotsHandler } from '../../../functions/spots';
 import { type CoverageWindow, WindowState } from '../../../lib/exports/coverage/CoverageLedger';
+import { DEFAULT_EXPORT_SETTINGS } from '../../../lib/exports/record/ExportSettings';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
-import { DEFAULT_EXPORT_SETTINGS } from '../../../lib/settings/defaultExportSettings';
 import { DynamoDbBackfillStore } from '../../../lib/store/DynamoDbBackfillStore';
 import { DynamoDbCoverageLedger } from '../../../lib/store/DynamoDbCoverageLedger';
 import { DynamoDbExportStore } from '../../../lib/store/DynamoDbExportStore';

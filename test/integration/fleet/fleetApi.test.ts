@@ -6,10 +6,10 @@ import {
   WindowState,
 } from '../../../lib/exports/coverage/CoverageLedger';
 import type { FleetPage, FleetReadDependencies, SpotStatus } from '../../../lib/exports/fleet/fleetStatus';
+import { DEFAULT_EXPORT_SETTINGS } from '../../../lib/exports/record/ExportSettings';
 import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
 import { newExportId } from '../../../lib/exports/record/exportId';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
-import { DEFAULT_EXPORT_SETTINGS } from '../../../lib/settings/defaultExportSettings';
 import { DynamoDbBackfillStore } from '../../../lib/store/DynamoDbBackfillStore';
 import { DynamoDbCoverageLedger } from '../../../lib/store/DynamoDbCoverageLedger';
 import { DynamoDbExportStore } from '../../../lib/store/DynamoDbExportStore';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WindowState } from '../../../lib/exports/coverage/CoverageLedger';
 import type { FleetDependencies } from '../../../lib/exports/fleet/ports';
 import { trackFreshness } from '../../../lib/exports/fleet/trackFreshness';
-import { DEFAULT_EXPORT_SETTINGS } from '../../../lib/settings/defaultExportSettings';
+import { DEFAULT_EXPORT_SETTINGS } from '../../../lib/exports/record/ExportSettings';
 import { DynamoDbCoverageLedger } from '../../../lib/store/DynamoDbCoverageLedger';
 import { DynamoDbFreshnessMarks } from '../../../lib/store/DynamoDbFreshnessMarks';
 import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';
