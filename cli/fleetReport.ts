@@ -28,6 +28,16 @@ export interface SpotReport {
   status: SpotStatusView;
   coverage: SpotCoverageView;
   backfills: BackfillView[];
+  /** What the spot's exports requested in the period cost, from their views' estimates. */
+  cost: PeriodCost;
+}
+
+/** The sum of the estimated costs of the exports requested in a period. */
+export interface PeriodCost {
+  exports: number;
+  totalUsd: number;
+  /** The price table the estimates used (region, date), when an export said. */
+  pricedFor?: { region: string; asOf: string };
 }
 
 export interface FleetReportInput {
@@ -155,9 +165,16 @@ export function fleetReportHtml(input: FleetReportInput): string {
           : `${status.gaps.count} (${status.gaps.hours} h open), newest: ${status.gaps.newestReason ?? '?'}`;
       const failure =
         status.lastFailure === undefined ? '–' : `${status.lastFailure.at}: ${status.lastFailure.reason}`;
-      return `<tr data-spot="${escapeHtml(status.spotId)}"><td class="${health}">${health}</td><td>${escapeHtml(status.spotId)}</td><td>${escapeHtml(freshness)}</td><td>${target}</td><td>${status.queued}</td><td>${escapeHtml(gaps)}</td><td>${escapeHtml(failure)}</td></tr>`;
+      const { cost } = spots.find((spot) => spot.status.spotId === status.spotId) as SpotReport;
+      return `<tr data-spot="${escapeHtml(status.spotId)}"><td class="${health}">${health}</td><td>${escapeHtml(status.spotId)}</td><td>${escapeHtml(freshness)}</td><td>${target}</td><td>${status.queued}</td><td>${escapeHtml(gaps)}</td><td>${escapeHtml(failure)}</td><td data-cost-usd="${cost.totalUsd}">${usd(cost.totalUsd)} (${cost.exports} exports)</td></tr>`;
     })
     .join('\n');
+  const totalUsd = spots.reduce((sum, spot) => sum + spot.cost.totalUsd, 0);
+  const exportCount = spots.reduce((sum, spot) => sum + spot.cost.exports, 0);
+  const pricedFor = spots.find((spot) => spot.cost.pricedFor !== undefined)?.cost.pricedFor;
+  const costLine = `The period's ${exportCount} export(s) cost an estimated ${usd(totalUsd)} in AWS charges${
+    pricedFor === undefined ? '' : ` (prices of ${pricedFor.region}, ${pricedFor.asOf})`
+  }, archive storage apart; each export's view carries its own estimate.`;
 
   const backfills = spots.flatMap((spot) => spot.backfills);
   const backfillRows = backfills
@@ -192,12 +209,19 @@ ${heatmapRows}
 </table>
 <h2>Freshness</h2>
 <table class="status">
-<tr><th>health</th><th>spot</th><th>freshness</th><th>target</th><th>queued</th><th>gaps (30 days)</th><th>last failure</th></tr>
+<tr><th>health</th><th>spot</th><th>freshness</th><th>target</th><th>queued</th><th>gaps (30 days)</th><th>last failure</th><th>cost (period)</th></tr>
 ${statusRows}
 </table>
+<h2>Cost</h2>
+<p class="cost" data-total-usd="${totalUsd}">${escapeHtml(costLine)}</p>
 <h2>Backfills</h2>
 ${backfills.length === 0 ? '<p>No backfills.</p>' : `<table class="backfills">\n<tr><th>spot</th><th>backfill</th><th>range</th><th>status</th><th>progress</th></tr>\n${backfillRows}\n</table>`}
 </body>
 </html>
 `;
+}
+
+/** `$0.0123`: dollars to a hundredth of a cent, as export costs are small. */
+function usd(amount: number): string {
+  return `$${amount.toFixed(4)}`;
 }

@@ -5,8 +5,9 @@ import type { CliCommand, CommandContext } from '../CliCommand';
 import type { SpotCoverageView } from '../CoverageView';
 import { integerOption, rejectPositionals, stringOption } from '../cliOptions';
 import { ExitCode } from '../ExitCode';
+import type { ExportsApiClient } from '../ExportsApiClient';
 import { CliUsageError } from '../errors';
-import { fleetReportHtml, type SpotReport } from '../fleetReport';
+import { fleetReportHtml, type PeriodCost, type SpotReport } from '../fleetReport';
 import { mergeCoveragePages } from '../mergeCoveragePages';
 import { COVERAGE_MAX_PAGES } from './coverageCommand';
 
@@ -17,6 +18,9 @@ export const DEFAULT_REPORT_DAYS = 30;
 export const MAX_REPORT_DAYS = 365;
 /** Backfills shown per spot, newest first. */
 const REPORT_BACKFILLS_PER_SPOT = 20;
+/** The exports listed per page, and the pages read per spot, for the period's cost. */
+const REPORT_EXPORTS_PER_PAGE = 100;
+const REPORT_EXPORT_PAGES = 50;
 
 export const reportCommand: CliCommand = {
   name: NAME,
@@ -66,7 +70,8 @@ async function runReport(context: CommandContext): Promise<ExitCode> {
       nextToken = page.nextToken;
     } while (nextToken !== undefined && pages.length < COVERAGE_MAX_PAGES);
     const { items } = await client.listBackfills(status.spotId, { limit: REPORT_BACKFILLS_PER_SPOT });
-    spots.push({ status, coverage: mergeCoveragePages(pages), backfills: items });
+    const cost = await periodCost(client, status.spotId, fromMs, untilMs);
+    spots.push({ status, coverage: mergeCoveragePages(pages), backfills: items, cost });
   }
   const html = fleetReportHtml({ spots, fromMs, days, generatedAtMs: nowMs, apiUrl: client.apiUrl });
   const path = resolve(out);
@@ -74,4 +79,37 @@ async function runReport(context: CommandContext): Promise<ExitCode> {
   if (context.json) io.stdout.write(`${JSON.stringify({ out: path, spots: spots.length, days })}\n`);
   else io.stdout.write(`Wrote ${path}: ${spots.length} spot(s) over ${days} day(s).\n`);
   return ExitCode.SUCCESS;
+}
+
+/**
+ * What a spot's exports requested in [fromMs, untilMs) cost, summed from their views' estimates:
+ * the spot's exports come newest first, so the listing stops at the first one before the period.
+ */
+async function periodCost(
+  client: ExportsApiClient,
+  spotId: string,
+  fromMs: number,
+  untilMs: number,
+): Promise<PeriodCost> {
+  const cost: PeriodCost = { exports: 0, totalUsd: 0 };
+  let nextToken: string | undefined;
+  for (let pages = 0; pages < REPORT_EXPORT_PAGES; pages += 1) {
+    const page = await client.listExports(spotId, {
+      limit: REPORT_EXPORTS_PER_PAGE,
+      ...(nextToken !== undefined && { nextToken }),
+    });
+    for (const item of page.items) {
+      if (item.requestedAt === undefined) continue;
+      const requestedMs = Date.parse(item.requestedAt);
+      if (requestedMs < fromMs) return cost;
+      if (requestedMs >= untilMs) continue;
+      cost.exports += 1;
+      cost.totalUsd += item.cost?.totalUsd ?? 0;
+      if (cost.pricedFor === undefined && item.cost?.pricedFor !== undefined)
+        cost.pricedFor = item.cost.pricedFor;
+    }
+    nextToken = page.nextToken;
+    if (nextToken === undefined) return cost;
+  }
+  return cost;
 }

@@ -36,6 +36,8 @@ const day = (index: number) => new Date(FROM_MS + index * DAY_MS).toISOString().
 const at = (index: number, hour = 0) =>
   new Date(FROM_MS + index * DAY_MS + hour * 3_600_000).toISOString().replace('.000Z', 'Z');
 /** Where the screenshot is left for a person to look at (gitignored). */
+/** An export's estimated cost in the report's input. */
+const COST_PER_EXPORT_USD = 0.0002;
 const OUTPUT_DIR = join(LOCAL_PROJECT_ROOT, 'test-output', 'fleet-report');
 const BROWSER_TIMEOUT_MS = 120_000;
 
@@ -122,6 +124,8 @@ describe('the fleet report in a browser', () => {
         status,
         coverage: spotCoverageViewSchema.parse(parseResponse(response).body),
         backfills: [],
+        // The period's cost as the report command sums it from export views (checked end to end in e2e/fleet).
+        cost: { exports: spots.length + 1, totalUsd: (spots.length + 1) * COST_PER_EXPORT_USD },
       });
     }
     html = fleetReportHtml({
@@ -170,6 +174,13 @@ describe('the fleet report in a browser', () => {
           ).getComputedStyle(element).backgroundColor,
         })),
       );
+      const costs = await page.$$eval('td[data-cost-usd]', (elements) =>
+        elements.map((element) => Number(element.getAttribute('data-cost-usd'))),
+      );
+      const totalCost = await page.$eval('p.cost', (element) => ({
+        usd: Number(element.getAttribute('data-total-usd')),
+        text: element.textContent ?? '',
+      }));
       await page.setViewport({ width: 1000, height: 600 });
       await page.screenshot({ path: join(OUTPUT_DIR, 'fleet.png'), fullPage: true });
       await page.close();
@@ -196,6 +207,11 @@ describe('the fleet report in a browser', () => {
       // Each state is painted in its own colour.
       const colours = new Map(cells.map((cell) => [cell.state, cell.painted]));
       expect(new Set(colours.values()).size).toBe(colours.size);
+      // Each spot's cost for the period, and their sum in the cost line.
+      expect(costs).toHaveLength(Object.keys(LEDGER).length);
+      const sum = costs.reduce((total, usd) => total + usd, 0);
+      expect(totalCost.usd).toBeCloseTo(sum, 10);
+      expect(totalCost.text).toContain(`cost an estimated $${sum.toFixed(4)}`);
       // Worst first: the spot with a gap heads the heatmap.
       expect(cells[0]?.spot).toBe('sp_beta');
     },

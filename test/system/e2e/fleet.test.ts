@@ -117,6 +117,10 @@ describe('the fleet, run as npm start and the CLI run it', () => {
       expect(html.match(/<td class="cell /g)).toHaveLength(3 * REPORT_DAYS);
       expect(html).toMatch(/data-spot="sp_demo" data-day="[\d-]+" data-state="covered"/);
       expect(html).not.toMatch(/<script|<link|@import|url\(|src=/i);
+      // What the period cost: the archived run of sp_demo, from its export view's estimate.
+      const demoCost = /<tr data-spot="sp_demo">.*?data-cost-usd="([^"]+)"/.exec(html);
+      expect(Number(demoCost?.[1])).toBeGreaterThan(0);
+      expect(html).toMatch(/export\(s\) cost an estimated \$\d/);
     },
     ARCHIVE_TIMEOUT_MS + 2 * CLI_TIMEOUT_MS,
   );
