@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ProblemError } from '../../../../lib/http/ProblemError';
-import { problemForError } from '../../../../lib/http/problemForError';
 import { readJsonBody } from '../../../../lib/http/readJsonBody';
 import { apiEvent } from '../../../support/apiGatewayEvents';
-
-function problemOf(action: () => unknown) {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof ProblemError) return problemForError(error);
-    throw error;
-  }
-  throw new Error('expected a ProblemError');
-}
+import { problemOf } from '../../../support/problemOf';
 
 const post = (body: string | undefined, headers: Record<string, string> = {}, isBase64Encoded = false) =>
   apiEvent({ method: 'POST', ...(body !== undefined && { body }), headers, isBase64Encoded });

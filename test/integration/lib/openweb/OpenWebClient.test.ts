@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type {
   CredentialsProvider,
   GetCredentialsOptions,
-} from '../../lib/exports/upstream/CredentialsProvider';
+} from '../../../../lib/exports/upstream/CredentialsProvider';
 import {
   AmbiguousCreateError,
   AmbiguousCreateReason,
@@ -10,16 +10,16 @@ import {
   ExportNotAbortableError,
   UpstreamExportNotFoundError,
   UpstreamProtocolError,
-} from '../../lib/exports/upstream/errors';
-import { UpstreamExportStatus } from '../../lib/exports/upstream/UpstreamExports';
-import { OpenWebClient, type OpenWebClientOptions } from '../../lib/openweb/OpenWebClient';
-import type { OpenWebClientEvent } from '../../lib/openweb/OpenWebClientEvent';
+} from '../../../../lib/exports/upstream/errors';
+import { UpstreamExportStatus } from '../../../../lib/exports/upstream/UpstreamExports';
+import { OpenWebClient, type OpenWebClientOptions } from '../../../../lib/openweb/OpenWebClient';
+import type { OpenWebClientEvent } from '../../../../lib/openweb/OpenWebClientEvent';
 import {
   DEMO_SPOTS,
   type OpenWebSimulator,
   type OpenWebSimulatorOptions,
   startOpenWebSimulator,
-} from '../../local/openweb-simulator/index';
+} from '../../../../local/openweb-simulator/index';
 
 const SPOT = 'sp_demo';
 const API_KEY = DEMO_SPOTS.sp_demo?.apiKey ?? 'demo-api-key';

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CredentialsProvider } from '../../lib/exports/upstream/CredentialsProvider';
-import { UpstreamAuthPacedError } from '../../lib/exports/upstream/errors';
-import { OpenWebClient } from '../../lib/openweb/OpenWebClient';
-import { DynamoDbAuthPacer } from '../../lib/store/DynamoDbAuthPacer';
-import { type OpenWebSimulator, startOpenWebSimulator } from '../../local/openweb-simulator/index';
-import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
+import type { CredentialsProvider } from '../../../../lib/exports/upstream/CredentialsProvider';
+import { UpstreamAuthPacedError } from '../../../../lib/exports/upstream/errors';
+import { OpenWebClient } from '../../../../lib/openweb/OpenWebClient';
+import { DynamoDbAuthPacer } from '../../../../lib/store/DynamoDbAuthPacer';
+import { type OpenWebSimulator, startOpenWebSimulator } from '../../../../local/openweb-simulator/index';
+import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';
 
 const CONTAINERS = 8;
 const CALLS_PER_CONTAINER = 6;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
-import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
+import { DynamoDbTokenStore } from '../../../../lib/store/DynamoDbTokenStore';
+import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';
 
 const START_MS = Date.UTC(2025, 0, 1);
 const DAY_MS = 24 * 60 * 60 * 1000;

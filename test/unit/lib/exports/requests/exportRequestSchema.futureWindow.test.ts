@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FUTURE_WINDOW_ALLOWANCE_SECONDS } from '../../../../lib/exports/requests/exportRequestLimits';
-import { exportRequestSchema } from '../../../../lib/exports/requests/exportRequestSchema';
+import { FUTURE_WINDOW_ALLOWANCE_SECONDS } from '../../../../../lib/exports/requests/exportRequestLimits';
+import { exportRequestSchema } from '../../../../../lib/exports/requests/exportRequestSchema';
 
 const NOW_MS = Date.parse('2026-11-23T12:00:00Z');
 const at = (offsetSeconds: number) =>

@@ -1,26 +1,26 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordPoll } from '../../lib/exports/lifecycle/recordPoll';
-import { ArchiveStatus } from '../../lib/exports/record/ExportArchive';
-import { type ExportRecord, QueuePriority } from '../../lib/exports/record/ExportRecord';
-import { ExportStatus } from '../../lib/exports/record/ExportStatus';
-import type { TransitionRequest } from '../../lib/exports/record/ExportStore';
+import { recordPoll } from '../../../../lib/exports/lifecycle/recordPoll';
+import { ArchiveStatus } from '../../../../lib/exports/record/ExportArchive';
+import { type ExportRecord, QueuePriority } from '../../../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../../../lib/exports/record/ExportStatus';
+import type { TransitionRequest } from '../../../../lib/exports/record/ExportStore';
 import {
   ExportAlreadyExistsError,
   ExportNotFoundError,
   IllegalTransitionError,
   InvalidPaginationTokenError,
   TransitionConflictError,
-} from '../../lib/exports/record/errors';
-import { newExportId } from '../../lib/exports/record/exportId';
-import { transitionExport } from '../../lib/exports/record/transitionExport';
-import { DynamoDbArchiveRecords } from '../../lib/store/DynamoDbArchiveRecords';
-import { DynamoDbExportStore } from '../../lib/store/DynamoDbExportStore';
-import { encodePaginationToken } from '../../lib/store/paginationToken';
-import { exportKey } from '../../lib/store/tableKeys';
-import { type DynaliteTable, startDynaliteTable } from '../support/dynalite';
-import { dynamoDbItemBytes } from '../support/dynamoDbItemBytes';
-import { newExportRecordFixture } from '../support/exportRecordFixtures';
+} from '../../../../lib/exports/record/errors';
+import { newExportId } from '../../../../lib/exports/record/exportId';
+import { transitionExport } from '../../../../lib/exports/record/transitionExport';
+import { DynamoDbArchiveRecords } from '../../../../lib/store/DynamoDbArchiveRecords';
+import { DynamoDbExportStore } from '../../../../lib/store/DynamoDbExportStore';
+import { encodePaginationToken } from '../../../../lib/store/paginationToken';
+import { exportKey } from '../../../../lib/store/tableKeys';
+import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';
+import { dynamoDbItemBytes } from '../../../support/dynamoDbItemBytes';
+import { newExportRecordFixture } from '../../../support/exportRecordFixtures';
 
 const { QUEUED, REQUESTED, PROCESSING, COMPLETED, FAILED, ABORTING, ABORTED } = ExportStatus;
 
