@@ -56,7 +56,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
   ['lib/openweb/OpenWebOperation.ts', 'no test at its own path yet'],
   ['lib/openweb/RetryLoop.ts', 'no test at its own path yet'],
   ['lib/openweb/UpstreamAuthenticator.ts', 'no test at its own path yet'],
-  ['lib/openweb/downloadLinkPolicy.ts', 'no test at its own path yet'],
   ['lib/runtime/AwsClients.ts', 'no test at its own path yet'],
   ['lib/runtime/adapterFactories/archiveS3Client.ts', 'no test at its own path yet'],
   ['lib/runtime/adapterFactories/dynamoDbFactories.ts', 'no test at its own path yet'],
