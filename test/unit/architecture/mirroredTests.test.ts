@@ -67,7 +67,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
   ['lib/store/DynamoDbExportLinks.ts', 'no test at its own path yet'],
   ['lib/store/contendedWrite.ts', 'no test at its own path yet'],
   ['lib/store/createDocumentClient.ts', 'no test at its own path yet'],
-  ['lib/store/exportItem.ts', 'no test at its own path yet'],
 ]);
 
 const ROOT = LOCAL_PROJECT_ROOT;
