@@ -7,32 +7,32 @@ import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { zipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { archivedFiles, FILES_PAGE_SIZE, InvalidFilesTokenError } from '../../../lib/archive/archivedFiles';
+import { archivedFiles, FILES_PAGE_SIZE, InvalidFilesTokenError } from '../../../../lib/archive/archivedFiles';
 import {
   type ArchiveDependencies,
   archiveExport,
   failArchive,
   workflowRunId,
-} from '../../../lib/archive/archiveExport';
-import { ArchiveRetryableError } from '../../../lib/archive/errors';
-import type { ArchiveRecords, ArchiveWriter } from '../../../lib/archive/ports';
-import { pollExportForWorkflow } from '../../../lib/exports/lifecycle/pollExportForWorkflow';
-import { type ArchivedFile, ArchiveStatus } from '../../../lib/exports/record/ExportArchive';
-import type { ExportRecord, ExportRequest } from '../../../lib/exports/record/ExportRecord';
-import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
-import { newExportId } from '../../../lib/exports/record/exportId';
-import { exportView } from '../../../lib/http/exportView';
-import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
-import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
-import { exportKey } from '../../../lib/store/tableKeys';
-import { type LocalS3, startLocalS3 } from '../../../local/localS3';
-import { archiveDependenciesOn, testArchiveSettings } from '../../support/archiveHarness';
-import { captureError } from '../../support/captureError';
-import { dynamoDbItemBytes } from '../../support/dynamoDbItemBytes';
-import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
-import { parseCsv } from '../../support/parseCsv';
-import { readCommentsArchive } from '../../support/readCommentsArchive';
-import { startAndCreate } from '../../support/startAndCreate';
+} from '../../../../lib/archive/archiveExport';
+import { ArchiveRetryableError } from '../../../../lib/archive/errors';
+import type { ArchiveRecords, ArchiveWriter } from '../../../../lib/archive/ports';
+import { pollExportForWorkflow } from '../../../../lib/exports/lifecycle/pollExportForWorkflow';
+import { type ArchivedFile, ArchiveStatus } from '../../../../lib/exports/record/ExportArchive';
+import type { ExportRecord, ExportRequest } from '../../../../lib/exports/record/ExportRecord';
+import { ExportStatus } from '../../../../lib/exports/record/ExportStatus';
+import { newExportId } from '../../../../lib/exports/record/exportId';
+import { exportView } from '../../../../lib/http/exportView';
+import { S3ArchiveWriter } from '../../../../lib/s3/S3ArchiveWriter';
+import { DynamoDbArchiveRecords } from '../../../../lib/store/DynamoDbArchiveRecords';
+import { exportKey } from '../../../../lib/store/tableKeys';
+import { type LocalS3, startLocalS3 } from '../../../../local/localS3';
+import { archiveDependenciesOn, testArchiveSettings } from '../../../support/archiveHarness';
+import { captureError } from '../../../support/captureError';
+import { dynamoDbItemBytes } from '../../../support/dynamoDbItemBytes';
+import { type ExportHarness, startExportHarness } from '../../../support/exportHarness';
+import { parseCsv } from '../../../support/parseCsv';
+import { readCommentsArchive } from '../../../support/readCommentsArchive';
+import { startAndCreate } from '../../../support/startAndCreate';
 
 const SPOT = 'sp_demo';
 const OTHER_SPOT = 'sp_other';
