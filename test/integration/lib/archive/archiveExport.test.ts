@@ -7,7 +7,11 @@ import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { zipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { archivedFiles, FILES_PAGE_SIZE, InvalidFilesTokenError } from '../../../../lib/archive/archivedFiles';
+import {
+  archivedFiles,
+  FILES_PAGE_SIZE,
+  InvalidFilesTokenError,
+} from '../../../../lib/archive/archivedFiles';
 import {
   type ArchiveDependencies,
   archiveExport,
