@@ -46,10 +46,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'the classification contract: tested through every error class in test/unit/lib/errors/errorClassification.test.ts',
   ],
   [
-    'lib/errors/problems.ts',
-    'the problem kinds (constants) and the 400 builder: rendered by test/unit/lib/http/problemForError.test.ts, checked against openapi.json by test/integration/openapi/',
-  ],
-  [
     'lib/events/errors.ts',
     'error classes that classify themselves: every one is built and checked (retryable, create failure, problem) in test/unit/lib/errors/errorClassification.test.ts',
   ],

@@ -1,31 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { CREATE_AMBIGUOUS, isClassified } from '../../../../lib/errors/ClassifiedError';
+import { ProblemType } from '../../../../lib/errors/problems';
 import { ProblemError } from '../../../../lib/http/ProblemError';
+import { problemForError } from '../../../../lib/http/problemForError';
 
 describe('ProblemError', () => {
-  it('carries the problem shown to the caller, its detail as the message, or its title when it has none', () => {
+  it('carries the problem as type and data, and names its type in the message', () => {
     // Prepare
-    const problem = {
-      status: 404,
-      type: 'export-not-found',
-      title: 'Export not found',
-      detail: 'No such export',
-    } as const;
+    const problem = { type: ProblemType.PAYLOAD_TOO_LARGE, maxBodyBytes: 1024 } as const;
 
     // Act
-    const withDetail = new ProblemError(problem);
-    const titleOnly = new ProblemError({ status: 415, title: 'Unsupported media type' });
+    const error = new ProblemError(problem);
 
     // Assess
-    expect(withDetail.problem).toBe(problem);
-    expect(withDetail.message).toBe('No such export');
-    expect(titleOnly.message).toBe('Unsupported media type');
-    expect(withDetail.name).toBe('ProblemError');
+    expect(error.problem).toBe(problem);
+    expect(error.message).toBe('The request was refused: payload-too-large');
+    expect(error.name).toBe('ProblemError');
+  });
+
+  it('renders through the problems table, the data filling in the detail', () => {
+    // Act
+    const rendered = problemForError(
+      new ProblemError({ type: ProblemType.PAYLOAD_TOO_LARGE, maxBodyBytes: 1024 }),
+    );
+    const unsupported = problemForError(new ProblemError({ type: ProblemType.UNSUPPORTED_MEDIA_TYPE }));
+
+    // Assess
+    expect(rendered?.status).toBe(413);
+    expect(rendered?.type).toBe('payload-too-large');
+    expect(rendered?.detail).toContain('1024');
+    expect(unsupported?.status).toBe(415);
   });
 
   it('classifies itself as lasting, and as ambiguous should it ever meet a create', () => {
     // Act
-    const error = new ProblemError({ status: 400, title: 'Invalid request' }, { cause: new Error('x') });
+    const error = new ProblemError(
+      { type: ProblemType.INVALID_REQUEST, errors: [{ field: 'body.from', message: 'required' }] },
+      { cause: new Error('x') },
+    );
 
     // Assess
     expect(isClassified(error)).toBe(true);

@@ -24,6 +24,6 @@ describe('readBackfillId', () => {
     ];
 
     // Assess
-    for (const problem of problems) expect(problem.status).toBe(404);
+    for (const problem of problems) expect(problem?.status).toBe(404);
   });
 });

@@ -50,8 +50,8 @@ describe('readCoverageRequest', () => {
     );
 
     // Assess
-    expect(problem.status).toBe(400);
-    expect(problem.errors?.map((error) => error.field).sort()).toEqual([
+    expect(problem?.status).toBe(400);
+    expect(problem?.errors?.map((error) => error.field).sort()).toEqual([
       'query.from',
       'query.limit',
       'query.nextToken',
@@ -78,11 +78,11 @@ describe('readCoverageRequest', () => {
     );
 
     // Assess
-    expect(backwards.errors).toEqual([{ field: 'query.until', message: 'must be after from' }]);
-    expect(futureFrom.errors).toEqual([
+    expect(backwards?.errors).toEqual([{ field: 'query.until', message: 'must be after from' }]);
+    expect(futureFrom?.errors).toEqual([
       { field: 'query.from', message: 'must be before until, which is now when not given' },
     ]);
-    expect(tooLong.errors).toEqual([
+    expect(tooLong?.errors).toEqual([
       { field: 'query.until', message: `the range may span at most ${MAX_COVERAGE_RANGE_DAYS} days` },
     ]);
   });
