@@ -1,4 +1,3 @@
-import { type CoverageWindow, type WindowSource, WindowState } from './CoverageLedger';
 import {
   coveredMs,
   type Interval,
@@ -7,6 +6,7 @@ import {
   subtractIntervals,
   wholeSecondInstant,
 } from '../time/intervals';
+import { type CoverageWindow, type WindowSource, WindowState } from './CoverageLedger';
 
 const MS_PER_HOUR = 3_600_000;
 /** Hours are given to the thousandth (3.6 s). */

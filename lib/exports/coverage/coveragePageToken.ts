@@ -1,6 +1,6 @@
 import { InvalidPaginationTokenError } from '../record/errors';
-import { wholeSecondInstant } from '../time/intervals';
 import { parseUtcInstant } from '../time/instants';
+import { wholeSecondInstant } from '../time/intervals';
 
 /** Where a spot's coverage listing goes on: its range and the start of the next page. */
 export interface CoveragePagePosition {

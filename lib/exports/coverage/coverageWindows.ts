@@ -1,13 +1,18 @@
-import { type CoverageWindow, type WindowSource, WindowState, type WindowUpdate } from './CoverageLedger';
+import { startExport } from '../queue/startExport';
 import { ArchiveStatus } from '../record/ExportArchive';
-import { type ExportOrigin, type ExportRecord, type ExportSource, QueuePriority } from '../record/ExportRecord';
+import {
+  type ExportOrigin,
+  type ExportRecord,
+  type ExportSource,
+  QueuePriority,
+} from '../record/ExportRecord';
 import { ExportStatus } from '../record/ExportStatus';
 import { newExportId } from '../record/exportId';
 import { REQUEST_REJECTED_REASON_PREFIX } from '../record/failureReasons';
 import { isoAt } from '../time/instants';
-import type { CoverageDependencies } from './ports';
-import { startExport } from '../queue/startExport';
 import { type Interval, wholeSecondInstant } from '../time/intervals';
+import { type CoverageWindow, type WindowSource, WindowState, type WindowUpdate } from './CoverageLedger';
+import type { CoverageDependencies } from './ports';
 
 const MS_PER_SECOND = 1000;
 /** Tries of a read-modify-write of a window that lost a race. */

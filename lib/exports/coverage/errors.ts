@@ -16,4 +16,3 @@ export class CoverageTooDenseError extends ServiceError {
     this.at = at;
   }
 }
-

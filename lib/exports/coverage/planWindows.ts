@@ -1,7 +1,7 @@
-import type { CoverageWindow } from './CoverageLedger';
-import { WindowState } from './CoverageLedger';
 import { MAX_EXPORT_RANGE_HOURS } from '../requests/exportRequestLimits';
 import { type Interval, splitInterval, subtractIntervals } from '../time/intervals';
+import type { CoverageWindow } from './CoverageLedger';
+import { WindowState } from './CoverageLedger';
 
 const MS_PER_HOUR = 3_600_000;
 

@@ -1,9 +1,9 @@
-import type { CoverageLedger, CoverageWindow } from './CoverageLedger';
-import { planWindowExport, type WindowPlanningDependencies } from './coverageWindows';
 import type { ExportStatus } from '../record/ExportStatus';
 import { isoAt } from '../time/instants';
-import { occupiedBy, planWindows } from './planWindows';
 import { wholeSecondInstant } from '../time/intervals';
+import type { CoverageLedger, CoverageWindow } from './CoverageLedger';
+import { planWindowExport, type WindowPlanningDependencies } from './coverageWindows';
+import { occupiedBy, planWindows } from './planWindows';
 
 const MS_PER_SECOND = 1000;
 /** Windows read per page while planning. */

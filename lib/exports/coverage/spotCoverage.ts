@@ -1,10 +1,10 @@
+import { InvalidPaginationTokenError } from '../record/errors';
+import { wholeSecondInstant } from '../time/intervals';
 import type { CoverageWindow } from './CoverageLedger';
 import { type CoverageOfWindows, coverageOfWindows, type InstantInterval } from './coverageOfWindows';
 import { decodeCoveragePageToken, encodeCoveragePageToken } from './coveragePageToken';
 import { CoverageTooDenseError } from './errors';
-import { InvalidPaginationTokenError } from '../record/errors';
 import type { CoverageDependencies } from './ports';
-import { wholeSecondInstant } from '../time/intervals';
 
 const MS_PER_SECOND = 1000;
 const MS_PER_DAY = 24 * 60 * 60 * MS_PER_SECOND;

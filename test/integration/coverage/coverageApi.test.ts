@@ -90,9 +90,15 @@ describe('the coverage API over the ledger in dynalite', () => {
 
     // Assess
     const item = await table.documentClient.send(
-      new GetCommand({ TableName: table.tableName, Key: { pk: `SPOT#${SPOT}`, sk: `WINDOW#${iso(16)}#${iso(20)}` } }),
+      new GetCommand({
+        TableName: table.tableName,
+        Key: { pk: `SPOT#${SPOT}`, sk: `WINDOW#${iso(16)}#${iso(20)}` },
+      }),
     );
-    expect(item.Item).toMatchObject({ state: 'GAP', reason: 'the upstream refused the request: range not allowed' });
+    expect(item.Item).toMatchObject({
+      state: 'GAP',
+      reason: 'the upstream refused the request: range not allowed',
+    });
     expect(response.statusCode).toBe(200);
     const body = response.body as unknown as SpotCoverage;
     expect(body.covered).toEqual([{ from: iso(0), until: iso(12) }]);
@@ -137,7 +143,11 @@ describe('the coverage API over the ledger in dynalite', () => {
     const pages: SpotCoverage[] = [];
     let nextToken: string | undefined;
     do {
-      const response = await coverage({ ...range, limit: '10', ...(nextToken !== undefined && { nextToken }) });
+      const response = await coverage({
+        ...range,
+        limit: '10',
+        ...(nextToken !== undefined && { nextToken }),
+      });
       expect(response.statusCode).toBe(200);
       const page = response.body as unknown as SpotCoverage;
       pages.push(page);
@@ -147,9 +157,13 @@ describe('the coverage API over the ledger in dynalite', () => {
     // Assess
     expect(pages).toHaveLength(8);
     expect(pages.map((page) => page.page.from)).toEqual([0, 9, 18, 27, 36, 45, 54, 63].map(iso));
-    expect(pages.reduce((hours, page) => hours + page.summary.coveredHours, 0)).toBe(whole.summary.coveredHours);
+    expect(pages.reduce((hours, page) => hours + page.summary.coveredHours, 0)).toBe(
+      whole.summary.coveredHours,
+    );
     expect(pages.reduce((hours, page) => hours + page.summary.gapHours, 0)).toBe(whole.summary.gapHours);
-    expect(pages.flatMap((page) => page.gaps.map((gap) => gap.from))).toEqual(whole.gaps.map((gap) => gap.from));
+    expect(pages.flatMap((page) => page.gaps.map((gap) => gap.from))).toEqual(
+      whole.gaps.map((gap) => gap.from),
+    );
     expect(whole.summary).toMatchObject({ hours: 72, coveredHours: 58, gapHours: 14, notPlannedHours: 0 });
     expect(whole.covered).toEqual(
       [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70].map((start) => ({
@@ -161,7 +175,8 @@ describe('the coverage API over the ledger in dynalite', () => {
 
   it("shows neither another spot's windows nor its watermarks, and refuses a token of another spot", async () => {
     // Prepare
-    for (let hour = 0; hour < 3; hour += 1) await recordWindow(hour, hour + 1, WindowState.COVERED, OTHER_SPOT);
+    for (let hour = 0; hour < 3; hour += 1)
+      await recordWindow(hour, hour + 1, WindowState.COVERED, OTHER_SPOT);
     await ledger.advanceWatermark(OTHER_SPOT, 'daily', iso(3), '2026-11-01T03:00:01.000Z');
     const otherPage = await coverage({ from: iso(0), until: iso(24), limit: '1' }, OTHER_SPOT);
 
@@ -173,6 +188,8 @@ describe('the coverage API over the ledger in dynalite', () => {
     expect(otherPage.body.nextToken).toBeDefined();
     expect(mine.body).toMatchObject({ covered: [], watermarks: [], summary: { notPlannedHours: 24 } });
     expect(borrowed.statusCode).toBe(400);
-    expect(borrowed.body.errors).toEqual([{ field: 'query.nextToken', message: 'is not a token of this listing' }]);
+    expect(borrowed.body.errors).toEqual([
+      { field: 'query.nextToken', message: 'is not a token of this listing' },
+    ]);
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCoveragePageToken, encodeCoveragePageToken } from '../../../../../lib/exports/coverage/coveragePageToken';
+import {
+  decodeCoveragePageToken,
+  encodeCoveragePageToken,
+} from '../../../../../lib/exports/coverage/coveragePageToken';
 import { InvalidPaginationTokenError } from '../../../../../lib/exports/record/errors';
 
 const SPOT = 'sp_demo';

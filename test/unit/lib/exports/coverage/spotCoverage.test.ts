@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CoverageWindow, WindowState } from '../../../../../lib/exports/coverage/CoverageLedger';
-import { InvalidPaginationTokenError } from '../../../../../lib/exports/record/errors';
 import { type SpotCoverage, spotCoverage } from '../../../../../lib/exports/coverage/spotCoverage';
+import { InvalidPaginationTokenError } from '../../../../../lib/exports/record/errors';
 import { coverageWindowFixture } from '../../../../support/coverageWindowFixtures';
 import { InMemoryCoverageLedger } from '../../../../support/inMemoryPorts';
 
