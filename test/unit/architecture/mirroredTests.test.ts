@@ -46,32 +46,12 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'the classification contract: tested through every error class in test/unit/lib/errors/errorClassification.test.ts',
   ],
   [
-    'lib/events/errors.ts',
-    'error classes that classify themselves: every one is built and checked (retryable, create failure, problem) in test/unit/lib/errors/errorClassification.test.ts',
-  ],
-  [
-    'lib/exports/backfill/errors.ts',
-    'error classes that classify themselves: every one is built and checked (retryable, create failure, problem) in test/unit/lib/errors/errorClassification.test.ts',
-  ],
-  [
     'lib/exports/coverage/CoverageLedger.ts',
     'the coverage port; its only value is the WindowState constants',
   ],
   [
-    'lib/exports/coverage/errors.ts',
-    'error classes that classify themselves: every one is built and checked (retryable, create failure, problem) in test/unit/lib/errors/errorClassification.test.ts',
-  ],
-  [
     'lib/exports/lifecycle/createOutcomes.ts',
     "the create task's outcomes: exercised by test/unit/lib/exports/lifecycle/createUpstreamExport.test.ts; no test of its own yet",
-  ],
-  [
-    'lib/exports/queue/errors.ts',
-    'error classes that classify themselves: every one is built and checked (retryable, create failure, problem) in test/unit/lib/errors/errorClassification.test.ts',
-  ],
-  [
-    'lib/exports/reconciler/errors.ts',
-    'error classes that classify themselves: every one is built and checked (retryable, create failure, problem) in test/unit/lib/errors/errorClassification.test.ts',
   ],
   [
     'lib/exports/record/errors.ts',
@@ -96,10 +76,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
   [
     'lib/glue/commentRowsStorage.ts',
     'the Glue storage descriptor of comment_rows: checked in the template by test/integration/infra/ExportsLake.test.ts, used by test/unit/lib/glue/GlueTablePartitions.test.ts',
-  ],
-  [
-    'lib/glue/errors.ts',
-    'error classes that classify themselves: every one is built and checked (retryable, create failure, problem) in test/unit/lib/errors/errorClassification.test.ts',
   ],
   [
     'lib/http/backfillView.ts',
@@ -169,10 +145,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
   [
     'lib/runtime/createHandler.ts',
     'wraps every handler in its middlewares: exercised through each handler by test/unit/functions/ and test/integration/security/; no test of its own yet',
-  ],
-  [
-    'lib/runtime/errors.ts',
-    'error classes that classify themselves: every one is built and checked (retryable, create failure, problem) in test/unit/lib/errors/errorClassification.test.ts',
   ],
   [
     'lib/runtime/lifecycleAdapters.ts',
