@@ -107,10 +107,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
   ],
   [
-    'lib/runtime/adapterFactories/eventBridgeFactories.ts',
-    'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
-  ],
-  [
     'lib/runtime/adapterFactories/openWebUpstreamFactory.ts',
     'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
   ],
@@ -119,15 +115,7 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
   ],
   [
-    'lib/runtime/adapterFactories/s3ArchiveWriterFactory.ts',
-    'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
-  ],
-  [
     'lib/runtime/adapterFactories/spotCredentialsFactory.ts',
-    'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
-  ],
-  [
-    'lib/runtime/adapterFactories/stepFunctionsWorkflowsFactory.ts',
     'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
   ],
   [
