@@ -115,20 +115,12 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
   ],
   [
-    'lib/runtime/adapterFactories/spotCredentialsFactory.ts',
-    'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
-  ],
-  [
     'lib/runtime/createHandler.ts',
     'wraps every handler in its middlewares: exercised through each handler by test/unit/functions/ and test/integration/security/; no test of its own yet',
   ],
   [
     'lib/runtime/lifecycleAdapters.ts',
     'which adapter factories the lifecycle functions use: built by test/unit/lib/runtime/buildDependencies.test.ts through test/support/lifecycleDependencies.ts',
-  ],
-  [
-    'lib/s3/S3ArchiveWriter.ts',
-    'the S3 adapter of the archive: exercised against the S3 stand-in by test/integration/lib/archive/archiveExport*.test.ts; no test of its own yet',
   ],
   [
     'lib/settings/defaultExportSettings.ts',
