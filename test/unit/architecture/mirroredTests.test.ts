@@ -22,10 +22,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'streams a link to a temporary file: exercised over loopback HTTP by test/integration/lib/archive/archiveExport.test.ts; no test of its own yet',
   ],
   [
-    'lib/archive/errors.ts',
-    'error classes that classify themselves: every one is built and checked (retryable, create failure, problem) in test/unit/lib/errors/errorClassification.test.ts',
-  ],
-  [
     'lib/archive/parquet/CommentParquetTee.ts',
     'the archive step feeding each CSV to the Parquet writer: exercised by test/integration/lib/archive/archiveExport.parquet.test.ts; no test of its own yet',
   ],
@@ -66,10 +62,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'error classes that classify themselves: every one is built and checked (retryable, create failure, problem) in test/unit/lib/errors/errorClassification.test.ts',
   ],
   [
-    'lib/exports/workflow/errors.ts',
-    'error classes that classify themselves: every one is built and checked (retryable, create failure, problem) in test/unit/lib/errors/errorClassification.test.ts',
-  ],
-  [
     'lib/glue/commentRowsStorage.ts',
     'the Glue storage descriptor of comment_rows: checked in the template by test/integration/infra/ExportsLake.test.ts, used by test/unit/lib/glue/GlueTablePartitions.test.ts',
   ],
@@ -97,10 +89,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
   [
     'lib/runtime/AwsClients.ts',
     "a function's AWS SDK clients, built once: replaced by aws-sdk-client-mock in test/unit/functions/support/mockedAwsRuntime.ts",
-  ],
-  [
-    'lib/runtime/adapterFactories/archiveS3Client.ts',
-    'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
   ],
   [
     'lib/runtime/adapterFactories/dynamoDbFactories.ts',
