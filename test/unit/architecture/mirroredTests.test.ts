@@ -34,20 +34,12 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'a no-op TablePartitions (nothing to register where partitions are found in the keys): nothing to assert',
   ],
   [
-    'lib/errors/ClassifiedError.ts',
-    'the classification contract: tested through every error class in test/unit/lib/errors/errorClassification.test.ts',
-  ],
-  [
     'lib/exports/coverage/CoverageLedger.ts',
     'the coverage port; its only value is the WindowState constants',
   ],
   [
     'lib/exports/lifecycle/createOutcomes.ts',
     "the create task's outcomes: exercised by test/unit/lib/exports/lifecycle/createUpstreamExport.test.ts; no test of its own yet",
-  ],
-  [
-    'lib/exports/record/errors.ts',
-    'error classes that classify themselves: every one is built and checked (retryable, create failure, problem) in test/unit/lib/errors/errorClassification.test.ts',
   ],
   [
     'lib/exports/requests/exportRequestLimits.ts',
@@ -96,10 +88,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
   ],
   [
     'lib/runtime/adapterFactories/openWebUpstreamFactory.ts',
-    'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
-  ],
-  [
-    'lib/runtime/adapterFactories/s3ArchiveReaderFactory.ts',
     'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
   ],
   [
