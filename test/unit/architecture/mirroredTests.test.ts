@@ -66,10 +66,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     "the comments view's SQL text: run on DuckDB by test/integration/lake/exampleQuestions.test.ts, checked in the template by test/integration/infra/ExportsLake.test.ts",
   ],
   [
-    'lib/openweb/FreshTokenSender.ts',
-    'sends with a fresh token, re-authenticating once on 401: exercised by test/unit/lib/openweb/OpenWebClient.auth.test.ts; no test of its own yet',
-  ],
-  [
     'lib/openweb/HttpTransport.ts',
     "the client's HTTP exchange: exercised over loopback by test/integration/lib/openweb/OpenWebClient.test.ts and the OpenWebClient.*.test.ts unit tests; no test of its own yet",
   ],
