@@ -111,10 +111,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'link sets paged beside the record: exercised on dynalite by test/integration/lib/store/DynamoDbExportStore.test.ts (link sets too big for the item); no test of its own yet',
   ],
   [
-    'lib/store/contendedWrite.ts',
-    "the stores' conditional write that names the holder: exercised on dynalite by test/integration/lib/store/DynamoDbSpotLocks.test.ts and DynamoDbTokenStore.test.ts; no test of its own yet",
-  ],
-  [
     'lib/store/createDocumentClient.ts',
     "the document client's marshalling options: used by every dynalite test through test/support/dynalite.ts",
   ],
