@@ -95,14 +95,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'which adapter factories the lifecycle functions use: built by test/unit/lib/runtime/buildDependencies.test.ts through test/support/lifecycleDependencies.ts',
   ],
   [
-    'lib/settings/defaultExportSettings.ts',
-    'constants only: every setting at its table default (the table is tested by test/unit/lib/settings/settingsTable.test.ts)',
-  ],
-  [
-    'lib/settings/functionSettings.ts',
-    'the settings a function reads, through readEnvironment (test/unit/lib/settings/readEnvironment.test.ts) and loadConfig (test/unit/lib/config.test.ts)',
-  ],
-  [
     'lib/store/DynamoDbArchiveRecords.ts',
     'the archive record writes: exercised on dynalite by test/integration/lib/store/DynamoDbExportStore.test.ts and test/integration/lib/archive/archiveExport.test.ts; no test of its own yet',
   ],
