@@ -26,10 +26,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'the archive step feeding each CSV to the Parquet writer: exercised by test/integration/lib/archive/archiveExport.parquet.test.ts; no test of its own yet',
   ],
   [
-    'lib/archive/parquet/CommentRowMapping.ts',
-    'CSV rows to Parquet columns: exercised by test/integration/lib/archive/archiveExport.parquet.test.ts and test/unit/lib/archive/parquet/CommentParquetWriter.test.ts; no test of its own yet',
-  ],
-  [
     'lib/archive/pathTablePartitions.ts',
     'a no-op TablePartitions (nothing to register where partitions are found in the keys): nothing to assert',
   ],
