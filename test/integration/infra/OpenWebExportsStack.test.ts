@@ -253,6 +253,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         reconcile: 300,
         coverage: 20,
         backfills: 20,
+        spots: 20,
       });
     });
 
@@ -594,6 +595,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
           'ExecutionsTimedOut',
           'WorkflowStartsFailed',
           'CoverageGaps',
+          'StaleSpots',
           'ApproximateNumberOfMessagesVisible',
           'ApproximateNumberOfMessagesVisible',
           ...ALL_HANDLERS.map((handler) => `${handler}-UnexpectedErrors`),
@@ -607,13 +609,19 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         JSON.stringify(filter.Properties).includes('$.CoverageGaps'),
       );
       expect(gapFilters).toHaveLength(2 * ALL_HANDLERS.length);
-      for (const alarm of alarms) {
+      // Every alarm but freshness fires on the first unexpected event; freshness at its configured
+      // count of stale spots (test/integration/infra/freshnessAlarm.test.ts).
+      for (const alarm of alarms.filter((candidate) => candidate.MetricName !== 'StaleSpots')) {
         expect(alarm).toMatchObject({
           ComparisonOperator: 'GreaterThanThreshold',
           Threshold: 0,
           TreatMissingData: 'notBreaching',
         });
       }
+      expect(alarms.find((alarm) => alarm.MetricName === 'StaleSpots')).toMatchObject({
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+      });
     });
 
     it('counts unexpected failures from each function’s ERROR log lines and the runtime’s failure lines', () => {
@@ -624,8 +632,9 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
 
       // Assess
       // Two per function for its unexpected errors and two for its coverage gaps, two per workflow
-      // starter (start, reconcile), one per Fail state of the workflow.
-      expect(filters).toHaveLength(2 * ALL_HANDLERS.length + 2 * ALL_HANDLERS.length + 2 * 2 + 4);
+      // starter (start, reconcile), one per Fail state of the workflow, and the reconciler's two
+      // freshness metrics (stale spots, each spot's hours behind).
+      expect(filters).toHaveLength(2 * ALL_HANDLERS.length + 2 * ALL_HANDLERS.length + 2 * 2 + 4 + 2);
       const unexpected = filters.filter((filter) =>
         (filter.MetricTransformations as { MetricName: string }[])[0]?.MetricName.endsWith(
           '-UnexpectedErrors',
