@@ -1,16 +1,16 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
+import { type ArchivedFilesView, archivedFilesSchema } from '../lib/archive/archivedFilesSchema';
+import type { BackfillRequest } from '../lib/exports/backfill/backfillRequestSchema';
+import { type SpotCoverage, spotCoverageSchema } from '../lib/exports/coverage/spotCoverageSchema';
 import type { ExportStatus } from '../lib/exports/record/ExportStatus';
-import type { ApiRequest, RequestSigner } from './ApiRequest';
-import { type BackfillView, backfillViewSchema, type StartBackfillBody } from './BackfillView';
-import { type CoverageQuery, type SpotCoverageView, spotCoverageViewSchema } from './CoverageView';
+import { type BackfillView, backfillViewSchema } from '../lib/http/backfillViewSchema';
 import {
-  type ArchivedFiles,
-  archivedFilesSchema,
-  type ExportPage,
+  type ExportList,
   type ExportView,
-  exportPageSchema,
+  exportListSchema,
   exportViewSchema,
-} from './ExportView';
+} from '../lib/http/exportViewSchema';
+import type { ApiRequest, RequestSigner } from './ApiRequest';
 import {
   ApiProblemError,
   ApiUnreachableError,
@@ -38,6 +38,13 @@ export type StartExportBody = ({ from: string; until: string } | { conversationI
   delimiter?: string;
   maxRecordsInFile?: number;
 };
+
+export interface CoverageQuery {
+  from?: string;
+  until?: string;
+  limit?: number;
+  nextToken?: string;
+}
 
 export interface ListExportsQuery {
   limit?: number;
@@ -94,7 +101,7 @@ export class ExportsApiClient {
 
   /** The export's archive and its files, each with a download URL that needs no credentials. */
   /** One page of the archive's files; pass the page's `nextToken` for the next. */
-  async getFiles(spotId: string, exportId: string, nextToken?: string): Promise<ArchivedFiles> {
+  async getFiles(spotId: string, exportId: string, nextToken?: string): Promise<ArchivedFilesView> {
     return this.#parse(
       archivedFilesSchema,
       await this.#send('GET', `${exportPath(exportId)}/files`, {
@@ -109,17 +116,17 @@ export class ExportsApiClient {
     return { fetch: this.#options.fetch, signal: this.#options.signal };
   }
 
-  async listExports(spotId: string, query: ListExportsQuery = {}): Promise<ExportPage> {
+  async listExports(spotId: string, query: ListExportsQuery = {}): Promise<ExportList> {
     return this.#parse(
-      exportPageSchema,
+      exportListSchema,
       await this.#send('GET', '/exports', { spotId, query: { ...query } }),
     );
   }
 
   /** One page of the spot's coverage; pass the page's `nextToken` (and the same range) for the next. */
-  async getCoverage(spotId: string, query: CoverageQuery = {}): Promise<SpotCoverageView> {
+  async getCoverage(spotId: string, query: CoverageQuery = {}): Promise<SpotCoverage> {
     return this.#parse(
-      spotCoverageViewSchema,
+      spotCoverageSchema,
       await this.#send('GET', `/spots/${encodeURIComponent(spotId)}/coverage`, {
         spotId,
         query: { ...query },
@@ -129,11 +136,7 @@ export class ExportsApiClient {
   }
 
   /** Plans and queues a backfill of the spot's history; the same key returns the same backfill. */
-  async startBackfill(
-    spotId: string,
-    body: StartBackfillBody,
-    idempotencyKey?: string,
-  ): Promise<BackfillView> {
+  async startBackfill(spotId: string, body: BackfillRequest, idempotencyKey?: string): Promise<BackfillView> {
     const headers: Record<string, string> = idempotencyKey ? { 'idempotency-key': idempotencyKey } : {};
     return this.#parse(
       backfillViewSchema,
@@ -267,14 +270,17 @@ export class ExportsApiClient {
     return { method, url, headers, body: JSON.stringify(options.body) };
   }
 
-  #parse<T>(schema: z.ZodType<T>, body: unknown, what = 'an export'): T {
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
+  /**
+   * The answer, checked with the schema the API's own type is inferred from. It is returned as
+   * received: members a newer API adds are kept, so `--json` passes them on.
+   */
+  #parse<T>(schema: z.core.$ZodType<T>, body: unknown, what = 'an export'): T {
+    if (!z.safeParse(schema, body).success) {
       throw new UnexpectedApiResponseError(
         `the API at ${this.apiUrl} answered with JSON that is not ${what}; is it the openweb-exports API?`,
       );
     }
-    return parsed.data;
+    return body as T;
   }
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { backfillViewSchema } from './BackfillView';
+import { backfillViewSchema } from '../lib/http/backfillViewSchema';
 
 /**
  * `GET /spots`, as the CLI reads it. Unknown members are kept, so `--json` passes on whatever the

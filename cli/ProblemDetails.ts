@@ -1,14 +1,11 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { problemSchema } from '../lib/http/problemSchema';
 
-/** An RFC 9457 problem as the API answers it; unknown members are kept so `--json` shows them all. */
-export const problemDetailsSchema = z.looseObject({
-  type: z.string().optional(),
-  title: z.string(),
-  status: z.number().optional(),
-  detail: z.string().optional(),
-  errors: z.array(z.looseObject({ field: z.string(), message: z.string() })).optional(),
-  activeExportId: z.string().optional(),
-});
+/**
+ * An RFC 9457 problem as the CLI reads it: the API's problem schema, with `type` and `status`
+ * optional, as RFC 9457 allows (a proxy's problem may leave them out; the status is then the HTTP one).
+ */
+const problemDetailsSchema = z.partial(problemSchema, { type: true, status: true });
 
 export type ProblemDetails = z.infer<typeof problemDetailsSchema>;
 
@@ -21,8 +18,9 @@ export function problemKind(problem: ProblemDetails): string | undefined {
 }
 
 /**
- * The problem an error response describes. Answers that are not problem documents (a gateway's
- * `{"message":"Forbidden"}`, an HTML error page) become a problem titled after the HTTP status.
+ * The problem an error response describes, with every member it has (so `--json` shows them all).
+ * Answers that are not problem documents (a gateway's `{"message":"Forbidden"}`, an HTML error
+ * page) become a problem titled after the HTTP status.
  */
 export function problemFromErrorResponse(
   status: number,
@@ -30,8 +28,10 @@ export function problemFromErrorResponse(
   bodyText: string,
 ): ProblemDetails {
   const body = parseJson(bodyText);
-  const parsed = problemDetailsSchema.safeParse(body);
-  if (parsed.success) return { ...parsed.data, status: parsed.data.status ?? status };
+  if (problemDetailsSchema.safeParse(body).success) {
+    const problem = body as ProblemDetails;
+    return { ...problem, status: problem.status ?? status };
+  }
   const message = isRecord(body) && typeof body.message === 'string' ? body.message : undefined;
   const detail = message ?? (statusText || undefined);
   return { type: 'about:blank', title: `HTTP ${status}`, status, ...(detail ? { detail } : {}) };

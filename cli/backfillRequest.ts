@@ -1,8 +1,8 @@
 import { MAX_BACKFILL_WINDOWS } from '../lib/exports/backfill/BackfillRecord';
+import type { BackfillRequest } from '../lib/exports/backfill/backfillRequestSchema';
 import { MAX_WINDOW_HOURS } from '../lib/exports/coverage/planWindows';
 import { SPOT_ID_PATTERN } from '../lib/exports/record/spotId';
 import { FUTURE_WINDOW_ALLOWANCE_SECONDS } from '../lib/exports/requests/exportRequestLimits';
-import type { StartBackfillBody } from './BackfillView';
 import type { CommandContext } from './CliCommand';
 import { stringOption } from './cliOptions';
 import { configuredSpots } from './configuredSpots';
@@ -25,7 +25,7 @@ export function backfillBody(
   values: CommandContext['values'],
   nowMs: number,
   command: string,
-): StartBackfillBody {
+): BackfillRequest {
   const fromText = stringOption(values, 'from');
   if (fromText === undefined) throw new CliUsageError('--from <time> is required', command);
   const from = instantOption('from', fromText, command);

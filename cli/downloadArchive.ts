@@ -6,10 +6,10 @@ import { PassThrough, Readable, Transform, type TransformCallback } from 'node:s
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
+import type { ArchivedFilesView } from '../lib/archive/archivedFilesSchema';
 import type { FollowUpCommand } from './CliCommand';
 import type { CliIo } from './CliIo';
 import type { ExportsApiClient } from './ExportsApiClient';
-import type { ArchivedFiles } from './ExportView';
 import { ArchiveUnavailableError, CliInterruptedError, DownloadFailedError } from './errors';
 
 export interface DownloadArchiveOptions {
@@ -105,7 +105,7 @@ async function downloadListed(
   path: string,
   draw: (bytes: number) => void,
 ): Promise<string> {
-  const item = () => page.items[indexInPage] as ArchivedFiles['items'][number];
+  const item = () => page.items[indexInPage] as ArchivedFilesView['items'][number];
   if (options.io.now() >= Date.parse(item().urlExpiresAt) - URL_REFRESH_MARGIN_MS) {
     await refreshPage(options, page);
   }
@@ -124,7 +124,7 @@ const URL_REFRESH_MARGIN_MS = 60_000;
 interface FilesPage {
   /** The token that lists this page again; undefined for the first. */
   token: string | undefined;
-  items: ArchivedFiles['items'];
+  items: ArchivedFilesView['items'];
 }
 
 /** Every page of the listing first, so the progress shows the whole archive. */
@@ -196,7 +196,7 @@ export async function waitForArchive(options: {
 }
 
 function requireArchived(
-  listing: ArchivedFiles,
+  listing: ArchivedFilesView,
   { spotId, exportId, followUp }: Pick<DownloadArchiveOptions, 'spotId' | 'exportId' | 'followUp'>,
 ): void {
   const { status, reason } = listing.archive;
@@ -212,7 +212,7 @@ function requireArchived(
 
 async function downloadOne(
   options: DownloadArchiveOptions,
-  item: ArchivedFiles['items'][number],
+  item: ArchivedFilesView['items'][number],
   path: string,
   draw: (bytes: number) => void,
 ): Promise<string> {

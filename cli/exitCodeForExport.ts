@@ -1,6 +1,6 @@
 import { ExportStatus } from '../lib/exports/record/ExportStatus';
+import type { ExportView } from '../lib/http/exportViewSchema';
 import { ExitCode } from './ExitCode';
-import type { ExportView } from './ExportView';
 
 /** How an export's state ends the process: a finished failure or abort is not a success. */
 export function exitCodeForExport(view: Pick<ExportView, 'status'>): ExitCode {

@@ -1,5 +1,5 @@
-import type { BackfillView } from './BackfillView';
-import type { SpotCoverageView } from './CoverageView';
+import type { SpotCoverage } from '../lib/exports/coverage/spotCoverageSchema';
+import type { BackfillView } from '../lib/http/backfillViewSchema';
 import type { SpotStatusView } from './FleetView';
 import { spotHealth, worstFirst } from './formatFleet';
 
@@ -26,7 +26,7 @@ const DAY_STATE_LABELS: Record<DayState, string> = {
 /** One spot's data for the report: its status, its coverage over the period, its backfills. */
 export interface SpotReport {
   status: SpotStatusView;
-  coverage: SpotCoverageView;
+  coverage: SpotCoverage;
   backfills: BackfillView[];
   /** What the spot's exports requested in the period cost, from their views' estimates. */
   cost: PeriodCost;
@@ -58,7 +58,7 @@ export interface DayCell {
 }
 
 /** Each day of the period: the hours of the spot's coverage in each state, and the day's state. */
-export function dayCells(coverage: SpotCoverageView, fromMs: number, days: number): DayCell[] {
+export function dayCells(coverage: SpotCoverage, fromMs: number, days: number): DayCell[] {
   const cells: DayCell[] = [];
   for (let index = 0; index < days; index += 1) {
     const dayFrom = fromMs + index * MS_PER_DAY;

@@ -1,7 +1,7 @@
+import type { SpotCoverage } from '../lib/exports/coverage/spotCoverageSchema';
 import { coveredMs, type Interval, mergeIntervals, subtractIntervals } from '../lib/exports/time/intervals';
 import { CLI_NAME } from '../lib/settings/localRuntimeLayout';
 import type { FollowUpCommand } from './CliCommand';
-import type { SpotCoverageView } from './CoverageView';
 
 const MS_PER_HOUR = 3_600_000;
 const HOURS_PER_DAY = 24;
@@ -41,7 +41,7 @@ interface CoverageParts {
  * command that fills each), the windows in flight and the schedules' watermarks.
  */
 export function formatCoverage(
-  view: SpotCoverageView,
+  view: SpotCoverage,
   followUp: FollowUpCommand = (words) => `${CLI_NAME} ${words}`,
 ): string {
   const range = intervalOf(view.range);
@@ -90,7 +90,7 @@ export function cellOf(hour: Interval, parts: CoverageParts): CoverageCell {
   return ms > 0 ? cell : CoverageCell.OUTSIDE;
 }
 
-function partsOf(view: SpotCoverageView, range: Interval): CoverageParts {
+function partsOf(view: SpotCoverage, range: Interval): CoverageParts {
   const covered = mergeIntervals(view.covered.map(intervalOf));
   const inFlight = subtractAll(view.inFlight.map(intervalOf), covered);
   const gap = subtractAll(view.gaps.map(intervalOf), [...covered, ...inFlight]);
@@ -124,7 +124,7 @@ function timeline(range: Interval, parts: CoverageParts): string[] {
   return lines;
 }
 
-function summaryLine(summary: SpotCoverageView['summary']): string {
+function summaryLine(summary: SpotCoverage['summary']): string {
   const overlap =
     summary.overlapHours > 0 ? ` ${hoursText(summary.overlapHours)} exported by more than one window.` : '';
   return (
@@ -134,7 +134,7 @@ function summaryLine(summary: SpotCoverageView['summary']): string {
   );
 }
 
-function gapLines(view: SpotCoverageView, followUp: FollowUpCommand): string[] {
+function gapLines(view: SpotCoverage, followUp: FollowUpCommand): string[] {
   if (view.gaps.length === 0) return ['Gaps: none.'];
   const lines = [`Gaps (${view.gaps.length}): windows given up on, exported again only when filled:`];
   for (const gap of view.gaps.slice(0, MAX_LISTED_WINDOWS)) {
@@ -152,7 +152,7 @@ function gapLines(view: SpotCoverageView, followUp: FollowUpCommand): string[] {
   return [...lines, ...moreLine(view.gaps.length)];
 }
 
-function inFlightLines(view: SpotCoverageView): string[] {
+function inFlightLines(view: SpotCoverage): string[] {
   if (view.inFlight.length === 0) return ['In flight: none.'];
   const lines = [`In flight (${view.inFlight.length}): queued, running, archiving, or to be tried again:`];
   for (const window of view.inFlight.slice(0, MAX_LISTED_WINDOWS)) {
@@ -168,7 +168,7 @@ function inFlightLines(view: SpotCoverageView): string[] {
   return [...lines, ...moreLine(view.inFlight.length)];
 }
 
-function watermarkLines(view: SpotCoverageView): string[] {
+function watermarkLines(view: SpotCoverage): string[] {
   if (view.watermarks.length === 0) return ['Schedules: none has planned windows for this spot yet.'];
   const width = Math.max(...view.watermarks.map((watermark) => watermark.schedule.length));
   return [
@@ -191,7 +191,7 @@ function windowText(window: { from: string; until: string }): string {
   return `${instantText(window.from)} → ${instantText(window.until)} UTC (${hoursText((untilMs - fromMs) / MS_PER_HOUR)})`;
 }
 
-function sourceText(source: SpotCoverageView['gaps'][number]['source']): string {
+function sourceText(source: SpotCoverage['gaps'][number]['source']): string {
   if (source.kind === 'schedule' && source.schedule !== undefined) return `schedule ${source.schedule}`;
   if (source.kind === 'backfill' && source.backfillId !== undefined) return `backfill ${source.backfillId}`;
   return 'API export';

@@ -1,20 +1,16 @@
 import { ExportStatus } from '../lib/exports/record/ExportStatus';
-import type { ExportView } from './ExportView';
+import type { ExportView } from '../lib/http/exportViewSchema';
 
 /** What an export covers, in one phrase: `2026-01-01T00:00:00Z → 2026-01-02T00:00:00Z` or the conversation. */
 export function describeExportRequest(request: ExportView['request']): string {
-  if (request === undefined) return '-';
-  if (typeof request.conversationId === 'string') return `conversation ${request.conversationId}`;
-  if (typeof request.from === 'string' && typeof request.until === 'string') {
-    return `${request.from} → ${request.until}`;
-  }
-  return JSON.stringify(request);
+  return request.kind === 'conversation'
+    ? `conversation ${request.conversationId}`
+    : `${request.from} → ${request.until}`;
 }
 
 /** The archive in one phrase: `ARCHIVED (2 files, 500 rows)`, `FAILED: <reason>`, `PENDING`, `NONE`. */
-export function describeArchive(archive: ExportView['archive']): string | undefined {
-  if (archive === undefined) return undefined;
-  if (archive.status === 'ARCHIVED' && archive.files !== undefined) {
+export function describeArchive(archive: ExportView['archive']): string {
+  if (archive.status === 'ARCHIVED') {
     const files = archive.files === 1 ? '1 file' : `${archive.files} files`;
     return `ARCHIVED (${archive.rows === undefined ? files : `${files}, ${archive.rows} rows`})`;
   }
@@ -56,17 +52,12 @@ export function formatExportView(view: ExportView): string {
 }
 
 /** `$0.000262 est. (8 transitions, 6 invocations; us-east-1 prices of 2026-11)`. */
-export function describeCost(view: Pick<ExportView, 'cost' | 'usage'>): string | undefined {
-  if (view.cost === undefined) return undefined;
-  const counts =
-    view.usage === undefined
-      ? ''
-      : `${view.usage.stateTransitions} transitions, ${view.usage.taskInvocations} invocations; `;
-  const pricedFor =
-    view.cost.pricedFor === undefined
-      ? ''
-      : `${view.cost.pricedFor.region} prices of ${view.cost.pricedFor.asOf}`;
-  return `${formatUsd(view.cost.totalUsd)} est. (${counts}${pricedFor})`;
+export function describeCost(view: Pick<ExportView, 'cost' | 'usage'>): string {
+  const { cost, usage } = view;
+  return (
+    `${formatUsd(cost.totalUsd)} est. (${usage.stateTransitions} transitions, ${usage.taskInvocations} invocations; ` +
+    `${cost.pricedFor.region} prices of ${cost.pricedFor.asOf})`
+  );
 }
 
 /** Dollars to six decimals: an export costs fractions of a cent. */
@@ -80,9 +71,9 @@ export function formatExportTable(views: readonly ExportView[]): string {
   const rows = views.map((view) => [
     view.exportId,
     view.status,
-    view.archive?.status ?? '-',
-    view.requestedAt ?? '-',
-    view.source ?? '-',
+    view.archive.status,
+    view.requestedAt,
+    view.source,
     String(view.pollCount),
     describeExportRequest(view.request),
   ]);

@@ -1,5 +1,5 @@
+import type { SpotCoverage } from '../lib/exports/coverage/spotCoverageSchema';
 import { type Interval, mergeIntervals, wholeSecondInstant } from '../lib/exports/time/intervals';
-import type { SpotCoverageView } from './CoverageView';
 
 /** Hours are added to the thousandth, as the API gives them. */
 const HOUR_DECIMALS_FACTOR = 1000;
@@ -17,7 +17,7 @@ const SUMMARY_HOURS = [
  * overlap, so intervals are joined where pages meet, lists concatenated (each window is on one
  * page) and the summaries added. The watermarks are the last page's.
  */
-export function mergeCoveragePages(pages: readonly SpotCoverageView[]): SpotCoverageView {
+export function mergeCoveragePages(pages: readonly SpotCoverage[]): SpotCoverage {
   const [first] = pages;
   const last = pages.at(-1);
   if (first === undefined || last === undefined) throw new RangeError('there is no page to merge');

@@ -1,7 +1,7 @@
+import type { ExportView } from '../lib/http/exportViewSchema';
 import { CLI_NAME } from '../lib/settings/localRuntimeLayout';
 import type { FollowUpCommand } from './CliCommand';
 import type { CliIo } from './CliIo';
-import type { ExportView } from './ExportView';
 import { exportElapsedMs, formatElapsed } from './formatElapsed';
 
 /** How watch progress is shown: redrawn in place, a line per change, or JSON lines. */

@@ -1,4 +1,4 @@
-import type { BackfillView } from './BackfillView';
+import type { BackfillView } from '../lib/http/backfillViewSchema';
 import type { FollowUpCommand } from './CliCommand';
 import type { CliIo } from './CliIo';
 import { ExitCode } from './ExitCode';

@@ -1,7 +1,7 @@
 import { isTerminal } from '../lib/exports/record/ExportStatus';
+import type { ExportView } from '../lib/http/exportViewSchema';
 import type { CliIo } from './CliIo';
 import type { ExportsApiClient } from './ExportsApiClient';
-import type { ExportView } from './ExportView';
 import { ApiProblemError, ApiUnreachableError, CliInterruptedError, WatchGaveUpError } from './errors';
 import type { ProgressRenderer } from './progressRenderer';
 

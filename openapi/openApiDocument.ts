@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { FILES_NEXT_TOKEN_PATTERN, FILES_PAGE_SIZE } from '../lib/archive/archivedFiles';
+import { archivedFilesSchema } from '../lib/archive/archivedFilesSchema';
 import { PROBLEMS, ProblemType } from '../lib/errors/problems';
 import {
   BACKFILL_ID_PATTERN,
@@ -15,6 +16,7 @@ import {
   MAX_COVERAGE_PAGE_WINDOWS,
   MAX_COVERAGE_RANGE_DAYS,
 } from '../lib/exports/coverage/spotCoverage';
+import { spotCoverageSchema } from '../lib/exports/coverage/spotCoverageSchema';
 import { DEFAULT_FLEET_PAGE_SPOTS, MAX_FLEET_PAGE_SPOTS } from '../lib/exports/fleet/fleetStatus';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../lib/exports/lifecycle/listExports';
 import { EXPORT_STATUSES } from '../lib/exports/record/ExportStatus';
@@ -22,9 +24,12 @@ import { EXPORT_ID_PATTERN } from '../lib/exports/record/exportId';
 import { SPOT_ID_PATTERN } from '../lib/exports/record/spotId';
 import { RFC3339_UTC_SECONDS } from '../lib/exports/time/instants';
 import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../lib/http/apiRequestLimits';
+import { backfillViewSchema } from '../lib/http/backfillViewSchema';
+import { exportListSchema, exportViewSchema } from '../lib/http/exportViewSchema';
 import { JSON_CONTENT_TYPE } from '../lib/http/jsonResponse';
 import { PROBLEM_CONTENT_TYPE } from '../lib/http/problemResponse';
 import { INTERNAL_ERROR_PROBLEM } from '../lib/http/problemResponses';
+import { gatewayMessageSchema, problemSchema } from '../lib/http/problemSchema';
 import { MAX_FLEET_QUERY_SPOTS } from '../lib/http/readFleetQuery';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -36,17 +41,10 @@ import { SPOT_ID_HEADER } from '../lib/http/readSpotId';
 import { FLEET_ROUTE_KEYS, ROUTES, type RouteKey, routeKey } from '../lib/http/routeTable';
 import { SETTINGS } from '../lib/settings/settingsTable';
 import {
-  archivedFilesSchema,
   backfillListSchema,
   backfillRequestSchema,
-  backfillViewSchema,
   COMPONENT_SCHEMAS,
-  exportListSchema,
-  exportViewSchema,
   fleetPageSchema,
-  gatewayMessageSchema,
-  problemSchema,
-  spotCoverageSchema,
   startExportBodySchema,
 } from './apiSchemas';
 
@@ -470,7 +468,9 @@ function componentSchemas(): Record<string, JsonObject> {
   for (const schema of COMPONENT_SCHEMAS) registry.add(schema, { id: idOf(schema) });
   const { schemas } = z.toJSONSchema(registry, {
     target: 'draft-2020-12',
-    io: 'input',
+    // As output, an answer's object lists exactly the members the API sends (no additional
+    // properties); the request bodies are strict objects, which refuse unknown fields either way.
+    io: 'output',
     uri: (id) => `${SCHEMA_REF_PREFIX}${id}`,
   });
   return Object.fromEntries(

@@ -1,7 +1,7 @@
 import { BACKFILL_ID_PATTERN } from '../../lib/exports/backfill/BackfillRecord';
+import type { BackfillView } from '../../lib/http/backfillViewSchema';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_CHARS } from '../../lib/http/readIdempotencyKey';
 import { CLI_NAME } from '../../lib/settings/localRuntimeLayout';
-import type { BackfillView } from '../BackfillView';
 import { backfillBody, backfillSpots, DEFAULT_WINDOW, UNTIL_NOW } from '../backfillRequest';
 import type { CliCommand, CommandContext } from '../CliCommand';
 import {

@@ -4,9 +4,9 @@ import {
   MAX_COVERAGE_RANGE_DAYS,
   MAX_COVERAGE_RANGE_MS,
 } from '../../lib/exports/coverage/spotCoverage';
+import type { SpotCoverage } from '../../lib/exports/coverage/spotCoverageSchema';
 import { wholeSecondInstant } from '../../lib/exports/time/intervals';
 import type { CliCommand, CommandContext } from '../CliCommand';
-import type { SpotCoverageView } from '../CoverageView';
 import { rejectPositionals, requireSpotId, stringOption } from '../cliOptions';
 import { ExitCode } from '../ExitCode';
 import { CliUsageError } from '../errors';
@@ -49,7 +49,7 @@ async function runCoverage(context: CommandContext): Promise<ExitCode> {
   for (const note of offsetInstantNotes(values, ['from', 'until'])) io.stderr.write(`${note}\n`);
 
   const client = context.client();
-  const pages: SpotCoverageView[] = [];
+  const pages: SpotCoverage[] = [];
   let nextToken: string | undefined;
   do {
     const page = await client.getCoverage(spotId, {

@@ -1,10 +1,10 @@
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../../lib/exports/lifecycle/listExports';
 import { ExportStatus, isExportStatus } from '../../lib/exports/record/ExportStatus';
+import type { ExportView } from '../../lib/http/exportViewSchema';
 import { MAX_NEXT_TOKEN_CHARS, NEXT_TOKEN_PATTERN } from '../../lib/http/readListQuery';
 import type { CliCommand, CommandContext } from '../CliCommand';
 import { booleanOption, integerOption, rejectPositionals, requireSpotId, stringOption } from '../cliOptions';
 import { ExitCode } from '../ExitCode';
-import type { ExportView } from '../ExportView';
 import { CliUsageError } from '../errors';
 import { formatExportTable, formatUsd } from '../formatExportView';
 
@@ -97,13 +97,9 @@ function statusOption(text: string | undefined): ExportStatus | undefined {
  * `--all`, the spot's whole history (or, with `--status`, that of its exports in that state).
  */
 export function describeTotal(items: readonly ExportView[]): string | undefined {
-  const priced = items.filter((item) => item.cost !== undefined);
-  if (priced.length === 0) return undefined;
-  const usd = priced.reduce((sum, item) => sum + (item.cost?.totalUsd ?? 0), 0);
-  const requested = priced
-    .flatMap((item) => (item.requestedAt === undefined ? [] : [item.requestedAt]))
-    .sort();
-  const period =
-    requested.length === 0 ? '' : ` requested ${requested[0]} to ${requested[requested.length - 1]}`;
-  return `Total: ${formatUsd(usd)} est. for ${priced.length} export${priced.length === 1 ? '' : 's'}${period}\n`;
+  if (items.length === 0) return undefined;
+  const usd = items.reduce((sum, item) => sum + item.cost.totalUsd, 0);
+  const requested = items.map((item) => item.requestedAt).sort();
+  const period = ` requested ${requested[0]} to ${requested[requested.length - 1]}`;
+  return `Total: ${formatUsd(usd)} est. for ${items.length} export${items.length === 1 ? '' : 's'}${period}\n`;
 }

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { MAX_COVERAGE_PAGE_WINDOWS } from '../../lib/exports/coverage/spotCoverage';
+import type { SpotCoverage } from '../../lib/exports/coverage/spotCoverageSchema';
 import type { CliCommand, CommandContext } from '../CliCommand';
-import type { SpotCoverageView } from '../CoverageView';
 import { integerOption, rejectPositionals, stringOption } from '../cliOptions';
 import { ExitCode } from '../ExitCode';
 import type { ExportsApiClient } from '../ExportsApiClient';
@@ -57,7 +57,7 @@ async function runReport(context: CommandContext): Promise<ExitCode> {
   const statuses = await client.listAllSpots();
   const spots: SpotReport[] = [];
   for (const status of statuses) {
-    const pages: SpotCoverageView[] = [];
+    const pages: SpotCoverage[] = [];
     let nextToken: string | undefined;
     do {
       const page = await client.getCoverage(status.spotId, {

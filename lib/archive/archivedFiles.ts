@@ -7,49 +7,12 @@ import {
 import type { ExportRecord } from '../exports/record/ExportRecord';
 import { ExportStatus } from '../exports/record/ExportStatus';
 import type { ExportStore } from '../exports/record/ExportStore';
+import type { ArchivedFilesView, ArchiveFilesState, ArchiveView } from './archivedFilesSchema';
 import { ArchivedObjectMissingError } from './errors';
 import type { ArchiveReader, ArchiveSettings } from './ports';
 
-/** An export's archive as the API shows it. */
-export interface ArchiveView {
-  /** PENDING, ARCHIVED or FAILED; NONE for an export that did not complete (nothing to archive). */
-  status: ArchiveStatus | 'NONE';
-  archivedAt?: string;
-  reason?: string;
-}
-
-/**
- * The archive as `/files` shows it: also EXPIRED for an archive whose files the bucket's lifecycle
- * rule may have deleted (from `expiredAt`), or whose files are no longer in the bucket.
- */
-export interface ArchiveFilesState {
-  status: ArchiveView['status'] | typeof ARCHIVE_EXPIRED;
-  archivedAt?: string;
-  /** When the lifecycle rule started deleting the files, at the earliest. */
-  expiredAt?: string;
-  reason?: string;
-}
-
 /** What `/files` says of an archive whose files are gone. */
 export const ARCHIVE_EXPIRED = 'EXPIRED';
-
-export interface ArchivedFileView {
-  name: string;
-  key: string;
-  bytes: number;
-  sha256: string;
-  rows: number;
-  /** Fetches the stored `.csv.gz` with no header until `urlExpiresAt`. */
-  url: string;
-  urlExpiresAt: string;
-}
-
-export interface ArchivedFilesView {
-  archive: ArchiveFilesState;
-  items: ArchivedFileView[];
-  /** Present when more files follow: pass it back as `?nextToken=` for the next page. */
-  nextToken?: string;
-}
 
 /** Files per `/files` page: a page with its URLs stays far below a Lambda response's 6 MB. */
 export const FILES_PAGE_SIZE = 1000;

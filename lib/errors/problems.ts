@@ -1,11 +1,8 @@
 import type { UpstreamWaitKind } from './ClassifiedError';
+import type { FieldProblem } from './fieldProblemSchema';
 
-/** One invalid field of a request, as RFC 9457 extension member `errors`. */
-export interface FieldProblem {
-  /** Where the problem is, e.g. `body.from`, `header.x-spot-id`, `query.limit`. */
-  field: string;
-  message: string;
-}
+/** One invalid field of a request, as RFC 9457 extension member `errors` (./fieldProblemSchema.ts). */
+export type { FieldProblem };
 
 /** What the API answers for a failure, rendered as `application/problem+json` (RFC 9457). */
 export interface ProblemInit {

@@ -1,50 +1,13 @@
-import type { BackfillRecord, BackfillWindow } from '../exports/backfill/BackfillRecord';
-import type {
-  BackfillProgress,
-  BackfillStatus,
-  BackfillWindowCounts,
-  BackfillWindowProgress,
-} from '../exports/backfill/backfillProgress';
+import type { BackfillRecord } from '../exports/backfill/BackfillRecord';
+import type { BackfillProgress } from '../exports/backfill/backfillProgress';
+import type { BackfillView } from './backfillViewSchema';
 
 const MS_PER_HOUR = 3_600_000;
 
-/** What a backfill planned: the windows it exports and the stretches the ledger already held. */
-export interface BackfillPlanView {
-  windowCount: number;
-  windows: BackfillWindow[];
-  skipped: BackfillWindow[];
-  /** Hours of the range the ledger already held (covered, in flight or retrying). */
-  skippedHours: number;
-}
+/** What a backfill's record alone says: its answer without where it stands. */
+type BackfillRecordView = Omit<BackfillView, 'status' | 'progress' | 'windows'>;
 
-/** A backfill as the API shows it, without its progress (the answer to its creation). */
-export interface BackfillView {
-  backfillId: string;
-  spotId: string;
-  from: string;
-  until: string;
-  windowHours: number;
-  createdAt: string;
-  abortedAt?: string;
-  /** True while its windows are still being recorded (the reconciler finishes a long plan). */
-  recording: boolean;
-  plan: BackfillPlanView;
-}
-
-/** A backfill with where it stands. */
-export interface BackfillProgressView extends BackfillView {
-  status: BackfillStatus;
-  progress: {
-    windows: BackfillWindowCounts;
-    rowsArchived: number;
-    elapsedSeconds: number;
-    /** Seconds left, from the spot's recent export durations; absent with no history to learn from. */
-    etaSeconds?: number;
-  };
-  windows: BackfillWindowProgress[];
-}
-
-export function backfillView(record: BackfillRecord): BackfillView {
+export function backfillView(record: BackfillRecord): BackfillRecordView {
   return {
     backfillId: record.backfillId,
     spotId: record.spotId,
@@ -66,10 +29,8 @@ export function backfillView(record: BackfillRecord): BackfillView {
   };
 }
 
-export function backfillProgressView(
-  record: BackfillRecord,
-  progress: BackfillProgress,
-): BackfillProgressView {
+/** A backfill as every backfill route answers it: its plan and where each of its windows stands. */
+export function backfillProgressView(record: BackfillRecord, progress: BackfillProgress): BackfillView {
   return {
     ...backfillView(record),
     status: progress.status,

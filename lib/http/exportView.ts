@@ -1,18 +1,11 @@
-import { type ArchiveView, archiveView } from '../archive/archivedFiles';
-import type { ExportCost } from '../exports/cost/exportCost';
-import type { ExportUsage } from '../exports/cost/exportUsage';
+import { archiveView } from '../archive/archivedFiles';
+import type { ArchiveSummaryView } from '../archive/archivedFilesSchema';
 import { exportUsageAndCost } from '../exports/cost/totalOfExports';
 import { archiveFileCount } from '../exports/record/ExportArchive';
-import {
-  type ExportOrigin,
-  type ExportRecord,
-  type ExportRequest,
-  type ExportSource,
-  itemsWithin,
-  QueuePriority,
-} from '../exports/record/ExportRecord';
+import { type ExportRecord, itemsWithin, QueuePriority } from '../exports/record/ExportRecord';
 import { ExportStatus } from '../exports/record/ExportStatus';
 import { AWS_PRICE_TABLE } from '../settings/settingsTable';
+import type { ExportView, QueueView, UpstreamWaitView } from './exportViewSchema';
 
 /**
  * A Lambda response may not pass 6 MB, and an export may have thousands of 4 KB links. A view
@@ -21,69 +14,6 @@ import { AWS_PRICE_TABLE } from '../settings/settingsTable';
  * `linksTruncated` that some were left out. Every file is in the archive (`GET /exports/{exportId}/files`).
  */
 export const MAX_VIEW_LINK_BYTES = 48 * 1024;
-
-/** An export as the API shows it: no storage bookkeeping (version) and no idempotency key. */
-export interface ExportView {
-  exportId: string;
-  spotId: string;
-  status: ExportStatus;
-  upstreamStatus?: string;
-  upstreamExportId?: string;
-  request: ExportRequest;
-  /** The first links, as many as fit in MAX_VIEW_LINK_BYTES. */
-  links: string[];
-  /** How many links the export has. */
-  linkCount: number;
-  /** Present (true) when `links` holds only the first ones. */
-  linksTruncated?: true;
-  requestedAt: string;
-  startedAt?: string;
-  completedAt?: string;
-  lastPolledAt?: string;
-  pollCount: number;
-  /** Present (true) when the start asked for it: someone waits, so polls come close around the expected end. */
-  urgent?: true;
-  source: ExportSource;
-  /** The schedule whose run planned the export, or the backfill it is a window of. */
-  origin?: ExportOrigin;
-  /** While QUEUED: where it waits in its spot's queue. */
-  queue?: QueueView;
-  /** When it left its spot's queue and took the spot. */
-  dequeuedAt?: string;
-  failureReason?: string;
-  /** While REQUESTED after a create attempt was put off: why the export still waits for the upstream. */
-  upstreamWait?: UpstreamWaitView;
-  /** The archive of the export's files (`GET /exports/{id}/files` lists them with download URLs). */
-  archive: ArchiveSummaryView;
-  /** What it used so far: transitions, invocations, upstream calls, table units, archive bytes. */
-  usage: ExportUsage;
-  /** Its estimated AWS charges at the settings' price table (region and date stated). */
-  cost: ExportCost;
-}
-
-/** The archive's state and what it holds, without download URLs. */
-export interface ArchiveSummaryView extends ArchiveView {
-  files: number;
-  rows?: number;
-}
-
-/** A queued export's place: scheduled runs and API starts ahead of backfill windows, first in first out within each. */
-export interface QueueView {
-  /** 1 = next to start once the spot frees; absent when not read (a page of a listing that is not of QUEUED exports). */
-  position?: number;
-  priority: 'first' | 'backfill';
-  enqueuedAt: string;
-}
-
-export interface UpstreamWaitView {
-  /** Create attempts so far. */
-  attempts: number;
-  /** `throttled`, `unavailable`, `auth-paced` or `timeout`. */
-  lastErrorKind?: string;
-  lastErrorAt?: string;
-  /** When the upstream (or the auth pacer) said the next attempt may go, if it said. */
-  nextAttemptAt?: string;
-}
 
 /** `queuePosition`: the export's place in its spot's queue, when QUEUED and read. */
 export function exportView(record: ExportRecord, queuePosition?: number): ExportView {
@@ -94,7 +24,9 @@ export function exportView(record: ExportRecord, queuePosition?: number): Export
     status: record.status,
     ...(record.upstreamStatus !== undefined && { upstreamStatus: record.upstreamStatus }),
     ...(record.upstreamExportId !== undefined && { upstreamExportId: record.upstreamExportId }),
-    request: record.request,
+    // The record keeps the request as the request schema accepted it (a schedule or backfill sets
+    // no file options), so its delimiter is one the schema allows.
+    request: record.request as ExportView['request'],
     links,
     linkCount: record.links.length,
     ...(links.length < record.links.length && { linksTruncated: true as const }),

@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ExportView } from '../../lib/http/exportView';
+import type { ExportView } from '../../lib/http/exportViewSchema';
 import { parseLocalRuntimeSettings } from '../../local/localRuntimeSettings';
 import type { SimulatedExportView, SimulatorRequest } from '../../local/openweb-simulator/index';
 import { LOCAL_PROJECT_ROOT } from '../../local/projectRoot';

@@ -1,6 +1,7 @@
 import { type CoverageWindow, WindowState } from '../coverage/CoverageLedger';
 import type { ExportRecord } from '../record/ExportRecord';
 import { type BackfillRecord, BackfillState } from './BackfillRecord';
+import type { BackfillWindowCounts, BackfillWindowProgress } from './backfillProgressSchema';
 
 const MS_PER_SECOND = 1000;
 const MS_PER_HOUR = 3_600_000;
@@ -35,27 +36,6 @@ export const BackfillStatus = {
 } as const;
 
 export type BackfillStatus = (typeof BackfillStatus)[keyof typeof BackfillStatus];
-
-export interface BackfillWindowProgress {
-  from: string;
-  until: string;
-  state: BackfillWindowState;
-  /** The export of its current (or last) attempt. */
-  exportId?: string;
-  rows?: number;
-  reason?: string;
-}
-
-export interface BackfillWindowCounts {
-  total: number;
-  done: number;
-  running: number;
-  queued: number;
-  retrying: number;
-  gaps: number;
-  pending: number;
-  withdrawn: number;
-}
 
 export interface BackfillProgress {
   status: BackfillStatus;

@@ -1,19 +1,8 @@
-import type { ExportUsage } from './exportUsage';
+import type { ExportCost, ExportUsage } from './exportCostSchema';
 import type { PriceTable } from './PriceTable';
 
-/** An export's estimated AWS charges, in US dollars, before free tiers, by service. */
-export interface ExportCost {
-  stepFunctionsUsd: number;
-  lambdaUsd: number;
-  dynamoDbUsd: number;
-  /** The API request of the start, the terminal event, a credentials read, the archive's PUTs. */
-  otherUsd: number;
-  totalUsd: number;
-  /** Storing the archive, per month it is kept (not in the total). */
-  archivePerMonthUsd: number;
-  /** Where the prices are from. */
-  pricedFor: { region: string; asOf: string };
-}
+/** An export's estimated AWS charges (./exportCostSchema.ts). */
+export type { ExportCost };
 
 const BYTES_PER_GB = 1024 ** 3;
 /** Each export's start is one API request (or schedule invocation), its end one event; credentials are read at most three times (cached 5 minutes per container). */

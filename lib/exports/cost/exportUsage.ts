@@ -1,30 +1,10 @@
 import { archiveFileCount } from '../record/ExportArchive';
 import type { ExportRecord } from '../record/ExportRecord';
 import { ExportStatus } from '../record/ExportStatus';
+import type { ExportUsage } from './exportCostSchema';
 
-/**
- * What one export used, counted from its record and the path it took through the workflow
- * (infra/PollingWorkflow.ts). Polls, create attempts and archive bytes are the record's own; the
- * rest follow from them as the code path does: each poll and create attempt is one task
- * invocation and one state transition, each poll one status call upstream and one write.
- */
-export interface ExportUsage {
-  /** Step Functions state transitions (what Standard workflows bill). */
-  stateTransitions: number;
-  /** Lambda invocations: the start, the create attempts, the polls, the archive. */
-  taskInvocations: number;
-  /** Their billed duration times memory, in GB-seconds (estimated: the price table's sizes). */
-  billedGbSeconds: number;
-  /** Calls to the upstream: creates and status polls (auth calls are shared per spot, not counted). */
-  upstreamCalls: number;
-  /** DynamoDB request units, as the code path reads and writes. */
-  tableReads: number;
-  tableWrites: number;
-  /** Bytes the archive stores for it. */
-  archiveBytes: number;
-  /** Files the archive stored (gzip CSV and Parquet each), for its PUT requests. */
-  archiveFiles: number;
-}
+/** What one export used (./exportCostSchema.ts). */
+export type { ExportUsage };
 
 /** Sizes the counts assume where nothing is measured (from the price table). */
 export interface UsageAssumptions {

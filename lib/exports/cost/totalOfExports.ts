@@ -1,17 +1,11 @@
 import type { ExportRecord } from '../record/ExportRecord';
 import { addCosts, type ExportCost, estimateExportCost } from './exportCost';
+import type { ExportsTotal } from './exportCostSchema';
 import { addUsage, type ExportUsage, emptyUsage, exportUsage } from './exportUsage';
 import type { PriceTable } from './PriceTable';
 
-/** What a set of exports (a spot's, over a period) used and cost together. */
-export interface ExportsTotal {
-  exports: number;
-  /** The period they were requested in: the earliest and latest `requestedAt`; absent for none. */
-  from?: string;
-  until?: string;
-  usage: ExportUsage;
-  cost: ExportCost;
-}
+/** What a set of exports used and cost together (./exportCostSchema.ts). */
+export type { ExportsTotal };
 
 /** One export's usage and estimated cost at `prices`. */
 export function exportUsageAndCost(

@@ -1,3 +1,5 @@
+import type { WindowSource } from './spotCoverageSchema';
+
 /**
  * The coverage ledger: per spot, the time windows of date-range exports and where each stands,
  * and per schedule how far it has planned. A publisher answers "which hours of which spots do I
@@ -19,11 +21,8 @@ export const WindowState = {
 
 export type WindowState = (typeof WindowState)[keyof typeof WindowState];
 
-/** Who planned a window: a schedule's run, a backfill, or an export started over the API. */
-export type WindowSource =
-  | { kind: 'schedule'; schedule: string }
-  | { kind: 'backfill'; backfillId: string }
-  | { kind: 'api' };
+/** Who planned a window (its shape is the coverage answer's, ./spotCoverageSchema.ts). */
+export type { WindowSource };
 
 /** One window `[from, until)` of a spot. Instants are RFC 3339 UTC, whole seconds. */
 export interface CoverageWindow {

@@ -6,72 +6,17 @@ import {
   subtractIntervals,
   wholeSecondInstant,
 } from '../time/intervals';
-import { type CoverageWindow, type WindowSource, WindowState } from './CoverageLedger';
+import { type CoverageWindow, WindowState } from './CoverageLedger';
+import type {
+  CoverageGapView,
+  CoverageOfWindows,
+  InstantInterval,
+  WindowInFlightView,
+} from './spotCoverageSchema';
 
 const MS_PER_HOUR = 3_600_000;
 /** Hours are given to the thousandth (3.6 s). */
 const HOUR_DECIMALS_FACTOR = 1000;
-
-/** `[from, until)`, RFC 3339 UTC instants to the second. */
-export interface InstantInterval {
-  from: string;
-  until: string;
-}
-
-/** A window given up on: every attempt failed, or the upstream refused the request itself. */
-export interface CoverageGapView extends InstantInterval {
-  reason: string;
-  attempts: number;
-  /** Every export that attempted the window, oldest first. */
-  exportIds: string[];
-  source: WindowSource;
-  plannedAt: string;
-  /**
-   * Hours of the gap, within the answer's page, that no covered or in-flight window accounts for:
-   * 0 once another window (an export of another range) covers them.
-   */
-  openHours: number;
-}
-
-/** A window whose export is queued, running or archiving (`IN_FLIGHT`), or failed and waits to be tried again (`RETRYING`). */
-export interface WindowInFlightView extends InstantInterval {
-  state: typeof WindowState.IN_FLIGHT | typeof WindowState.RETRYING;
-  /** The export of the current (or, retrying, the last) attempt. */
-  exportId: string;
-  exportIds: string[];
-  attempts: number;
-  source: WindowSource;
-  plannedAt: string;
-  /** RETRYING: when the next attempt may start. */
-  nextAttemptAt?: string;
-  /** RETRYING: why the last attempt did not cover it. */
-  reason?: string;
-}
-
-/**
- * Hours of the page by what holds them. An hour counts once, in the first of: covered, in flight
- * (or retrying), gap, not planned; so the four add up to `hours` (to the thousandth). Overlaps are
- * counted apart: hours that more than one window exports (or exported).
- */
-export interface CoverageSummary {
-  hours: number;
-  coveredHours: number;
-  inFlightHours: number;
-  gapHours: number;
-  notPlannedHours: number;
-  overlapHours: number;
-}
-
-/** What a spot's windows say about one stretch of time. */
-export interface CoverageOfWindows {
-  /** Where the data is archived (COVERED windows), merged. */
-  covered: InstantInterval[];
-  /** Where more than one window covers, or is exporting, the same hours: allowed (the `comments` view keeps one row per comment), and shown. */
-  overlaps: InstantInterval[];
-  gaps: CoverageGapView[];
-  inFlight: WindowInFlightView[];
-  summary: CoverageSummary;
-}
 
 /**
  * What `windows` say about `part`, a stretch of the range `[rangeFromMs, …)` asked about: each

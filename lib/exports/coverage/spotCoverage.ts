@@ -1,10 +1,11 @@
 import { InvalidPaginationTokenError } from '../record/errors';
 import { wholeSecondInstant } from '../time/intervals';
 import type { CoverageWindow } from './CoverageLedger';
-import { type CoverageOfWindows, coverageOfWindows, type InstantInterval } from './coverageOfWindows';
+import { coverageOfWindows } from './coverageOfWindows';
 import { decodeCoveragePageToken, encodeCoveragePageToken } from './coveragePageToken';
 import { CoverageTooDenseError } from './errors';
 import type { CoverageDependencies } from './ports';
+import type { SpotCoverage } from './spotCoverageSchema';
 
 const MS_PER_SECOND = 1000;
 const MS_PER_DAY = 24 * 60 * 60 * MS_PER_SECOND;
@@ -33,30 +34,6 @@ export interface SpotCoverageQuery {
   /** Windows per page, 1 to 1000 (default 500). */
   limit?: number;
   /** A page's `nextToken`: the next page of the same range (`from`/`until`, when given, must be the token's). */
-  nextToken?: string;
-}
-
-/** A schedule's watermark, as the coverage answer shows it. */
-export interface WatermarkView {
-  schedule: string;
-  /** Every hour before this is planned by the schedule's runs. */
-  until: string;
-  updatedAt: string;
-}
-
-/** What the coverage ledger says about a spot's hours in a range, a page at a time. */
-export interface SpotCoverage extends CoverageOfWindows {
-  spotId: string;
-  /** The range asked about, defaults filled in. */
-  range: InstantInterval;
-  /**
-   * The part of the range this page is about: all of it on the last page. Pages follow each
-   * other without overlap, so their summaries add up to the range's.
-   */
-  page: InstantInterval;
-  /** Every schedule's watermark for the spot, whatever the range. */
-  watermarks: WatermarkView[];
-  /** Present when the range goes on after `page.until`: pass it back for the next page. */
   nextToken?: string;
 }
 

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spotCoverageViewSchema } from '../../../cli/CoverageView';
 import { fleetPageViewSchema } from '../../../cli/FleetView';
 import { DayState, fleetReportHtml, type SpotReport } from '../../../cli/fleetReport';
 import { makeCoverageHandler } from '../../../functions/coverage';
 import { makeSpotsHandler } from '../../../functions/spots';
 import { type CoverageWindow, WindowState } from '../../../lib/exports/coverage/CoverageLedger';
+import { spotCoverageSchema } from '../../../lib/exports/coverage/spotCoverageSchema';
 import { DEFAULT_EXPORT_SETTINGS } from '../../../lib/exports/record/ExportSettings';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { DynamoDbBackfillStore } from '../../../lib/store/DynamoDbBackfillStore';
@@ -122,7 +122,7 @@ describe('the fleet report in a browser', () => {
       );
       spots.push({
         status,
-        coverage: spotCoverageViewSchema.parse(parseResponse(response).body),
+        coverage: spotCoverageSchema.parse(parseResponse(response).body),
         backfills: [],
         // The period's cost as the report command sums it from export views (checked end to end in e2e/fleet).
         cost: { exports: spots.length + 1, totalUsd: (spots.length + 1) * COST_PER_EXPORT_USD },

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeCoverageHandler } from '../../../functions/coverage';
 import { type CoverageWindow, WindowState } from '../../../lib/exports/coverage/CoverageLedger';
-import type { SpotCoverage } from '../../../lib/exports/coverage/spotCoverage';
+import type { SpotCoverage } from '../../../lib/exports/coverage/spotCoverageSchema';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { DynamoDbCoverageLedger } from '../../../lib/store/DynamoDbCoverageLedger';
 import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';

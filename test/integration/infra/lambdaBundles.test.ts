@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../infra/ExportFunction';
@@ -45,7 +46,34 @@ describe('the functions Lambda runs', () => {
     },
     BUNDLE_TIMEOUT_MS,
   );
+
+  it(
+    "bundle none of the answers' schemas: the functions import only the types inferred from them",
+    async () => {
+      // Prepare
+      const documented = (await sourceFiles(join(PROJECT_ROOT, 'lib'))).filter((file) =>
+        /z\.(describe|globalRegistry)\b/.test(readFileSync(join(PROJECT_ROOT, file), 'utf8')),
+      );
+
+      // Act
+      const files = await bundleInputs(Object.values(HandlerNames).map(handlerEntryPath));
+
+      // Assess
+      expect(documented).toContain('lib/http/exportViewSchema.ts');
+      expect(documented).toContain('lib/exports/coverage/spotCoverageSchema.ts');
+      expect(files.filter((file) => documented.includes(file))).toEqual([]);
+    },
+    BUNDLE_TIMEOUT_MS,
+  );
 });
+
+/** The TypeScript files under `directory`, relative to the project root. */
+async function sourceFiles(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(PROJECT_ROOT, join(entry.parentPath, entry.name)));
+}
 
 describe('the bundles the stack ships', () => {
   let workDir: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
-import type { SpotCoverage } from '../../../lib/exports/coverage/spotCoverage';
+import type { SpotCoverage } from '../../../lib/exports/coverage/spotCoverageSchema';
 import { eventually, requestJson } from './support/http';
 import {
   CLI_TIMEOUT_MS,

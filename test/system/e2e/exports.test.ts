@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportView } from '../../../lib/http/exportView';
-import { COMMENT_FIELDS } from '../../../local/openweb-simulator/index';
+import type { ExportView } from '../../../lib/http/exportViewSchema';
+import { COMMENT_FIELDS } from '../../../local/openweb-simulator';
 import { eventually, requestJson } from './support/http';
 import {
   CLI_TIMEOUT_MS,

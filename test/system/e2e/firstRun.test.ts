@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportView } from '../../../lib/http/exportView';
+import type { ExportView } from '../../../lib/http/exportViewSchema';
 import { eventually, requestJson } from './support/http';
 import {
   DAY,

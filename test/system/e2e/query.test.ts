@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportView } from '../../../lib/http/exportView';
+import type { ExportView } from '../../../lib/http/exportViewSchema';
 import { exampleQuestions } from '../../support/exampleQuestions';
 import { eventually, requestJson } from './support/http';
 import { DAY, FIRST_READY_TIMEOUT_MS, runCliProcess, TIME_SCALE } from './support/localRuntimeFixtures';

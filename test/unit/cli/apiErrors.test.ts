@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
 import { runCli } from '../../../cli/runCli';
-import { EXPORT_ID, SPOT_ID } from './support/exportViews';
+import { EXPORT_ID, exportView, SPOT_ID } from './support/exportViews';
 import {
   type FakeExportsApi,
   type FakeRoute,
@@ -75,7 +75,7 @@ describe('API errors', () => {
         type: '/problems/spot-busy',
         title: 'Spot busy',
         detail: `Spot ${SPOT_ID} already has an export running.`,
-        activeExportId: 'exp_active',
+        activeExportId: 'ex_01kak3f4v2qz7m9d8c5b4a0009',
       }),
     );
     const io = createTestIo();
@@ -86,7 +86,9 @@ describe('API errors', () => {
     // Assess
     expect(code).toBe(ExitCode.API_ERROR);
     expect(io.stderrText()).toContain(`Spot busy: Spot ${SPOT_ID} already has an export running.`);
-    expect(io.stderrText()).toContain(`npx openweb-exports watch exp_active --spot ${SPOT_ID}`);
+    expect(io.stderrText()).toContain(
+      `npx openweb-exports watch ex_01kak3f4v2qz7m9d8c5b4a0009 --spot ${SPOT_ID}`,
+    );
   });
 
   it('reports an error answer that is not a problem document by its HTTP status, with a hint on 403', async () => {
@@ -114,6 +116,33 @@ describe('API errors', () => {
     // Assess
     expect(code).toBe(ExitCode.API_ERROR);
     expect(io.stderrText()).toContain('is it the openweb-exports API?');
+  });
+
+  it('exits 5 when an export answer lacks a member the API always sends', async () => {
+    // Prepare
+    const { archive: _archive, ...withoutArchive } = exportView();
+    const server = await serve(() => ({ status: 200, body: withoutArchive }));
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(['status', EXPORT_ID, '--api', server.url, '--spot', SPOT_ID], io);
+
+    // Assess
+    expect(code).toBe(ExitCode.API_ERROR);
+    expect(io.stderrText()).toContain('is it the openweb-exports API?');
+  });
+
+  it('passes on with --json the members a newer API adds to an export', async () => {
+    // Prepare
+    const server = await serve(() => ({ status: 200, body: { ...exportView(), costUsd: 0.02 } }));
+    const io = createTestIo();
+
+    // Act
+    const code = await runCli(['status', EXPORT_ID, '--api', server.url, '--spot', SPOT_ID, '--json'], io);
+
+    // Assess
+    expect(code).toBe(ExitCode.SUCCESS);
+    expect(JSON.parse(io.stdoutText())).toEqual({ ...exportView(), costUsd: 0.02 });
   });
 
   it('exits 6 and names the URL when the API cannot be reached', async () => {

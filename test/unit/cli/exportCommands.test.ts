@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
 import { ExportsApiClient } from '../../../cli/ExportsApiClient';
 import { runCli } from '../../../cli/runCli';
-import { COMPLETED_LINKS, EXPORT_ID, exportView, SPOT_ID } from './support/exportViews';
+import type { ExportView } from '../../../lib/http/exportViewSchema';
+import { COMPLETED_LINKS, EXPORT_ID, exportList, exportView, SPOT_ID } from './support/exportViews';
 import { type FakeExportsApi, type FakeRoute, startFakeExportsApi } from './support/fakeExportsApi';
 import { createTestIo } from './support/testIo';
 
@@ -89,7 +90,7 @@ describe('status command', () => {
     expect(io.stdoutText()).toMatch(/^archive +NONE$/m);
   });
 
-  it.each([
+  it.each<[ExportView['archive'], string]>([
     [
       { status: 'ARCHIVED', archivedAt: '2026-05-01T12:01:00Z', files: 2, rows: 500 },
       'ARCHIVED (2 files, 500 rows)',
@@ -175,17 +176,17 @@ describe('list command', () => {
     // Prepare
     const server = await serve(() => ({
       status: 200,
-      body: {
-        items: [
+      body: exportList(
+        [
           exportView({
-            exportId: 'exp_2',
+            exportId: 'ex_01kak3f4v2qz7m9d8c5b4a0002',
             status: 'COMPLETED',
             archive: { status: 'ARCHIVED', files: 1, rows: 250 },
           }),
-          exportView({ exportId: 'exp_1', archive: { status: 'PENDING', files: 0 } }),
+          exportView({ exportId: 'ex_01kak3f4v2qz7m9d8c5b4a0001', archive: { status: 'PENDING', files: 0 } }),
         ],
-        nextToken: 'tok-2',
-      },
+        'tok-2',
+      ),
     }));
     const io = createTestIo();
 
@@ -201,8 +202,8 @@ describe('list command', () => {
     expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({ status: 'COMPLETED', limit: '2' });
     const lines = io.stdoutText().trimEnd().split('\n');
     expect(lines[0]).toMatch(/^EXPORT\s+STATUS\s+ARCHIVE\s+REQUESTED\s+SOURCE\s+POLLS\s+REQUEST$/);
-    expect(lines[1]).toMatch(/^exp_2\s+COMPLETED\s+ARCHIVED\s/);
-    expect(lines[2]).toMatch(/^exp_1\s+PROCESSING\s+PENDING\s/);
+    expect(lines[1]).toMatch(/^ex_01kak3f4v2qz7m9d8c5b4a0002\s+COMPLETED\s+ARCHIVED\s/);
+    expect(lines[2]).toMatch(/^ex_01kak3f4v2qz7m9d8c5b4a0001\s+PROCESSING\s+PENDING\s/);
     expect(io.stderrText()).toContain('--next-token tok-2');
   });
 
@@ -211,10 +212,16 @@ describe('list command', () => {
     const server = await serve((request) => {
       const token = request.query.get('nextToken');
       if (token === null)
-        return { status: 200, body: { items: [exportView({ exportId: 'exp_3' })], nextToken: 'p2' } };
+        return {
+          status: 200,
+          body: exportList([exportView({ exportId: 'ex_01kak3f4v2qz7m9d8c5b4a0003' })], 'p2'),
+        };
       if (token === 'p2')
-        return { status: 200, body: { items: [exportView({ exportId: 'exp_2' })], nextToken: 'p3' } };
-      return { status: 200, body: { items: [exportView({ exportId: 'exp_1' })] } };
+        return {
+          status: 200,
+          body: exportList([exportView({ exportId: 'ex_01kak3f4v2qz7m9d8c5b4a0002' })], 'p3'),
+        };
+      return { status: 200, body: exportList([exportView({ exportId: 'ex_01kak3f4v2qz7m9d8c5b4a0001' })]) };
     });
     const io = createTestIo();
 
@@ -226,16 +233,16 @@ describe('list command', () => {
     expect(server.requests.map((request) => request.query.get('nextToken'))).toEqual([null, 'p2', 'p3']);
     const listing = JSON.parse(io.stdoutText());
     expect(listing.items.map((item: { exportId: string }) => item.exportId)).toEqual([
-      'exp_3',
-      'exp_2',
-      'exp_1',
+      'ex_01kak3f4v2qz7m9d8c5b4a0003',
+      'ex_01kak3f4v2qz7m9d8c5b4a0002',
+      'ex_01kak3f4v2qz7m9d8c5b4a0001',
     ]);
     expect(listing.nextToken).toBeUndefined();
   });
 
   it('says so when the spot has no exports', async () => {
     // Prepare
-    const server = await serve(() => ({ status: 200, body: { items: [] } }));
+    const server = await serve(() => ({ status: 200, body: exportList([]) }));
     const io = createTestIo();
 
     // Act

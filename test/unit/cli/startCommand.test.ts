@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
 import { runCli } from '../../../cli/runCli';
+import type { ExportView } from '../../../lib/http/exportViewSchema';
 import { EXPORT_ID, exportView, SPOT_ID } from './support/exportViews';
 import { type FakeExportsApi, type FakeRoute, startFakeExportsApi } from './support/fakeExportsApi';
 import { createTestIo } from './support/testIo';
@@ -20,7 +21,10 @@ describe('start command', () => {
 
   const accepted: FakeRoute = (request) => ({
     status: 202,
-    body: exportView({ status: 'REQUESTED', request: { kind: 'dateRange', ...(request.body as object) } }),
+    body: exportView({
+      status: 'REQUESTED',
+      request: { kind: 'dateRange', ...(request.body as object) } as ExportView['request'],
+    }),
     headers: { location: `/exports/${EXPORT_ID}` },
   });
 
@@ -121,7 +125,9 @@ describe('start command', () => {
     // Prepare
     const server = await serve((request) => ({
       status: 202,
-      body: exportView({ request: request.body as Record<string, unknown> }),
+      body: exportView({
+        request: { kind: 'conversation', ...(request.body as object) } as ExportView['request'],
+      }),
     }));
     const io = createTestIo({ env: { OPENWEB_EXPORTS_API: server.url, OPENWEB_SPOT_ID: SPOT_ID } });
 

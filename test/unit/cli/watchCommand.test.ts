@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
-import type { ExportView } from '../../../cli/ExportView';
 import { runCli } from '../../../cli/runCli';
 import { DEFAULT_WATCH_RECONNECT_ATTEMPTS, reconnectDelayMs } from '../../../cli/watchExport';
+import type { ExportView } from '../../../lib/http/exportViewSchema';
 import { COMPLETED_LINKS, EXPORT_ID, exportView, SPOT_ID } from './support/exportViews';
 import {
   type FakeExportsApi,

@@ -3,7 +3,7 @@
 // waits on a running runtime's API.
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { ExportView } from '../../../../lib/http/exportView';
+import type { ExportView } from '../../../../lib/http/exportViewSchema';
 import { eventually, requestJson } from './http';
 import { type CollectedProcess, PROJECT_ROOT, type RuntimeProcess, spawnNode } from './runtimeProcess';
 

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BackfillView } from '../../../../cli/BackfillView';
 import { ExitCode } from '../../../../cli/ExitCode';
 import { runCli } from '../../../../cli/runCli';
+import type { BackfillView } from '../../../../lib/http/backfillViewSchema';
 import { type FakeExportsApi, type ReceivedRequest, startFakeExportsApi } from '../support/fakeExportsApi';
 import { createTestIo } from '../support/testIo';
 

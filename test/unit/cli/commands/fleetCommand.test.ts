@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../../cli/ExitCode';
 import type { SpotStatusView } from '../../../../cli/FleetView';
 import { runCli } from '../../../../cli/runCli';
+import { exportList } from '../support/exportViews';
 import {
   type FakeExportsApi,
   type FakeRoute,
@@ -124,7 +125,7 @@ describe('a command about one spot', () => {
 
 describe('coverage and list of a spot the deployment does not know', () => {
   it.each([
-    [['list', '--spot', 'sp_dmeo'], { items: [] }],
+    [['list', '--spot', 'sp_dmeo'], exportList([])],
     [
       ['coverage', '--spot', 'sp_dmeo'],
       {

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { describeTotal } from '../../../../cli/commands/listCommand';
-import { type ExportView, exportViewSchema } from '../../../../cli/ExportView';
 import { describeCost } from '../../../../cli/formatExportView';
+import type { ExportView } from '../../../../lib/http/exportViewSchema';
+import { exportView } from '../support/exportViews';
 
 function view(requestedAt: string, totalUsd: number): ExportView {
-  return exportViewSchema.parse({
-    exportId: `ex_${requestedAt}`,
-    spotId: 'sp_cli',
+  const base = exportView();
+  return exportView({
     status: 'COMPLETED',
     requestedAt,
-    cost: { totalUsd, pricedFor: { region: 'us-east-1', asOf: '2026-11' } },
-    usage: { stateTransitions: 9, taskInvocations: 7 },
+    cost: { ...base.cost, totalUsd, pricedFor: { region: 'us-east-1', asOf: '2026-11' } },
+    usage: { ...base.usage, stateTransitions: 9, taskInvocations: 7 },
   });
 }
 
@@ -25,11 +25,9 @@ describe('list', () => {
     );
   });
 
-  it('prints no total for a server that does not estimate costs', () => {
+  it('prints no total for an empty listing', () => {
     // Act / Assess
-    expect(
-      describeTotal([exportViewSchema.parse({ exportId: 'ex_1', spotId: 'sp_cli', status: 'QUEUED' })]),
-    ).toBeUndefined();
+    expect(describeTotal([])).toBeUndefined();
   });
 
   it('shows one export’s cost with its counts and where its prices are from', () => {

@@ -1,4 +1,4 @@
-import type { SpotCoverageView } from '../../../../cli/CoverageView';
+import type { SpotCoverage } from '../../../../lib/exports/coverage/spotCoverageSchema';
 
 export const COVERAGE_SPOT = 'sp_demo';
 
@@ -6,7 +6,7 @@ export const COVERAGE_SPOT = 'sp_demo';
  * Two days of a spot as the API answers: covered from 09:30 on the 20th to 06:00 on the 21st,
  * a gap 06:00-08:00 the export gave up on, a retrying window 08:00-10:00, nothing planned after.
  */
-export function coverageView(overrides: Partial<SpotCoverageView> = {}): SpotCoverageView {
+export function coverageView(overrides: Partial<SpotCoverage> = {}): SpotCoverage {
   return {
     spotId: COVERAGE_SPOT,
     range: { from: '2026-11-20T09:30:00Z', until: '2026-11-21T12:00:00Z' },

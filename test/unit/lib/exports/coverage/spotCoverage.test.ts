@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CoverageWindow, WindowState } from '../../../../../lib/exports/coverage/CoverageLedger';
-import { type SpotCoverage, spotCoverage } from '../../../../../lib/exports/coverage/spotCoverage';
+import { spotCoverage } from '../../../../../lib/exports/coverage/spotCoverage';
+import type { SpotCoverage } from '../../../../../lib/exports/coverage/spotCoverageSchema';
 import { InvalidPaginationTokenError } from '../../../../../lib/exports/record/errors';
 import { coverageWindowFixture } from '../../../../support/coverageWindowFixtures';
 import { InMemoryCoverageLedger } from '../../../../support/inMemoryPorts';
