@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
 import { LOCAL_PROJECT_ROOT } from '../../../local/projectRoot';
-import { EXPORT_ID, exportView, SPOT_ID } from '../../unit/cli/support/exportViews';
+import { EXPORT_ID, exportList, exportView, SPOT_ID } from '../../unit/cli/support/exportViews';
 import { type FakeExportsApi, startFakeExportsApi } from '../../unit/cli/support/fakeExportsApi';
 
 /** Starting the CLI through tsx takes a second or two on a busy machine. */
@@ -42,7 +42,7 @@ describe('the openweb-exports process', () => {
     async () => {
       // Prepare: a listing long enough to need more than one write to a pipe.
       const items = Array.from({ length: 100 }, () => exportView({ status: 'COMPLETED' }));
-      api = await startFakeExportsApi(() => ({ status: 200, body: { items } }));
+      api = await startFakeExportsApi(() => ({ status: 200, body: exportList(items) }));
 
       // Act
       const run = await runWithClosedStdout(['list', '--json', '--spot', SPOT_ID, '--api', api.url]);
