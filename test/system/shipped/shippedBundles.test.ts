@@ -11,7 +11,7 @@ import { ensureTable, type LocalDynamoDb, startLocalDynamoDb } from '../../../lo
 import { type OpenWebSimulator, startOpenWebSimulator } from '../../../local/openweb-simulator/index';
 import { SCHEDULED_SPOT_CONFIG } from '../../integration/infra/synthesizeTestStack';
 import { functionOf, statementsOfFunction } from '../../integration/infra/templateQueries';
-import { apiRequests } from '../../support/apiGatewayEvents';
+import { apiEvent, apiRequests } from '../../support/apiGatewayEvents';
 import { buildFunctionBundle } from '../../support/functionBundle';
 import { type AwsAccount, AwsStandIns, type ObservedCall } from './awsStandIns';
 import { BundleProcess, type Invocation, writeRunner } from './bundleProcess';
@@ -370,6 +370,13 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
       // An archive whose downloads keep failing, until the workflow gives up on it.
       const unarchived = await startAndCreate(SPOTS.archiveFailed);
       const waitingForArchiveFailed = await queueBehind(SPOTS.archiveFailed);
+      // The fleet at a glance, while the spot has an export running and one queued behind it: the
+      // spots index finds it, and its lock and partition say what it is doing.
+      const fleet = await api(HandlerNames.SPOTS, apiEvent({ route: '/spots' }));
+      expect(fleet.statusCode).toBe(200);
+      expect(fleet.body.items).toEqual(
+        expect.arrayContaining([expect.objectContaining({ spotId: SPOTS.archiveFailed, queued: 1 })]),
+      );
       simulator.finishExport(upstreamIdOf(SPOTS.archiveFailed), 'completed');
       // A status read finds it finished: it records the links (paged), frees the spot, announces it and
       // starts the export queued behind it.
