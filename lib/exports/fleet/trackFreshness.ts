@@ -14,6 +14,8 @@ export interface FreshnessSweep {
   becameStale: string[];
   /** Spots announced fresh by this sweep (their episode ended). */
   becameFresh: string[];
+  /** Spots whose change could not be announced: their mark is put back, the next sweep tries again. */
+  unannounced: string[];
 }
 
 /**
@@ -26,7 +28,13 @@ export interface FreshnessSweep {
  */
 export async function trackFreshness(deps: FleetDependencies): Promise<FreshnessSweep> {
   const nowMs = deps.now();
-  const sweep: FreshnessSweep = { spots: 0, stale: [], becameStale: [], becameFresh: [] };
+  const sweep: FreshnessSweep = {
+    spots: 0,
+    stale: [],
+    becameStale: [],
+    becameFresh: [],
+    unannounced: [],
+  };
   for (const [spotId, targetSeconds] of Object.entries(deps.settings.freshnessTargets ?? {})) {
     if (targetSeconds === null) continue;
     sweep.spots += 1;
@@ -47,16 +55,26 @@ export async function trackFreshness(deps: FleetDependencies): Promise<Freshness
       mark?.stale,
     );
     if (!changed) continue;
+    try {
+      await deps.events.publishCoverageFreshness?.({
+        spotId,
+        stale: freshness.stale,
+        coveredUntil: freshness.coveredUntil,
+        hoursBehind: freshness.hoursBehind,
+        freshnessTargetHours: freshness.freshnessTargetHours,
+        at,
+      });
+    } catch {
+      // The episode's event is not lost: the mark goes back to what it was, so the next sweep
+      // sees the change again and announces it then.
+      await deps.freshnessMarks.change(mark ?? { spotId, stale: false, since: at }, freshness.stale);
+      sweep.unannounced.push(spotId);
+      continue;
+    }
     (freshness.stale ? sweep.becameStale : sweep.becameFresh).push(spotId);
-    await deps.events.publishCoverageFreshness?.({
-      spotId,
-      stale: freshness.stale,
-      coveredUntil: freshness.coveredUntil,
-      hoursBehind: freshness.hoursBehind,
-      freshnessTargetHours: freshness.freshnessTargetHours,
-      at,
-    });
   }
   deps.metrics.count('StaleSpots', sweep.stale.length);
+  if (sweep.unannounced.length > 0)
+    deps.metrics.count('FreshnessEventsUnannounced', sweep.unannounced.length);
   return sweep;
 }

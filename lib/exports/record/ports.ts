@@ -32,7 +32,8 @@ export type ExportMetricName =
   | 'CoverageOutcomesDeferred'
   | 'BackfillsCreated'
   | 'BackfillsAborted'
-  | 'StaleSpots';
+  | 'StaleSpots'
+  | 'FreshnessEventsUnannounced';
 
 /** What the record's own use cases touch; each concept's dependencies extend it with its ports. */
 export interface RecordDependencies {

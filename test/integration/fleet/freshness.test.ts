@@ -145,4 +145,27 @@ describe('freshness over the ledger in dynalite', () => {
     expect([...first.becameStale, ...second.becameStale]).toEqual(['sp_hourly']);
     expect(freshnessEvents()).toEqual([['Coverage Stale', 'sp_hourly']]);
   });
+
+  it('puts the mark back when the event cannot be published, and announces the episode on the next sweep', async () => {
+    // Prepare: a stale spot, and a bus that refuses the first event
+    await scheduledRun(START_MS + HOUR_MS);
+    nowMs = START_MS + 10 * HOUR_MS;
+    const publish = events.publishCoverageFreshness.bind(events);
+    let refusals = 1;
+    events.publishCoverageFreshness = async (detail) => {
+      if (refusals-- > 0) throw new Error('PutEvents refused the entry');
+      return publish(detail);
+    };
+
+    // Act
+    const refused = await trackFreshness(deps);
+    const retried = await trackFreshness(deps);
+
+    // Assess
+    expect(refused.unannounced).toEqual(['sp_hourly']);
+    expect(refused.becameStale).toEqual([]);
+    expect(retried.becameStale).toEqual(['sp_hourly']);
+    expect(freshnessEvents()).toEqual([['Coverage Stale', 'sp_hourly']]);
+    expect(metrics.pending.get('FreshnessEventsUnannounced')).toBe(1);
+  });
 });
