@@ -9,6 +9,7 @@ import {
   dynamoDbBackfillStoreFactory,
   dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
+  dynamoDbFreshnessMarksFactory,
   dynamoDbSpotLocksFactory,
 } from '../lib/runtime/adapterFactories/dynamoDbFactories';
 import { createHandler } from '../lib/runtime/createHandler';
@@ -32,6 +33,7 @@ export const handler = makeSpotsHandler(
     coverage: dynamoDbCoverageLedgerFactory,
     spotLocks: dynamoDbSpotLocksFactory,
     backfills: dynamoDbBackfillStoreFactory,
+    freshnessMarks: dynamoDbFreshnessMarksFactory,
   }),
 );
 

@@ -23,7 +23,12 @@ export class DynamoDbFreshnessMarks implements FreshnessMarks {
       new GetCommand({ TableName: this.#tableName, Key: freshnessMarkKey(spotId), ConsistentRead: true }),
     );
     if (Item === undefined) return undefined;
-    return { spotId, stale: Item.stale === true, since: String(Item.since) };
+    return {
+      spotId,
+      stale: Item.stale === true,
+      since: String(Item.since),
+      ...(typeof Item.watchedSince === 'string' && { watchedSince: Item.watchedSince }),
+    };
   }
 
   async change(mark: FreshnessMark, previousStale: boolean | undefined): Promise<boolean> {
@@ -37,6 +42,7 @@ export class DynamoDbFreshnessMarks implements FreshnessMarks {
             spotId: mark.spotId,
             stale: mark.stale,
             since: mark.since,
+            ...(mark.watchedSince !== undefined && { watchedSince: mark.watchedSince }),
           },
           ...(previousStale === undefined
             ? { ConditionExpression: 'attribute_not_exists(pk)' }

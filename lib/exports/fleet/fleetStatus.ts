@@ -77,7 +77,8 @@ export interface SpotStatus extends SpotFreshness {
 export type FleetReadDependencies = Pick<
   FleetDependencies,
   'store' | 'coverage' | 'spotLocks' | 'backfills' | 'settings' | 'now'
->;
+> &
+  Partial<Pick<FleetDependencies, 'freshnessMarks'>>;
 
 export interface FleetQuery {
   /** Only these spots (the caller's, in a per-spot authorization mode); undefined: every spot. */
@@ -145,11 +146,18 @@ export async function fleetStatus(deps: FleetReadDependencies, query: FleetQuery
 export async function spotStatus(deps: FleetReadDependencies, spotId: string): Promise<SpotStatus> {
   const nowMs = deps.now();
   const targets = deps.settings.freshnessTargets ?? {};
-  const [windows, watermarks] = await Promise.all([
+  const [windows, watermarks, mark] = await Promise.all([
     windowsBetween(deps.coverage, spotId, nowMs - FLEET_LOOKBACK_DAYS * MS_PER_DAY, nowMs),
     deps.coverage.listWatermarks(spotId),
+    deps.freshnessMarks?.get(spotId),
   ]);
-  const freshness = spotFreshness({ windows, watermarks, targetSeconds: targets[spotId], nowMs });
+  const freshness = spotFreshness({
+    windows,
+    watermarks,
+    targetSeconds: targets[spotId],
+    nowMs,
+    ...(mark?.watchedSince !== undefined && { watchedSince: mark.watchedSince }),
+  });
   const [running, queued, backfills, lastFailure] = await Promise.all([
     runningExport(deps, spotId, nowMs),
     queueDepth(deps, spotId),

@@ -6,6 +6,11 @@ export interface FreshnessMark {
   stale: boolean;
   /** When the spot became stale (or fresh again). */
   since: string;
+  /**
+   * When the watch first measured the spot: a spot whose schedules have planned nothing since is
+   * behind by the time since then (a schedule that never fired is as silent as one that stopped).
+   */
+  watchedSince?: string;
 }
 
 /** The spots' freshness marks; single-item conditional writes. */

@@ -11,7 +11,10 @@ export interface SpotFreshness {
    * covered (a spot without schedules: the end of its newest covered window); null when nothing is.
    */
   coveredUntil: string | null;
-  /** Now − `coveredUntil`, in hours (to the thousandth); null with `coveredUntil`. */
+  /**
+   * Now − `coveredUntil`, in hours (to the thousandth); with nothing covered, the hours since the
+   * watch first measured the spot (a target given), else null.
+   */
   hoursBehind: number | null;
   /** How far behind the spot may fall; null: it has no target (no schedule, none configured). */
   freshnessTargetHours: number | null;
@@ -26,6 +29,11 @@ export interface SpotFreshnessInputs {
   /** Seconds; null or undefined: no target. */
   targetSeconds: number | null | undefined;
   nowMs: number;
+  /**
+   * When the freshness watch first measured the spot, if it has: with nothing covered or planned
+   * since, the spot is behind by the time since then.
+   */
+  watchedSince?: string;
 }
 
 /**
@@ -33,12 +41,19 @@ export interface SpotFreshnessInputs {
  * (in flight, retrying, a gap) holds `coveredUntil` at its start, however much is covered after
  * it; with every planned window covered, it is where the schedules have planned up to. A
  * schedule that stopped firing plans nothing, so `coveredUntil` stays and the spot falls behind.
+ * One that never fired has no `coveredUntil`: with a target, it falls behind from the moment the
+ * watch first measured it.
  */
 export function spotFreshness(inputs: SpotFreshnessInputs): SpotFreshness {
   const { windows, watermarks, nowMs } = inputs;
   const targetSeconds = inputs.targetSeconds ?? null;
   const coveredUntilMs = coveredUntilOf(windows, watermarks);
-  const behindMs = coveredUntilMs === undefined ? undefined : Math.max(0, nowMs - coveredUntilMs);
+  const silentSinceMs =
+    coveredUntilMs ??
+    (targetSeconds !== null && inputs.watchedSince !== undefined
+      ? Date.parse(inputs.watchedSince)
+      : undefined);
+  const behindMs = silentSinceMs === undefined ? undefined : Math.max(0, nowMs - silentSinceMs);
   return {
     coveredUntil: coveredUntilMs === undefined ? null : wholeSecondInstant(coveredUntilMs),
     hoursBehind: behindMs === undefined ? null : hoursOf(behindMs),

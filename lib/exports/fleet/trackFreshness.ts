@@ -1,7 +1,7 @@
 import { windowsBetween } from '../coverage/runSchedule';
 import { isoAt } from '../time/instants';
 import { FLEET_LOOKBACK_DAYS } from './fleetStatus';
-import type { FleetDependencies } from './ports';
+import type { FleetDependencies, FreshnessMark } from './ports';
 import { spotFreshness } from './spotFreshness';
 
 const MS_PER_DAY = 24 * 60 * 60 * 1000;
@@ -38,21 +38,26 @@ export async function trackFreshness(deps: FleetDependencies): Promise<Freshness
   for (const [spotId, targetSeconds] of Object.entries(deps.settings.freshnessTargets ?? {})) {
     if (targetSeconds === null) continue;
     sweep.spots += 1;
-    const [windows, watermarks] = await Promise.all([
+    const at = isoAt(nowMs);
+    const [windows, watermarks, mark] = await Promise.all([
       windowsBetween(deps.coverage, spotId, nowMs - FLEET_LOOKBACK_DAYS * MS_PER_DAY, nowMs),
       deps.coverage.listWatermarks(spotId),
+      watchedMark(deps, spotId, at),
     ]);
-    const freshness = spotFreshness({ windows, watermarks, targetSeconds, nowMs });
+    const freshness = spotFreshness({
+      windows,
+      watermarks,
+      targetSeconds,
+      nowMs,
+      ...(mark.watchedSince !== undefined && { watchedSince: mark.watchedSince }),
+    });
     if (freshness.hoursBehind !== null)
       deps.metrics.level?.('HoursBehind', freshness.hoursBehind, { SpotId: spotId });
     if (freshness.stale) sweep.stale.push(spotId);
-    const mark = await deps.freshnessMarks.get(spotId);
-    const wasStale = mark?.stale ?? false;
-    if (freshness.stale === wasStale) continue;
-    const at = isoAt(nowMs);
+    if (freshness.stale === mark.stale) continue;
     const changed = await deps.freshnessMarks.change(
-      { spotId, stale: freshness.stale, since: at },
-      mark?.stale,
+      { ...mark, stale: freshness.stale, since: at },
+      mark.stale,
     );
     if (!changed) continue;
     try {
@@ -67,7 +72,7 @@ export async function trackFreshness(deps: FleetDependencies): Promise<Freshness
     } catch {
       // The episode's event is not lost: the mark goes back to what it was, so the next sweep
       // sees the change again and announces it then.
-      await deps.freshnessMarks.change(mark ?? { spotId, stale: false, since: at }, freshness.stale);
+      await deps.freshnessMarks.change(mark, freshness.stale);
       sweep.unannounced.push(spotId);
       continue;
     }
@@ -77,4 +82,14 @@ export async function trackFreshness(deps: FleetDependencies): Promise<Freshness
   if (sweep.unannounced.length > 0)
     deps.metrics.count('FreshnessEventsUnannounced', sweep.unannounced.length);
   return sweep;
+}
+
+/** The spot's mark; the first time the watch measures a spot, a fresh one that says since when. */
+async function watchedMark(deps: FleetDependencies, spotId: string, at: string): Promise<FreshnessMark> {
+  const stored = await deps.freshnessMarks.get(spotId);
+  if (stored !== undefined) return stored;
+  const first: FreshnessMark = { spotId, stale: false, since: at, watchedSince: at };
+  if (await deps.freshnessMarks.change(first, undefined)) return first;
+  // Another reconciler wrote it first: use theirs.
+  return (await deps.freshnessMarks.get(spotId)) ?? first;
 }

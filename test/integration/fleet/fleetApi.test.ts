@@ -13,6 +13,7 @@ import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { DynamoDbBackfillStore } from '../../../lib/store/DynamoDbBackfillStore';
 import { DynamoDbCoverageLedger } from '../../../lib/store/DynamoDbCoverageLedger';
 import { DynamoDbExportStore } from '../../../lib/store/DynamoDbExportStore';
+import { DynamoDbFreshnessMarks } from '../../../lib/store/DynamoDbFreshnessMarks';
 import { DynamoDbSpotLocks } from '../../../lib/store/DynamoDbSpotLocks';
 import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';
 import { apiEvent, lambdaContext, parseResponse, silentLogger } from '../../support/apiGatewayEvents';
@@ -320,5 +321,34 @@ describe('the fleet API over the table in dynalite', () => {
       queued: 1,
       stale: false,
     });
+  });
+
+  it('calls a configured spot whose schedule never fired stale, as the freshness watch does, once its target passed since it was first measured', async () => {
+    // Prepare: the watch first measured sp_silent 4 h ago (target 3 h); sp_new 1 h ago
+    const freshnessMarks = new DynamoDbFreshnessMarks({
+      client: table.documentClient,
+      tableName: table.tableName,
+    });
+    deps = {
+      ...deps,
+      freshnessMarks,
+      settings: { ...deps.settings, freshnessTargets: { sp_silent: 3 * HOUR_S, sp_new: 3 * HOUR_S } },
+    };
+    await freshnessMarks.change(
+      { spotId: 'sp_silent', stale: false, since: ago(4), watchedSince: ago(4) },
+      undefined,
+    );
+    await freshnessMarks.change(
+      { spotId: 'sp_new', stale: false, since: ago(1), watchedSince: ago(1) },
+      undefined,
+    );
+
+    // Act
+    const { body } = await fleet();
+
+    // Assess
+    const bySpot = Object.fromEntries(body.items.map((spot) => [spot.spotId, spot]));
+    expect(bySpot.sp_silent).toMatchObject({ coveredUntil: null, hoursBehind: 4, stale: true });
+    expect(bySpot.sp_new).toMatchObject({ coveredUntil: null, hoursBehind: 1, stale: false });
   });
 });

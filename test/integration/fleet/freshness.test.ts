@@ -168,4 +168,26 @@ describe('freshness over the ledger in dynalite', () => {
     expect(freshnessEvents()).toEqual([['Coverage Stale', 'sp_hourly']]);
     expect(metrics.pending.get('FreshnessEventsUnannounced')).toBe(1);
   });
+
+  it('calls a scheduled spot whose schedule never fired stale once its target has passed since the watch first measured it', async () => {
+    // Prepare: the spot is configured with an hourly schedule that never fires
+    const firstSweep = await trackFreshness(deps);
+
+    // Act: within the target, then past it
+    nowMs = START_MS + TARGET_SECONDS * 1000 - 60_000;
+    const withinTarget = await trackFreshness(deps);
+    nowMs = START_MS + TARGET_SECONDS * 1000 + 60_000;
+    const pastTarget = await trackFreshness(deps);
+
+    // Assess
+    expect(firstSweep.stale).toEqual([]);
+    expect(withinTarget.stale).toEqual([]);
+    expect(pastTarget.becameStale).toEqual(['sp_hourly']);
+    expect(events.events.at(-1)?.detail).toMatchObject({
+      spotId: 'sp_hourly',
+      stale: true,
+      coveredUntil: null,
+      hoursBehind: 2.017,
+    });
+  });
 });
