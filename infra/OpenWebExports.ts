@@ -3,6 +3,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { HandlerNames } from '../lib/http/routeTable';
+import { lakeDatabaseNameFor } from '../lib/lake/lakeDatabaseName';
 import { ExportArchiveBucket } from './ExportArchiveBucket';
 import { ExportFunctions } from './ExportFunctions';
 import { ExportSchedules } from './ExportSchedules';
@@ -53,10 +54,14 @@ export class OpenWebExports extends Construct {
   constructor(scope: Construct, id: string, props: OpenWebExportsProps = {}) {
     const { namePrefix, ...configProps } = props;
     // Validated before the construct joins the tree, so invalid props leave nothing behind.
-    const config = parseStackConfig(configProps, 'props');
+    const parsed = parseStackConfig(configProps, 'props');
     super(scope, id);
-    this.config = config;
     this.namePrefix = namePrefix ?? `${Stack.of(this).stackName}-${id}`;
+    // One database per deployment unless configured: a fixed name would collide with a second
+    // stack in the same account and region, whose creation would then fail and roll back.
+    const catalogDatabaseName = parsed.archive.catalogDatabaseName ?? lakeDatabaseNameFor(this.namePrefix);
+    const config: StackConfig = { ...parsed, archive: { ...parsed.archive, catalogDatabaseName } };
+    this.config = config;
     // Config accepts only the values CloudWatch Logs accepts, which are RetentionDays' values.
     const logRetention = config.logRetentionDays as logs.RetentionDays;
 
@@ -69,7 +74,7 @@ export class OpenWebExports extends Construct {
     this.lake = new ExportsLake(this, 'Lake', {
       bucket: this.archive.bucket,
       encryptionKey: this.archive.encryptionKey,
-      databaseName: config.archive.catalogDatabaseName,
+      databaseName: catalogDatabaseName,
       workGroupName: this.namePrefix,
       maxScannedGigabytesPerQuery: config.archive.maxScannedGigabytesPerQuery,
     });

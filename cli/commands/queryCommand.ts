@@ -51,8 +51,10 @@ Options:
   --data-dir <dir>      The local runtime's data dir (default: $LOCAL_DATA_DIR, else the
                         project's .local-data, where 'npm start' keeps it)
   --workgroup <name>    The Athena workgroup (default: $OPENWEB_EXPORTS_WORKGROUP)
-  --database <name>     The catalog database (default: $OPENWEB_EXPORTS_DATABASE, else
-                        ${DEFAULT_LAKE_DATABASE_NAME}: the stack's LakeDatabaseName output)
+  --database <name>     The catalog database: the stack's LakeDatabaseName output (default:
+                        $OPENWEB_EXPORTS_DATABASE, else on Athena the workgroup's name in lower
+                        case with _ for other characters, as the stack names it; locally
+                        ${DEFAULT_LAKE_DATABASE_NAME})
 
 Only questions run: ${READ_ONLY_STATEMENTS}. A statement that writes,
 defines, attaches, loads or sets anything is refused before it runs, and DuckDB reads no file

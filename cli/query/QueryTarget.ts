@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_LAKE_DATABASE_NAME, LAKE_DATABASE_NAME_PATTERN } from '../../lib/lake/commentRowsTable';
+import { lakeDatabaseNameFor } from '../../lib/lake/lakeDatabaseName';
 import { DEFAULT_LOCAL_DATA_PATH, IN_MEMORY_DATA_DIR } from '../../lib/settings/localRuntimeLayout';
 import { executeApiRegion } from '../ApiEndpoint';
 import { CliUsageError } from '../errors';
@@ -30,23 +31,28 @@ export interface QueryTargetOptions {
 
 /**
  * Athena when a workgroup is named (`--workgroup` or `$OPENWEB_EXPORTS_WORKGROUP`, from the stack's
- * `AthenaWorkGroupName` output) unless `--local` says otherwise; DuckDB over the local runtime's
+ * `AthenaWorkGroupName` output) unless `--local` says otherwise, in the database named after the
+ * workgroup as the stack names its own unless `--database` names another; DuckDB over the local runtime's
  * archive otherwise, the way the other commands talk to `npm start` unless pointed elsewhere. The
  * local files are in `--data-dir`, else `$LOCAL_DATA_DIR`, else the project's `.local-data`:
  * where `npm start` keeps them.
  */
 export function resolveQueryTarget(options: QueryTargetOptions): QueryTarget {
   const { env, command } = options;
-  const database = options.database ?? nonEmpty(env.OPENWEB_EXPORTS_DATABASE) ?? DEFAULT_LAKE_DATABASE_NAME;
-  if (!LAKE_DATABASE_NAME_PATTERN.test(database)) {
-    throw new CliUsageError(`--database '${database}' must be a catalog name of a-z, 0-9 and _`, command);
-  }
   if (options.local && options.workGroup !== undefined) {
     throw new CliUsageError('--local and --workgroup exclude each other: DuckDB here, or Athena', command);
   }
   const workGroup = options.local
     ? undefined
     : (options.workGroup ?? nonEmpty(env.OPENWEB_EXPORTS_WORKGROUP));
+  // A stack names its workgroup and, unless configured otherwise, its database after itself.
+  const database =
+    options.database ??
+    nonEmpty(env.OPENWEB_EXPORTS_DATABASE) ??
+    (workGroup === undefined ? DEFAULT_LAKE_DATABASE_NAME : lakeDatabaseNameFor(workGroup));
+  if (!LAKE_DATABASE_NAME_PATTERN.test(database)) {
+    throw new CliUsageError(`--database '${database}' must be a catalog name of a-z, 0-9 and _`, command);
+  }
   if (workGroup === undefined) return { engine: 'duckdb', dataDir: localDataDir(options), database };
   if (options.dataDir !== undefined) {
     throw new CliUsageError('--data-dir is for local queries: drop --workgroup, or pass --local', command);

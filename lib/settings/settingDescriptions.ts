@@ -146,7 +146,7 @@ export const SETTING_DESCRIPTIONS: { readonly [N in SettingName]: SettingDescrip
   },
   archiveCatalogDatabaseName: {
     description:
-      "The Glue database of the archive's query tables (`comment_rows`, the view `comments`); the archive registers each new partition in it.",
+      "The Glue database of the archive's query tables (`comment_rows`, the view `comments`), which the stack names after itself when unset (its name in lower case, each run of other characters `_`: `OpenWebExports-staging` → `openwebexports_staging`) so that two stacks in one account and region never share one, and which the local runtime calls `openweb_exports`.",
   },
   archiveWriteTable: {
     description:

@@ -399,6 +399,9 @@ export const SETTINGS = {
     config: 'archive.lakeDatabaseName',
     scope: 'deployment',
     readBy: 'archive',
+    // Unset in the stack: derived from the deployment's name (lib/lake/lakeDatabaseName.ts), which
+    // the stack writes into the functions' environment; the default is the local runtime's.
+    optionalInStack: true,
     kind: {
       type: 'text',
       pattern: /^[a-z0-9_]{1,255}$/,

@@ -68,7 +68,7 @@ function arnTails(statement: PolicyStatementJson | undefined): string[] {
 }
 
 describe('the lake: catalog table, view and Athena workgroup', () => {
-  it('creates the Glue database, named openweb_exports unless configured', () => {
+  it('creates the Glue database, named after the stack unless configured', () => {
     // Act
     const [, database] = only(defaults, 'AWS::Glue::Database');
     const [, named] = only(configured, 'AWS::Glue::Database');
@@ -76,7 +76,7 @@ describe('the lake: catalog table, view and Athena workgroup', () => {
     // Assess
     expect(database.Properties).toMatchObject({
       CatalogId: { Ref: 'AWS::AccountId' },
-      DatabaseInput: { Name: 'openweb_exports' },
+      DatabaseInput: { Name: 'openwebexports' },
     });
     expect(named.Properties).toMatchObject({ DatabaseInput: { Name: 'exports_lake' } });
   });

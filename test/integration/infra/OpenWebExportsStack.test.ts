@@ -1,8 +1,15 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OpenWebExportsStack } from '../../../infra/OpenWebExportsStack';
+import { cdkJsonContext } from '../../../infra/openWebExportsApp';
+import { parseStackConfig } from '../../../infra/stackConfig';
+import { SKIP_BUNDLING_CONTEXT } from '../../../infra/synthesizeStackTemplate';
 import { type HandlerName, HandlerNames, ROUTES } from '../../../lib/http/routeTable';
 import { exportTableDefinition } from '../../../lib/store/tableDefinition';
 import {
   EMBEDDED,
+  newAssemblyDirectory,
   removeTestAssemblies,
   SCHEDULED_SPOT_CONFIG,
   STACK_SHAPES,
@@ -104,6 +111,17 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         bus: `${prefix}-exports`,
         dashboard: { 'Fn::Join': ['', [`${prefix}-`, { Ref: 'AWS::Region' }]] },
       });
+    });
+
+    it('names its Glue database after itself, the name the archive function registers in', () => {
+      // Act
+      const [, database] = resourcesOfType(plain.template, 'AWS::Glue::Database')[0] ?? [];
+
+      // Assess
+      const name = shape === 'deployed' ? 'openwebexports' : 'data_platform_exports';
+      expect(database?.Properties.DatabaseInput).toMatchObject({ Name: name });
+      expect(plain.exports.config.archive.catalogDatabaseName).toBe(name);
+      expect(environmentOf(plain, HandlerNames.ARCHIVE).LAKE_DATABASE_NAME).toBe(name);
     });
 
     it('keeps the logical ids the stack had before it held the construct, and its outputs', () => {
@@ -697,6 +715,47 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       plain.template.resourceCountIs('AWS::SNS::Topic', 0);
       expect(alarms.length).toBeGreaterThan(0);
       for (const alarm of alarms) expect(alarm.AlarmActions).toBeUndefined();
+    });
+  });
+});
+
+describe('two deployments in one account and region', () => {
+  function databaseNames(app: App): Record<string, unknown> {
+    return Object.fromEntries(
+      app.node.children
+        .filter((child): child is Stack => child instanceof Stack)
+        .map((stack) => [
+          stack.stackName,
+          resourcesOfType(Template.fromStack(stack), 'AWS::Glue::Database')[0]?.[1].Properties.DatabaseInput,
+        ]),
+    );
+  }
+
+  it('synthesize two Glue databases of different names, unless one is configured', () => {
+    // Prepare
+    const app = new App({
+      context: { ...cdkJsonContext(), ...SKIP_BUNDLING_CONTEXT },
+      outdir: newAssemblyDirectory(),
+    });
+    const env = { account: '111111111111', region: 'eu-west-1' };
+    for (const stackName of ['OpenWebExports', 'OpenWebExports-staging']) {
+      new OpenWebExportsStack(app, stackName, { env, stackName, config: parseStackConfig({}, 'props') });
+    }
+    new OpenWebExportsStack(app, 'Named', {
+      env,
+      stackName: 'OpenWebExports-named',
+      config: parseStackConfig({ archive: { catalogDatabaseName: 'openweb_exports' } }, 'props'),
+    });
+
+    // Act
+    const names = databaseNames(app);
+
+    // Assess
+    expect(names).toEqual({
+      OpenWebExports: { Name: 'openwebexports', Description: expect.any(String) },
+      'OpenWebExports-staging': { Name: 'openwebexports_staging', Description: expect.any(String) },
+      // A configured name wins: a deployment made before keeps its database by naming it.
+      'OpenWebExports-named': { Name: 'openweb_exports', Description: expect.any(String) },
     });
   });
 });

@@ -45,7 +45,7 @@ describe('functionEnvironment', () => {
     expect(environment).toEqual({
       OPENWEB_EXPORT_BASE_URL: 'https://api-exporter.openweb.com',
       ARCHIVE_URL_EXPIRY_SECONDS: '900',
-      LAKE_DATABASE_NAME: 'openweb_exports',
+      // Unset in the configuration: the stack writes the name it derives from its own.
       ARCHIVE_WRITE_TABLE: 'true',
       WINDOW_RETRY_ATTEMPTS: '3',
       WINDOW_RETRY_COOLDOWN_SECONDS: '600',

@@ -85,7 +85,7 @@ describe('resolveQueryTarget', () => {
       engine: 'athena',
       region: 'eu-central-1',
       workGroup: 'wg',
-      database: 'openweb_exports',
+      database: 'wg',
     });
     expect(fromApi).toEqual({
       engine: 'athena',
@@ -94,6 +94,18 @@ describe('resolveQueryTarget', () => {
       database: 'exports_lake',
     });
     expect(fromEnvironment).toMatchObject({ engine: 'athena', region: 'ap-south-1' });
+  });
+
+  it('asks Athena in the database the stack names after itself, as its workgroup, unless one is named', () => {
+    // Act
+    const derived = resolveQueryTarget(options({ workGroup: 'OpenWebExports-staging', region: 'eu-west-1' }));
+    const named = resolveQueryTarget(
+      options({ workGroup: 'OpenWebExports-staging', region: 'eu-west-1', database: 'openweb_exports' }),
+    );
+
+    // Assess
+    expect(derived).toMatchObject({ engine: 'athena', database: 'openwebexports_staging' });
+    expect(named).toMatchObject({ engine: 'athena', database: 'openweb_exports' });
   });
 
   it('stays local with --local, whatever workgroup the environment names', () => {
