@@ -159,13 +159,15 @@ const FUNCTIONS = {
     },
   },
   // The archive stores the files and their Parquet copies and registers their partition. Query
-  // reads the link pages of an export whose links did not fit in its item; PutItem and UpdateItem
-  // write its window in the coverage ledger (PutItem: a window no planner recorded).
+  // reads the link pages of an export whose links did not fit in its item, and, in the reconciler
+  // index, the exports whose partition the catalog refused earlier; PutItem and UpdateItem write
+  // its window in the coverage ledger (PutItem: a window no planner recorded).
   [HandlerNames.ARCHIVE]: {
     size: 'archive',
     settings: 'archive',
     access: {
       table: ['GetItem', 'PutItem', 'UpdateItem', 'Query'],
+      indexes: ['activeByLastPolled'],
       events: true,
       archive: 'write',
       catalog: true,

@@ -9,6 +9,7 @@ import {
 import {
   type ArchivedFile,
   ArchiveStatus,
+  CatalogStatus,
   type ExportArchive,
   INLINE_FILES_MAX_BYTES,
 } from '../exports/record/ExportArchive';
@@ -29,7 +30,7 @@ import { archiveZipFile, type ZipEntryParquetOptions } from './archiveZipFile';
 import { downloadToFile } from './downloadToFile';
 import { ArchiveClaimRefusedError, ArchiveRejectedError, ArchiveRetryableError } from './errors';
 import type { ArchiveEvents, ArchiveRecords, ArchiveSettings, ArchiveWriter, TablePartitions } from './ports';
-import { registerArchivedPartition } from './registerArchivedPartition';
+import { type CatalogOutcome, catchUpCatalog, registerArchivedPartition } from './registerArchivedPartition';
 
 /**
  * What an archive run touches: the record, its archive state, the bucket, the table's catalog, the
@@ -39,7 +40,10 @@ export interface ArchiveDependencies extends WindowOutcomeDependencies {
   store: Pick<ExportStore, 'getExport'>;
   archives: ArchiveRecords;
   archiveWriter: ArchiveWriter;
-  /** The comment rows table's partitions: the export's is registered once its Parquet files are stored. */
+  /**
+   * The comment rows table's partitions: the export's is registered once its Parquet files are
+   * stored (and those the catalog refused before, once it takes one again).
+   */
   partitions: TablePartitions;
   archiveEvents: ArchiveEvents;
   archiveSettings: ArchiveSettings;
@@ -108,13 +112,15 @@ export async function archiveExport(
   }
 
   let summary: ExportArchive;
+  let catalog: CatalogOutcome | undefined;
   try {
     const files = await storeEveryFile(deps, claimed);
     // Before the manifest and the record: once either says ARCHIVED, a query sees the rows.
     // A re-run registers again, which is harmless. Nothing is registered when no Parquet file
-    // was written (`writeTable` off): the partition would point at no files.
+    // was written (`writeTable` off): the partition would point at no files. Whatever the
+    // catalog answers, the files are stored: it never fails the archive (PENDING, caught up later).
     if (files.some((file) => file.parquet !== undefined)) {
-      await registerArchivedPartition(deps.partitions, claimed);
+      catalog = await registerArchivedPartition(deps, claimed);
     }
     summary = await storeManifest(deps, claimed, files);
   } catch (error) {
@@ -138,6 +144,7 @@ export async function archiveExport(
   try {
     record = await deps.archives.finish(spotId, exportId, runId, {
       ...summary,
+      ...catalog,
       archivedAt: new Date(deps.now()).toISOString(),
     });
   } catch (error) {
@@ -150,6 +157,8 @@ export async function archiveExport(
   }
   await deps.archiveEvents.publishArchived(record);
   await recordWindowOutcomeLater(deps, record);
+  // The catalog took this partition: it takes others again, so those it refused earlier follow.
+  if (catalog?.catalog === CatalogStatus.REGISTERED) await catchUpCatalog(deps);
   return { outcome: 'archived', record };
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ArchiveStatus } from '../exports/record/ExportArchive';
+import { ArchiveStatus, CatalogStatus } from '../exports/record/ExportArchive';
 import { instantField } from '../exports/record/viewFields';
 import { ARCHIVE_EXPIRED } from './archivedFiles';
 
@@ -25,6 +25,16 @@ export const archiveSummarySchema = z
     reason: z.optional(z.string()),
     files: z.int().check(z.gte(0), z.describe('Files archived.')),
     rows: z.optional(z.int().check(z.gte(0))).check(z.describe('CSV records archived, headers excluded.')),
+    catalog: z
+      .optional(z.enum([CatalogStatus.REGISTERED, CatalogStatus.PENDING]))
+      .check(
+        z.describe(
+          "ARCHIVED with Parquet files: whether the query table's catalog holds the export's partition " +
+            '(REGISTERED), or did not take it yet (PENDING, with `catalogReason`; a later archive run ' +
+            'registers it). The files are ARCHIVED either way.',
+        ),
+      ),
+    catalogReason: z.optional(z.string()),
   })
   .register(z.globalRegistry, {
     id: 'ArchiveSummary',
@@ -35,7 +45,7 @@ export const archiveSummarySchema = z
 export type ArchiveSummaryView = z.infer<typeof archiveSummarySchema>;
 
 /** An export's archive as the API shows it: PENDING, ARCHIVED, FAILED, or NONE with nothing to archive. */
-export type ArchiveView = Omit<ArchiveSummaryView, 'files' | 'rows'>;
+export type ArchiveView = Omit<ArchiveSummaryView, 'files' | 'rows' | 'catalog' | 'catalogReason'>;
 
 export const archiveStateSchema = z
   .object({

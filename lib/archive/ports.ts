@@ -51,6 +51,13 @@ export interface ArchiveRecords {
    * known to be dead (the local runtime restarted). True when this call ended it.
    */
   lapseClaim(spotId: string, exportId: string, runId: string, at: string): Promise<boolean>;
+  /** ARCHIVED exports whose partition the catalog has not taken yet (`archive.catalog` PENDING), oldest first. */
+  findCatalogPending(limit: number): Promise<ExportRecord[]>;
+  /**
+   * Records that the catalog holds an ARCHIVED export's partition now. False when its catalog
+   * was not PENDING (already recorded, or re-archived meanwhile).
+   */
+  recordCatalogRegistered(spotId: string, exportId: string): Promise<boolean>;
 }
 
 /** Where a finished archive is announced (the export bus), so consumers load the files without polling. */

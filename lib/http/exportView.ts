@@ -55,6 +55,8 @@ function archiveSummary(record: ExportRecord): ArchiveSummaryView {
     ...archiveView(record),
     files,
     ...(files > 0 && rows !== undefined && { rows }),
+    ...(archive?.catalog !== undefined && { catalog: archive.catalog }),
+    ...(archive?.catalogReason !== undefined && { catalogReason: archive.catalogReason }),
   };
 }
 

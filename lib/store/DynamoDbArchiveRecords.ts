@@ -1,13 +1,13 @@
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ArchiveClaimRefusedError } from '../archive/errors';
 import type { ArchiveClaim, ArchiveRecords } from '../archive/ports';
-import { ArchiveStatus, type ExportArchive } from '../exports/record/ExportArchive';
+import { ArchiveStatus, CatalogStatus, type ExportArchive } from '../exports/record/ExportArchive';
 import type { ExportRecord } from '../exports/record/ExportRecord';
 import { ExportStatus } from '../exports/record/ExportStatus';
 import { isConditionalCheckFailed } from './conditionalCheckFailure';
 import { DynamoDbExportLinks } from './DynamoDbExportLinks';
 import { withoutUndefined } from './exportItem';
-import { ExportTableAttribute } from './tableDefinition';
+import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
 import { exportKey, ReconcilerIndexPartition } from './tableKeys';
 
 export interface DynamoDbArchiveRecordsOptions {
@@ -66,8 +66,15 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
       exportId,
       withoutUndefined({ ...archive, runId: undefined, claimedAt: undefined, claimedUntil: undefined }),
       {
-        // A final archive leaves the reconciler's index.
-        index: 'remove',
+        // A final archive leaves the reconciler's index, unless its partition is still to be
+        // registered: a later archive run finds it there.
+        index:
+          archive.catalog === CatalogStatus.PENDING
+            ? {
+                partition: ReconcilerIndexPartition.CATALOG_PENDING,
+                dueAt: archive.archivedAt ?? new Date().toISOString(),
+              }
+            : 'remove',
         condition:
           'attribute_exists(#pk) AND #archive.#archiveStatus = :pending AND #archive.#runId = :runId',
         names: {},
@@ -92,6 +99,55 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
             '#indexSk': ExportTableAttribute.activeIndexSortKey,
           },
           ExpressionAttributeValues: { ':pending': ArchiveStatus.PENDING, ':runId': runId, ':at': at },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return false;
+      throw error;
+    }
+  }
+
+  async findCatalogPending(limit: number): Promise<ExportRecord[]> {
+    const { Items = [] } = await this.#client.send(
+      new QueryCommand({
+        TableName: this.#tableName,
+        IndexName: ExportTableIndex.activeByLastPolled,
+        KeyConditionExpression: '#activeIndexPk = :partition',
+        ExpressionAttributeNames: { '#activeIndexPk': ExportTableAttribute.activeIndexPartitionKey },
+        ExpressionAttributeValues: { ':partition': ReconcilerIndexPartition.CATALOG_PENDING },
+        ScanIndexForward: true,
+        Limit: limit,
+      }),
+    );
+    return Promise.all(Items.map((item) => this.#links.recordOf(item)));
+  }
+
+  async recordCatalogRegistered(spotId: string, exportId: string): Promise<boolean> {
+    try {
+      await this.#client.send(
+        new UpdateCommand({
+          TableName: this.#tableName,
+          Key: exportKey(spotId, exportId),
+          UpdateExpression:
+            'SET #archive.#catalog = :registered, #version = #version + :one ' +
+            'REMOVE #archive.#catalogReason, #activeIndexPk, #activeIndexSk',
+          ConditionExpression: '#archive.#archiveStatus = :archived AND #archive.#catalog = :pending',
+          ExpressionAttributeNames: {
+            '#archive': 'archive',
+            '#archiveStatus': 'status',
+            '#catalog': 'catalog',
+            '#catalogReason': 'catalogReason',
+            '#version': 'version',
+            '#activeIndexPk': ExportTableAttribute.activeIndexPartitionKey,
+            '#activeIndexSk': ExportTableAttribute.activeIndexSortKey,
+          },
+          ExpressionAttributeValues: {
+            ':archived': ArchiveStatus.ARCHIVED,
+            ':pending': CatalogStatus.PENDING,
+            ':registered': CatalogStatus.REGISTERED,
+            ':one': 1,
+          },
         }),
       );
       return true;

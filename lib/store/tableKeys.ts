@@ -55,6 +55,8 @@ export const ReconcilerIndexPartition = {
    * (recorded if a crash lost it, its outcome settled if it was missed), a RETRYING one tried again.
    */
   WINDOW_DUE: 'WINDOW_DUE',
+  /** ARCHIVED exports whose partition the catalog has not taken yet, by when they were archived. */
+  CATALOG_PENDING: 'CATALOG_PENDING',
   /** Backfills whose windows are not all recorded yet, by when they were planned. */
   BACKFILL_OPEN: 'BACKFILL_OPEN',
 } as const;

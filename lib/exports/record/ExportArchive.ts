@@ -10,6 +10,19 @@ export const ArchiveStatus = {
 
 export type ArchiveStatus = (typeof ArchiveStatus)[keyof typeof ArchiveStatus];
 
+/**
+ * Where an ARCHIVED export's partition of the query table stands in the catalog (Glue). The
+ * catalog never holds the archive back: files stored are ARCHIVED whatever it answers.
+ */
+export const CatalogStatus = {
+  /** The catalog holds the export's partition: Athena reads its files. */
+  REGISTERED: 'REGISTERED',
+  /** The catalog did not take it (`catalogReason` says why); a later archive run registers it. */
+  PENDING: 'PENDING',
+} as const;
+
+export type CatalogStatus = (typeof CatalogStatus)[keyof typeof CatalogStatus];
+
 /** One CSV of an export, stored gzip-compressed. */
 export interface ArchivedFile {
   /** The CSV's name inside the upstream's zip. */
@@ -61,6 +74,10 @@ export interface ExportArchive {
   manifestKey?: string;
   archivedAt?: string;
   reason?: string;
+  /** The export's partition in the catalog, once ARCHIVED with Parquet files; absent when no Parquet file was written. */
+  catalog?: CatalogStatus;
+  /** Why the catalog did not take the partition, while `catalog` is PENDING. */
+  catalogReason?: string;
   /** The run that holds the archive while PENDING: only it may record the result. */
   runId?: string;
   /** When that run claimed it. */

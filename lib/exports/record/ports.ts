@@ -30,6 +30,8 @@ export type ExportMetricName =
   | 'CoverageWindowsRetried'
   | 'CoverageGaps'
   | 'CoverageOutcomesDeferred'
+  | 'CatalogRegistrationsDeferred'
+  | 'CatalogRegistrationsCaughtUp'
   | 'BackfillsCreated'
   | 'BackfillsAborted'
   | 'StaleSpots'

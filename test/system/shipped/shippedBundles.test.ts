@@ -331,7 +331,7 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
       // The export's partition of the query table, registered in the deployment's catalog.
       expect(standIns.partitions).toEqual([
         expect.stringMatching(
-          new RegExp(`^openweb_exports\\.comment_rows ${SPOTS.completed} \\d{4}-\\d{2}-\\d{2}$`),
+          new RegExp(`^openwebexports\\.comment_rows ${SPOTS.completed} \\d{4}-\\d{2}-\\d{2}$`),
         ),
       ]);
       const files = await api(HandlerNames.FILES, requests.files(SPOTS.completed, completed));

@@ -8,7 +8,6 @@ import { ExitCode } from '../../../../cli/ExitCode';
 import { runCli } from '../../../../cli/runCli';
 import { type ArchiveDependencies, archiveExport } from '../../../../lib/archive/archiveExport';
 import type { ArchiveManifest } from '../../../../lib/archive/archiveManifest';
-import { ArchiveRetryableError } from '../../../../lib/archive/errors';
 import type { ArchiveWriter, TablePartitions } from '../../../../lib/archive/ports';
 import { loadConfig } from '../../../../lib/config';
 import { pollExportForWorkflow } from '../../../../lib/exports/lifecycle/pollExportForWorkflow';
@@ -16,6 +15,7 @@ import { ArchiveStatus } from '../../../../lib/exports/record/ExportArchive';
 import type { ExportRecord, ExportRequest } from '../../../../lib/exports/record/ExportRecord';
 import { ExportStatus } from '../../../../lib/exports/record/ExportStatus';
 import { CatalogPartitionError } from '../../../../lib/glue/errors';
+import { exportView } from '../../../../lib/http/exportView';
 import { createLogger } from '../../../../lib/observability/createLogger';
 import { S3ArchiveWriter } from '../../../../lib/s3/S3ArchiveWriter';
 import { FileCredentialsProvider } from '../../../../lib/secrets/FileCredentialsProvider';
@@ -26,7 +26,6 @@ import { localDependencies } from '../../../../local/localDependencies';
 import { type LocalS3, startLocalS3 } from '../../../../local/localS3';
 import { LOCAL_PROJECT_ROOT } from '../../../../local/projectRoot';
 import { archiveDependenciesOn } from '../../../support/archiveHarness';
-import { captureError } from '../../../support/captureError';
 import { type ExportHarness, startExportHarness } from '../../../support/exportHarness';
 import { readCommentsArchive } from '../../../support/readCommentsArchive';
 import { startAndCreate } from '../../../support/startAndCreate';
@@ -221,39 +220,59 @@ describe("an archived export in the comment_rows table, the S3 stand-in's files 
     expect(log.indexOf(`start ${manifestKey}`)).toBeGreaterThan(registered);
   });
 
-  it('retries the archive while the catalog cannot register the partition, with no manifest written', async () => {
-    // Prepare: Glue throttles the first registration.
-    const record = await completedExport();
-    const throttled: TablePartitions = {
+  it('archives with the catalog failing: the files ARCHIVED, the catalog PENDING and visible, the rows read from the keys; the next archive catches it up', async () => {
+    // Prepare: Glue times out (OperationTimeoutException: a client fault the SDK does not retry).
+    const first = await completedExport();
+    const timingOut: TablePartitions = {
       register: async (spotId, date) => {
         throw new CatalogPartitionError(
-          { databaseName: 'openweb_exports', tableName: 'comment_rows', values: [spotId, date] },
-          { cause: Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }) },
+          { databaseName: 'openwebexports', tableName: 'comment_rows', values: [spotId, date] },
+          { cause: Object.assign(new Error('Operation timed out'), { name: 'OperationTimeoutException' }) },
         );
       },
     };
     const log: string[] = [];
+    const { archives } = archiveDeps({});
 
     // Act
-    const error = await captureError(
-      archiveExport(archiveDeps({ partitions: throttled }), { spotId: SPOT, exportId: record.exportId }),
-    );
-    const pending = await h.store.getExport(SPOT, record.exportId);
-    const keysAfterFailure = await storedKeys();
-    const retried = await archiveExport(archiveDeps({ partitions: recordingPartitions(log) }), {
+    const refused = await archiveExport(archiveDeps({ partitions: timingOut }), {
       spotId: SPOT,
-      exportId: record.exportId,
+      exportId: first.exportId,
     });
+    const waiting = await archives.findCatalogPending(10);
+    const rows = await query(dataDir, 'select count(*) as n from comment_rows');
+    const second = await completedExport();
+    const next = await archiveExport(archiveDeps({ partitions: recordingPartitions(log) }), {
+      spotId: SPOT,
+      exportId: second.exportId,
+    });
+    const caughtUp = await h.store.getExport(SPOT, first.exportId);
 
-    // Assess
-    expect(error).toBeInstanceOf(ArchiveRetryableError);
-    expect(pending?.archive?.status).toBe(ArchiveStatus.PENDING);
-    expect(keysAfterFailure.filter((key) => key.endsWith('_manifest.json'))).toEqual([]);
-    expect(keysAfterFailure.filter((key) => key.endsWith('.parquet'))).toHaveLength(3);
-    expect(retried.outcome).toBe('archived');
-    expect(log).toEqual([`register ${SPOT} ${PARTITION_DATE}`]);
-    const manifest = await storedJson<ArchiveManifest>(retried.record?.archive?.manifestKey as string);
-    expect(manifest.files.every((file) => file.parquet !== undefined)).toBe(true);
+    // Assess: ARCHIVED with its manifest, never retried or FAILED, the catalog's state on the record and in the view.
+    expect(refused.outcome).toBe('archived');
+    expect(refused.record?.archive).toMatchObject({
+      status: ArchiveStatus.ARCHIVED,
+      catalog: 'PENDING',
+      catalogReason: expect.stringContaining('OperationTimeoutException'),
+    });
+    expect(await storedJson<ArchiveManifest>(refused.record?.archive?.manifestKey as string)).toMatchObject({
+      files: expect.any(Array),
+    });
+    expect(exportView(refused.record as ExportRecord).archive).toMatchObject({
+      status: 'ARCHIVED',
+      files: 3,
+      rows: RECORDS,
+      catalog: 'PENDING',
+    });
+    expect(waiting.map((record) => record.exportId)).toEqual([first.exportId]);
+    // Nothing registered, and the files are in the table all the same: the engine reads the keys.
+    expect(rows).toEqual([{ n: RECORDS }]);
+    // The catalog took the next export's partition, then the one it refused.
+    expect(next.record?.archive?.catalog).toBe('REGISTERED');
+    expect(log).toEqual([`register ${SPOT} ${PARTITION_DATE}`, `register ${SPOT} ${PARTITION_DATE}`]);
+    expect(caughtUp?.archive?.catalog).toBe('REGISTERED');
+    expect(caughtUp?.archive?.catalogReason).toBeUndefined();
+    expect(await archives.findCatalogPending(10)).toEqual([]);
   });
 
   it('with ARCHIVE_WRITE_TABLE=false stores only the .csv.gz files and the manifest, and registers no partition', async () => {

@@ -314,6 +314,8 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
         throw new Error('the container died');
       },
       lapseClaim: (...args) => real.lapseClaim(...args),
+      findCatalogPending: (...args) => real.findCatalogPending(...args),
+      recordCatalogRegistered: (...args) => real.recordCatalogRegistered(...args),
     };
     const crashed = await captureError(
       archiveExport(archiveDeps({ archives: crashing }), { spotId: SPOT, exportId: record.exportId }),
@@ -368,6 +370,8 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
         return real.finish(spotId, exportId, runId, archive);
       },
       lapseClaim: (...args) => real.lapseClaim(...args),
+      findCatalogPending: (...args) => real.findCatalogPending(...args),
+      recordCatalogRegistered: (...args) => real.recordCatalogRegistered(...args),
     };
 
     // Act

@@ -717,6 +717,50 @@ describe('DynamoDbExportStore (dynalite): the queue and the archives left pendin
     expect(archived).not.toContain(completed.exportId);
   });
 
+  it('keeps an export ARCHIVED with its catalog PENDING findable until its partition is recorded REGISTERED', async () => {
+    // Prepare
+    const spotId = freshSpot();
+    const archives = new DynamoDbArchiveRecords({ client: table.documentClient, tableName: table.tableName });
+    const processing = await createProcessing(spotId);
+    const { record: completed } = await recordPoll(store, processing, {
+      status: COMPLETED,
+      upstreamStatus: 'Done',
+      links: ['https://files/a.csv.zip'],
+      observedAt: '2025-01-01T00:05:00.000Z',
+    });
+    await archives.claim(spotId, completed.exportId, {
+      runId: 'run-1',
+      now: '2025-01-01T00:06:00.000Z',
+      claimedUntil: '2025-01-01T00:26:00.000Z',
+    });
+    const pendingIds = async () => (await archives.findCatalogPending(1000)).map((record) => record.exportId);
+
+    // Act
+    const archived = await archives.finish(spotId, completed.exportId, 'run-1', {
+      status: ArchiveStatus.ARCHIVED,
+      files: [],
+      archivedAt: '2025-01-01T00:07:00.000Z',
+      catalog: 'PENDING',
+      catalogReason: 'Glue did not register partition: OperationTimeoutException',
+    });
+    const whilePending = await pendingIds();
+    const archivePending = (await store.findArchivePending('2030-01-01T00:00:00.000Z', 1000)).map(
+      (record) => record.exportId,
+    );
+    const recorded = await archives.recordCatalogRegistered(spotId, completed.exportId);
+    const recordedAgain = await archives.recordCatalogRegistered(spotId, completed.exportId);
+    const after = await store.getExport(spotId, completed.exportId);
+
+    // Assess
+    expect(archived.archive).toMatchObject({ status: ArchiveStatus.ARCHIVED, catalog: 'PENDING' });
+    expect(whilePending).toContain(completed.exportId);
+    expect(archivePending).not.toContain(completed.exportId);
+    expect([recorded, recordedAgain]).toEqual([true, false]);
+    expect(after?.archive).toMatchObject({ status: ArchiveStatus.ARCHIVED, catalog: 'REGISTERED' });
+    expect(after?.archive?.catalogReason).toBeUndefined();
+    expect(await pendingIds()).not.toContain(completed.exportId);
+  });
+
   it('indexes COMPLETED exports from before the archive index once, so the sweep finds them', async () => {
     // Prepare: its own table, holding what an older version wrote: COMPLETED with the archive
     // PENDING (or absent), and no reconciler index attributes.
