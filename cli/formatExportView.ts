@@ -8,11 +8,18 @@ export function describeExportRequest(request: ExportView['request']): string {
     : `${request.from} → ${request.until}`;
 }
 
-/** The archive in one phrase: `ARCHIVED (2 files, 500 rows)`, `FAILED: <reason>`, `PENDING`, `NONE`. */
+/**
+ * The archive in one phrase: `ARCHIVED (2 files, 500 rows)` (`; catalog PENDING: <reason>` while
+ * the query table's catalog has not taken its partition), `FAILED: <reason>`, `PENDING`, `NONE`.
+ */
 export function describeArchive(archive: ExportView['archive']): string {
   if (archive.status === 'ARCHIVED') {
     const files = archive.files === 1 ? '1 file' : `${archive.files} files`;
-    return `ARCHIVED (${archive.rows === undefined ? files : `${files}, ${archive.rows} rows`})`;
+    const catalog =
+      archive.catalog === 'PENDING'
+        ? `; catalog PENDING${archive.catalogReason === undefined ? '' : `: ${archive.catalogReason}`}`
+        : '';
+    return `ARCHIVED (${archive.rows === undefined ? files : `${files}, ${archive.rows} rows`}${catalog})`;
   }
   if (archive.status === 'FAILED' && archive.reason !== undefined) return `FAILED: ${archive.reason}`;
   return archive.status;

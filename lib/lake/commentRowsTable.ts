@@ -5,7 +5,10 @@ import { SETTINGS } from '../settings/settingsTable';
  * describe it from these definitions, so the same SQL runs on both.
  */
 
-/** The catalog's own name for the database; configurable in the stack (`archive.catalogDatabaseName`). */
+/**
+ * The database's name where no stack names it: the local runtime's (DuckDB's schema). A stack
+ * names its own after itself (./lakeDatabaseName.ts) unless `archive.catalogDatabaseName` is set.
+ */
 export const DEFAULT_LAKE_DATABASE_NAME = SETTINGS.archiveCatalogDatabaseName.default;
 /** Athena reads only lower-case names of letters, digits and underscores (Glue allows more). */
 export const LAKE_DATABASE_NAME_PATTERN = SETTINGS.archiveCatalogDatabaseName.kind.pattern;

@@ -95,6 +95,16 @@ describe('status command', () => {
       { status: 'ARCHIVED', archivedAt: '2026-05-01T12:01:00Z', files: 2, rows: 500 },
       'ARCHIVED (2 files, 500 rows)',
     ],
+    [
+      {
+        status: 'ARCHIVED',
+        files: 2,
+        rows: 500,
+        catalog: 'PENDING',
+        catalogReason: 'Glue did not register partition (sp_demo, 2026-05-01): OperationTimeoutException',
+      },
+      'ARCHIVED (2 files, 500 rows; catalog PENDING: Glue did not register partition (sp_demo, 2026-05-01): OperationTimeoutException)',
+    ],
     [{ status: 'FAILED', reason: 'link 1 expired', files: 0 }, 'FAILED: link 1 expired'],
     [{ status: 'PENDING', files: 0 }, 'PENDING'],
   ])('shows an archive %o as %s', async (archive, shown) => {
