@@ -175,9 +175,9 @@ const FUNCTIONS = {
     handler: { dependencies: 'archive', load: async () => (await import('./archive')).makeArchiveHandler },
   },
   // The reconciler finds what is due through the sparse reconciler index (stale, queued and
-  // unarchived exports, due windows), restarts a workflow that died (after checking it is not
-  // running), finishes interrupted aborts, and once reads the whole table for exports from
-  // before their archives were indexed.
+  // unarchived exports, due windows, spots due a freshness measurement), restarts a workflow that
+  // died (after checking it is not running), finishes interrupted aborts, and once reads the
+  // whole table for exports from before their archives were indexed.
   [HandlerNames.RECONCILE]: {
     size: 'reconcile',
     settings: 'lifecycle',

@@ -13,7 +13,7 @@ import type { ExportStatus } from '../exports/record/ExportStatus';
  * | upstream token  | SPOT#<spotId> | UPSTREAM_TOKEN       | –                                    | –                                |
  * | coverage window | SPOT#<spotId> | WINDOW#<from>#<until> | –                                   | WINDOW_DUE / dueAt (while due)   |
  * | watermark       | SPOT#<spotId> | WATERMARK#<schedule> | –                                    | –                                |
- * | freshness mark  | SPOT#<spotId> | FRESHNESS            | –                                    | –                                |
+ * | freshness mark  | SPOT#<spotId> | FRESHNESS            | –                                    | FRESHNESS_DUE / checkAt          |
  * | backfill        | SPOT#<spotId> | BACKFILL#<id>        | –                                    | BACKFILL_OPEN / createdAt (while its windows are being recorded) |
  * | auth pacing     | UPSTREAM_AUTH | PACING               | –                                    | –                                |
  *
@@ -59,6 +59,8 @@ export const ReconcilerIndexPartition = {
   CATALOG_PENDING: 'CATALOG_PENDING',
   /** Backfills whose windows are not all recorded yet, by when they were planned. */
   BACKFILL_OPEN: 'BACKFILL_OPEN',
+  /** Freshness marks, by when the freshness watch measures their spot next. */
+  FRESHNESS_DUE: 'FRESHNESS_DUE',
 } as const;
 
 export type ReconcilerIndexPartition =

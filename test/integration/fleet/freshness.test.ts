@@ -190,4 +190,41 @@ describe('freshness over the ledger in dynalite', () => {
       hoursBehind: 2.017,
     });
   });
+
+  it('measures a fresh spot again only once it could have fallen behind, and a stale one at every run', async () => {
+    // Prepare: covered up to the last run, whose end is the spot's coveredUntil
+    await scheduledRun(START_MS + HOUR_MS);
+    nowMs = START_MS + HOUR_MS + 60_000;
+    const first = await trackFreshness(deps);
+
+    // Act: runs every 5 minutes until past coveredUntil + the target (2 h), without a new run
+    const measured: number[] = [];
+    for (let minutes = 5; minutes <= 150; minutes += 5) {
+      nowMs = START_MS + HOUR_MS + minutes * 60_000;
+      measured.push((await trackFreshness(deps)).spots);
+    }
+
+    // Assess: measured when first seen, then not until 2 h after coveredUntil, then at every run while stale
+    expect(first.spots).toBe(1);
+    const minutesMeasured = measured.flatMap((count, index) => (count > 0 ? [5 * (index + 1)] : []));
+    expect(minutesMeasured).toEqual([120, 125, 130, 135, 140, 145, 150]);
+    expect(freshnessEvents()).toEqual([['Coverage Stale', 'sp_hourly']]);
+  });
+
+  it('takes a spot that is no longer watched out of the measurements', async () => {
+    // Prepare: measured once, then dropped from the targets
+    await scheduledRun(START_MS + HOUR_MS);
+    nowMs = START_MS + HOUR_MS;
+    await trackFreshness(deps);
+    deps = { ...deps, settings: { ...deps.settings, freshnessTargets: {} } };
+
+    // Act
+    nowMs = START_MS + 10 * HOUR_MS;
+    const sweeps = [await trackFreshness(deps), await trackFreshness(deps)];
+
+    // Assess
+    expect(sweeps.map((sweep) => sweep.spots)).toEqual([0, 0]);
+    expect(await deps.freshnessMarks.due(new Date(nowMs).toISOString(), 10)).toEqual([]);
+    expect(freshnessEvents()).toEqual([]);
+  });
 });

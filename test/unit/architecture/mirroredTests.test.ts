@@ -90,10 +90,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     "GET /spots' query reader: exercised by test/integration/fleet/fleetApi.test.ts (paging, spotId lists); no test of its own yet",
   ],
   [
-    'lib/store/DynamoDbFreshnessMarks.ts',
-    'the freshness marks on dynalite: exercised by test/integration/fleet/freshness.test.ts (two reconcilers, one event); no test of its own yet',
-  ],
-  [
     'lib/exports/lifecycle/createOutcomes.ts',
     "the create task's outcomes: exercised by test/unit/lib/exports/lifecycle/createUpstreamExport.test.ts; no test of its own yet",
   ],
