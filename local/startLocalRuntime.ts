@@ -2,10 +2,11 @@ import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { loadConfig } from '../lib/config';
 import type { ReconcileSummary } from '../lib/exports/reconciler/reconcileExports';
 import type { PollingWorkflows } from '../lib/exports/workflow/ports';
-import { ROUTES } from '../lib/http/routeTable';
+import { type HandlerName, ROUTES } from '../lib/http/routeTable';
 import { createLogger } from '../lib/observability/createLogger';
 import { handlerRuntimeFor } from '../lib/runtime/HandlerRuntime';
 import { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
@@ -19,7 +20,7 @@ import { InMemoryExportMetrics } from './InMemoryExportMetrics';
 import { isAddressInUse } from './instanceGuard';
 import { LocalExportEvents } from './LocalExportEvents';
 import { LocalInvocations } from './LocalInvocations';
-import { LocalPollingWorkflows } from './LocalPollingWorkflows';
+import { LocalPollingWorkflows, type WorkflowHistoryEvent } from './LocalPollingWorkflows';
 import { handlerEnvironment, localDependencies } from './localDependencies';
 import { localHandlers } from './localHandlers';
 import { localOnlyRoutes } from './localOnlyRoutes';
@@ -53,6 +54,21 @@ export interface LocalRuntimeOptions {
   projectRoot?: string;
   /** Where the runtime's own human-readable lines go. */
   say?: (line: string) => void;
+  /** What a measurement (a bench) watches; nothing by default. */
+  observers?: LocalRuntimeObservers;
+}
+
+/** Hooks for measuring the runtime's work from outside, without changing it. */
+export interface LocalRuntimeObservers {
+  /** Sees the table's client before any handler uses it, e.g. to add a middleware that counts calls. */
+  documentClient?: (client: DynamoDBDocumentClient) => void;
+  /**
+   * Runs around every handler invocation (API, schedule, workflow task), e.g. to attribute its table
+   * calls; `run` invokes the handler.
+   */
+  invocation?: (handler: HandlerName, event: unknown, run: () => Promise<unknown>) => Promise<unknown>;
+  /** Sees every history event of every workflow execution (state entered, retried, …). */
+  workflowHistoryEvent?: (executionName: string, event: WorkflowHistoryEvent) => void;
 }
 
 export interface LocalRuntime {
@@ -132,6 +148,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     if (simulator !== undefined) closers.push(() => simulator.close());
 
     const documentClient = await openTable(settings.dataDir, closers);
+    const observers = options.observers ?? {};
+    observers.documentClient?.(documentClient);
     const environment = handlerEnvironment(options.env ?? {}, settings, simulator, spots);
     const config = loadConfig(environment);
     const logger = createLogger({ logLevel: settings.logLevel as ConstructorOptions['logLevel'] });
@@ -143,7 +161,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
 
     const invocations = new LocalInvocations();
-    const { invoke } = invocations;
+    const { invocation } = observers;
+    const invoke =
+      invocation === undefined
+        ? invocations.invoke
+        : (handler: HandlerName, event: unknown) =>
+            invocation(handler, event, () => invocations.invoke(handler, event));
     let stopping = false;
 
     const foreground = new ForegroundActivity({ maxDeferMs: BACKGROUND_MAX_DEFER_MS });
@@ -157,6 +180,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       onExecutionEnd: (name, outcome, error) => {
         if (outcome === 'failed') say(`workflow ${name} failed: ${describeError(error)}`);
       },
+      ...(observers.workflowHistoryEvent !== undefined && { onHistoryEvent: observers.workflowHistoryEvent }),
     });
     // Once stopping, no new workflow starts: the export stays active and is resumed at the next start.
     const guardedWorkflows: PollingWorkflows = {

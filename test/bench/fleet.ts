@@ -1,0 +1,592 @@
+// A fleet of spots on an hourly schedule, on the local runtime in this process on loopback:
+// `npm run bench:fleet [N …]` (default 10 100 1000; or FLEET_SPOTS=10,100). One run per N, each on
+// a fresh runtime: dynalite, the simulator (one export per spot at a time, its auth limit of one
+// request per second per client address), the handlers, the synthesized state machine run
+// locally, the schedules (every spot on `rate(1 hour)`, each run fired within
+// FLEET_FLEXIBLE_WINDOW_MINUTES of its hour, 0 for all at :00), the reconciler at its deployed
+// rate. Time is simulated: a simulated hour lasts FLEET_REAL_SECONDS_PER_SPOT_HOUR × N real
+// seconds (at least 18 s; FLEET_TIME_SCALE fixes the scale instead), so the machine does the same
+// work per real second at every N; the simulator's auth limit and the fleet's auth pacing are
+// scaled with it (one per simulated second). After FLEET_HOURS (default 2) runs of each schedule,
+// later runs are not delivered and the runtime finishes what is in flight (bounded). Printed per
+// N, per spot-day (× 24 ÷ FLEET_HOURS ÷ N):
+//   - exports completed (and archived), gaps (windows given up on or never covered, and hours
+//     between a spot's windows that none covers) and windows exported twice (upstream exports of
+//     a spot whose ranges overlap): goals 0 and 0;
+//   - table requests, items read, read and write capacity units, index writes, counted by a
+//     middleware on the table's client (the units as dynalite reports them, DynamoDB's rule);
+//   - state transitions (states entered and retried, what Step Functions bills), handler
+//     invocations, upstream calls;
+//   - the reconciler per sweep: table requests, items read, read units (median and max);
+//   - the most-written partition key (the table's or an index's) with its writes per spot-day and
+//     its peak writes in any real second.
+// Goals, across the N of one run: each per spot-day figure within ± 10 % of the smallest N's, and
+// the reconciler's median items read per sweep not growing with N. Exits with 1 when a goal is missed.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type DynamoDBDocumentClient, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { ReconcileSummary } from '../../lib/exports/reconciler/reconcileExports';
+import { HandlerNames } from '../../lib/http/routeTable';
+import { ExportTableAttribute, ExportTableIndex } from '../../lib/store/tableDefinition';
+import { ReconcilerIndexPartition } from '../../lib/store/tableKeys';
+import { parseLocalRuntimeSettings } from '../../local/localRuntimeSettings';
+import { LOCAL_TABLE_NAME } from '../../local/localStores';
+import type { SimulatedExportView, SimulatorRequest } from '../../local/openweb-simulator/index';
+import { LOCAL_PROJECT_ROOT } from '../../local/projectRoot';
+import { type LocalRuntime, startLocalRuntime } from '../../local/startLocalRuntime';
+import { median } from './support/median';
+import { peakPerSecond, type SweepWork, TableCalls, type TableWork } from './support/tableCalls';
+
+const DEFAULT_FLEET_SIZES = [10, 100, 1000];
+const HOURS = Number(process.env.FLEET_HOURS ?? 2);
+/**
+ * Real seconds a simulated hour lasts per spot: the time scale follows N, so the machine does the
+ * same work per real second at every N and keeps up (one process plays every service here).
+ */
+const REAL_SECONDS_PER_SPOT_HOUR = Number(process.env.FLEET_REAL_SECONDS_PER_SPOT_HOUR ?? 0.25);
+/** However few the spots, a simulated hour lasts at least this long (real seconds). */
+const MIN_REAL_SECONDS_PER_HOUR = 18;
+/** FLEET_TIME_SCALE fixes the time scale for every N instead. */
+function timeScaleFor(spots: number): number {
+  if (process.env.FLEET_TIME_SCALE !== undefined) return Number(process.env.FLEET_TIME_SCALE);
+  return Math.max(MIN_REAL_SECONDS_PER_HOUR, spots * REAL_SECONDS_PER_SPOT_HOUR) / SECONDS_PER_HOUR;
+}
+/** Records per simulated export: the archive's work per export stays small and alike across N. */
+const RECORDS_PER_EXPORT = Number(process.env.FLEET_RECORDS_PER_EXPORT ?? 5);
+/**
+ * Scheduler's flexible time window, minutes (0: none, every spot at :00). One process plays every
+ * service here: an hour's runs spread over its first minutes keep the machine from starving its
+ * own table client; the per-spot work is the same (the window still ends at the scheduled time).
+ */
+const FLEXIBLE_WINDOW_MINUTES = Number(process.env.FLEET_FLEXIBLE_WINDOW_MINUTES ?? 20);
+const SCHEDULE = {
+  expression: 'rate(1 hour)',
+  window: 'PT1H',
+  ...(FLEXIBLE_WINDOW_MINUTES > 0 && { flexibleWindowMinutes: FLEXIBLE_WINDOW_MINUTES }),
+};
+const MS_PER_SECOND = 1000;
+const SECONDS_PER_HOUR = 3600;
+const HOURS_PER_DAY = 24;
+/** After the last run, what is in flight must finish within this (real time). */
+const DRAIN_TIMEOUT_MS = 180_000;
+const DRAIN_POLL_MS = 1000;
+const FLAT_TOLERANCE = 0.1;
+/** The reconciler's median items read per sweep may grow this much across N (a few items of noise). */
+const SWEEP_ITEMS_TOLERANCE = 5;
+const TERMINAL_WINDOW_STATES = new Set(['COVERED', 'GAP']);
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+interface FleetFigures {
+  spots: number;
+  timeScale: number;
+  realSeconds: number;
+  drainSeconds: number;
+  scheduleRuns: number;
+  exportsCompleted: number;
+  exportsArchived: number;
+  exportsOther: Record<string, number>;
+  windows: number;
+  gaps: number;
+  exportedTwice: number;
+  table: TableWork;
+  transitions: number;
+  invocations: Record<string, number>;
+  upstream: Record<string, number>;
+  sweeps: (SweepWork & { summary?: ReconcileSummary })[];
+  hottest: { partition: string; writes: number; peakPerSecond: number }[];
+  problems: string[];
+}
+
+function fleetSizes(): number[] {
+  const fromArgs = process.argv.slice(2).filter((arg) => /^\d+$/.test(arg));
+  const fromEnv = (process.env.FLEET_SPOTS ?? '').split(',').filter((text) => /^\d+$/.test(text.trim()));
+  const sizes = (fromArgs.length > 0 ? fromArgs : fromEnv).map(Number);
+  return sizes.length > 0 ? sizes : DEFAULT_FLEET_SIZES;
+}
+
+function spotIdsOf(count: number): string[] {
+  return Array.from({ length: count }, (_, index) => `sp_fleet${String(index).padStart(5, '0')}`);
+}
+
+function tally(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  return (await response.json()) as T;
+}
+
+async function scanAll(client: DynamoDBDocumentClient): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(
+      new ScanCommand({
+        TableName: LOCAL_TABLE_NAME,
+        FilterExpression: 'entityType IN (:export, :window)',
+        ExpressionAttributeValues: { ':export': 'EXPORT', ':window': 'COVERAGE_WINDOW' },
+        ...(startKey !== undefined && { ExclusiveStartKey: startKey }),
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+  return items;
+}
+
+/** Whether the reconciler's index holds nothing: no export active, queued or archiving. */
+async function indexIsEmpty(client: DynamoDBDocumentClient): Promise<boolean> {
+  // Freshness marks stay in the index (FRESHNESS_DUE): they are not work in flight.
+  const inFlight = Object.values(ReconcilerIndexPartition).filter(
+    (partition) => partition !== ReconcilerIndexPartition.FRESHNESS_DUE,
+  );
+  for (const partition of inFlight) {
+    const page = await client.send(
+      new QueryCommand({
+        TableName: LOCAL_TABLE_NAME,
+        IndexName: ExportTableIndex.activeByLastPolled,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': ExportTableAttribute.activeIndexPartitionKey },
+        ExpressionAttributeValues: { ':pk': partition },
+        Limit: 1,
+      }),
+    );
+    if ((page.Items ?? []).length > 0) return false;
+  }
+  return true;
+}
+
+/** Upstream exports of one spot whose ranges overlap another's: a window exported twice. */
+function exportedTwice(upstream: readonly SimulatedExportView[]): number {
+  const bySpot = new Map<string, { fromMs: number; untilMs: number }[]>();
+  for (const created of upstream) {
+    const range = {
+      fromMs: Date.parse(String(created.request.from)),
+      untilMs: Date.parse(String(created.request.until)),
+    };
+    bySpot.set(created.spotId, [...(bySpot.get(created.spotId) ?? []), range]);
+  }
+  let twice = 0;
+  for (const ranges of bySpot.values()) {
+    ranges.sort((a, b) => a.fromMs - b.fromMs);
+    for (let index = 1; index < ranges.length; index++) {
+      if ((ranges[index] as { fromMs: number }).fromMs < (ranges[index - 1] as { untilMs: number }).untilMs)
+        twice += 1;
+    }
+  }
+  return twice;
+}
+
+/** Windows given up on or never covered, and the hours between a spot's windows that none covers. */
+function gapsOf(windows: readonly Record<string, unknown>[]): number {
+  let gaps = windows.filter((window) => !TERMINAL_WINDOW_STATES.has(String(window.state))).length;
+  gaps += windows.filter((window) => window.state === 'GAP').length;
+  const bySpot = new Map<string, { fromMs: number; untilMs: number }[]>();
+  for (const window of windows) {
+    const spotId = String(window.spotId);
+    const range = { fromMs: Date.parse(String(window.from)), untilMs: Date.parse(String(window.until)) };
+    bySpot.set(spotId, [...(bySpot.get(spotId) ?? []), range]);
+  }
+  for (const ranges of bySpot.values()) {
+    ranges.sort((a, b) => a.fromMs - b.fromMs);
+    for (let index = 1; index < ranges.length; index++) {
+      if ((ranges[index] as { fromMs: number }).fromMs > (ranges[index - 1] as { untilMs: number }).untilMs)
+        gaps += 1;
+    }
+  }
+  return gaps;
+}
+
+async function runFleet(spotCount: number): Promise<FleetFigures> {
+  const timeScale = timeScaleFor(spotCount);
+  const spotIds = spotIdsOf(spotCount);
+  const directory = mkdtempSync(join(tmpdir(), 'openweb-exports-fleet-'));
+  const secretsFile = join(directory, 'spots.json');
+  writeFileSync(
+    secretsFile,
+    JSON.stringify(Object.fromEntries(spotIds.map((spotId) => [spotId, { apiKey: `fleet-key-${spotId}` }]))),
+  );
+  // One auth per simulated second, for the simulator's limit and the fleet's pacing alike.
+  const authPerRealSecond = String(Math.max(1, Math.round(1 / timeScale)));
+  const stackConfig = { spots: spotIds.map((spotId) => ({ spotId, schedules: [SCHEDULE] })) };
+  const parsed = parseLocalRuntimeSettings(
+    {
+      PORT: '0',
+      SIMULATOR_PORT: '0',
+      LOCAL_DATA_DIR: 'memory',
+      LOCAL_SECRETS_FILE: secretsFile,
+      LOCAL_TIME_SCALE: String(timeScale),
+      LOCAL_STACK_CONFIG: JSON.stringify(stackConfig),
+      SIMULATOR_AUTH_REQUESTS_PER_SECOND: authPerRealSecond,
+      SIMULATOR_RECORDS_PER_EXPORT: String(RECORDS_PER_EXPORT),
+      LOG_LEVEL: 'SILENT',
+    },
+    { cwd: LOCAL_PROJECT_ROOT, projectRoot: LOCAL_PROJECT_ROOT },
+  );
+  // The state machine's definition does not depend on the spots: synthesized (or cached) without
+  // them, rather than a stack of N schedules each time N changes.
+  const settings = { ...parsed, rawStackConfig: {} };
+
+  const calls = new TableCalls();
+  let client: DynamoDBDocumentClient | undefined;
+  const runsBySpot = new Map<string, number>();
+  let scheduleRuns = 0;
+  let lastRunAtMs = 0;
+  let transitions = 0;
+  const invocations: string[] = [];
+  const sweeps: (SweepWork & { summary?: ReconcileSummary })[] = [];
+  let counting = true;
+  const problems: string[] = [];
+
+  const runtime: LocalRuntime = await startLocalRuntime({
+    settings,
+    env: { UPSTREAM_AUTH_REQUESTS_PER_SECOND: authPerRealSecond },
+    say: (line) => {
+      if (/\b[1-9]\d* failed\b|workflow \S+ failed/.test(line)) problems.push(line);
+    },
+    observers: {
+      documentClient: (documentClient) => {
+        client = documentClient;
+        calls.watch(documentClient);
+      },
+      invocation: (handler, event, run) => {
+        const scheduled = event as { source?: string; spotId?: string };
+        if (handler === HandlerNames.START && scheduled.source === 'schedule') {
+          const spotId = String(scheduled.spotId);
+          const runs = runsBySpot.get(spotId) ?? 0;
+          // The simulated day is over for this spot: Scheduler delivers no further run.
+          if (runs >= HOURS) return Promise.resolve(undefined);
+          runsBySpot.set(spotId, runs + 1);
+          scheduleRuns += 1;
+          lastRunAtMs = Date.now();
+        }
+        if (counting) invocations.push(handler);
+        if (handler !== HandlerNames.RECONCILE || !counting) return calls.context.run({ handler }, run);
+        const sweep: SweepWork & { summary?: ReconcileSummary } = {
+          requests: 0,
+          itemsRead: 0,
+          readUnits: 0,
+          writes: 0,
+        };
+        sweeps.push(sweep);
+        return calls.context.run({ handler, sweep }, async () => {
+          const summary = await run();
+          sweep.summary = summary as ReconcileSummary;
+          return summary;
+        });
+      },
+      workflowHistoryEvent: (_name, event) => {
+        if (counting && (event.type === 'StateEntered' || event.type === 'StateRetried')) transitions += 1;
+      },
+    },
+  }).catch((error: unknown) => {
+    rmSync(directory, { recursive: true, force: true });
+    throw error;
+  });
+  const startedAtMs = Date.now();
+  const table = client as DynamoDBDocumentClient;
+  try {
+    // The day: every spot's schedule runs HOURS times.
+    const dayMs = HOURS * SECONDS_PER_HOUR * MS_PER_SECOND * timeScale;
+    await sleep(dayMs);
+    const dayDeadline = Date.now() + DRAIN_TIMEOUT_MS;
+    while (scheduleRuns < HOURS * spotCount && Date.now() < dayDeadline) await sleep(DRAIN_POLL_MS);
+    // Then what is in flight finishes: nothing active, queued or archiving, every window settled.
+    const drainStartedAtMs = Date.now();
+    const drainDeadline = drainStartedAtMs + DRAIN_TIMEOUT_MS;
+    // (An export's window waits in the index's WINDOW_DUE partition until it is covered or given up on.)
+    for (;;) {
+      const settled = await calls.context.run({ handler: 'bench' }, () =>
+        indexIsEmpty(table).catch(() => false),
+      );
+      if (settled || Date.now() > drainDeadline) break;
+      await sleep(DRAIN_POLL_MS);
+    }
+    counting = false;
+    calls.stop();
+    const realSeconds = (Date.now() - startedAtMs) / MS_PER_SECOND;
+    const drainSeconds = (Date.now() - Math.max(drainStartedAtMs, lastRunAtMs)) / MS_PER_SECOND;
+
+    const items = await calls.context.run({ handler: 'bench' }, () => scanAll(table));
+    const exports = items.filter((item) => item.entityType === 'EXPORT');
+    const windows = items.filter((item) => item.entityType === 'COVERAGE_WINDOW');
+    const upstream = (
+      await getJson<{ exports: SimulatedExportView[] }>(`${runtime.simulatorUrl}/__simulator/exports`)
+    ).exports;
+    const { requests } = await getJson<{ requests: SimulatorRequest[] }>(
+      `${runtime.simulatorUrl}/__simulator/requests`,
+    );
+    const hottest = [...calls.writesByPartition]
+      .map(([partition, instants]) => ({
+        partition,
+        writes: instants.length,
+        peakPerSecond: peakPerSecond(instants),
+      }))
+      .sort((a, b) => b.writes - a.writes)
+      .slice(0, 3);
+    const completed = exports.filter((item) => item.status === 'COMPLETED');
+    return {
+      spots: spotCount,
+      timeScale,
+      realSeconds,
+      drainSeconds,
+      scheduleRuns,
+      exportsCompleted: completed.length,
+      exportsArchived: completed.filter(
+        (item) => (item.archive as { status?: string } | undefined)?.status === 'ARCHIVED',
+      ).length,
+      exportsOther: tally(
+        exports.filter((item) => item.status !== 'COMPLETED').map((item) => String(item.status)),
+      ),
+      windows: windows.length,
+      gaps: gapsOf(windows),
+      exportedTwice: exportedTwice(upstream),
+      table: calls.total,
+      transitions,
+      invocations: tally(invocations),
+      upstream: tally(
+        requests.filter((request) => request.endpoint !== 'control').map((request) => request.endpoint),
+      ),
+      sweeps,
+      hottest,
+      problems,
+    };
+  } finally {
+    await runtime.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+function fixed(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : '-';
+}
+
+/** Per spot-day: ÷ spots × simulated days. */
+function perSpotDay(figures: FleetFigures, value: number): number {
+  return value / (figures.spots * (HOURS / HOURS_PER_DAY));
+}
+
+interface Row {
+  label: string;
+  /** Per spot-day figures must stay flat across N. */
+  flat: boolean;
+  value: (figures: FleetFigures) => number;
+  digits: number;
+}
+
+const sum = (counts: Record<string, number>) =>
+  Object.values(counts).reduce((total, count) => total + count, 0);
+
+const ROWS: Row[] = [
+  {
+    label: 'exports completed, per spot-day',
+    flat: true,
+    value: (f) => perSpotDay(f, f.exportsCompleted),
+    digits: 2,
+  },
+  {
+    label: 'exports archived, per spot-day',
+    flat: true,
+    value: (f) => perSpotDay(f, f.exportsArchived),
+    digits: 2,
+  },
+  { label: 'gaps', flat: false, value: (f) => f.gaps, digits: 0 },
+  { label: 'windows exported twice', flat: false, value: (f) => f.exportedTwice, digits: 0 },
+  {
+    label: 'table requests, per spot-day',
+    flat: true,
+    value: (f) => perSpotDay(f, f.table.requests),
+    digits: 1,
+  },
+  {
+    label: 'table reads (requests), per spot-day',
+    flat: true,
+    value: (f) => perSpotDay(f, f.table.reads),
+    digits: 1,
+  },
+  {
+    label: 'items read, per spot-day',
+    flat: true,
+    value: (f) => perSpotDay(f, f.table.itemsRead),
+    digits: 1,
+  },
+  {
+    label: 'read units, per spot-day',
+    flat: true,
+    value: (f) => perSpotDay(f, f.table.readUnits),
+    digits: 1,
+  },
+  {
+    label: 'table writes (items), per spot-day',
+    flat: true,
+    value: (f) => perSpotDay(f, f.table.writes),
+    digits: 1,
+  },
+  {
+    label: 'write units, per spot-day',
+    flat: true,
+    value: (f) => perSpotDay(f, f.table.writeUnits),
+    digits: 1,
+  },
+  {
+    label: 'index writes, per spot-day',
+    flat: true,
+    value: (f) => perSpotDay(f, f.table.indexWrites),
+    digits: 1,
+  },
+  {
+    label: 'state transitions, per spot-day',
+    flat: true,
+    value: (f) => perSpotDay(f, f.transitions),
+    digits: 1,
+  },
+  {
+    label: 'invocations (all handlers), per spot-day',
+    flat: true,
+    value: (f) => perSpotDay(f, sum(f.invocations) - (f.invocations[HandlerNames.RECONCILE] ?? 0)),
+    digits: 1,
+  },
+  {
+    label: 'upstream auth calls, per spot-day',
+    flat: false,
+    value: (f) => perSpotDay(f, f.upstream.auth ?? 0),
+    digits: 2,
+  },
+  {
+    label: 'upstream calls, per spot-day',
+    flat: true,
+    value: (f) => perSpotDay(f, sum(f.upstream)),
+    digits: 1,
+  },
+  { label: 'reconciler sweeps', flat: false, value: (f) => f.sweeps.length, digits: 0 },
+  {
+    label: 'reconciler: items read per sweep, median',
+    flat: false,
+    value: (f) => median(f.sweeps.map((s) => s.itemsRead)),
+    digits: 1,
+  },
+  {
+    label: 'reconciler: items read per sweep, max',
+    flat: false,
+    value: (f) => Math.max(...f.sweeps.map((s) => s.itemsRead)),
+    digits: 0,
+  },
+  {
+    label: 'reconciler: table requests per sweep, median',
+    flat: false,
+    value: (f) => median(f.sweeps.map((s) => s.requests)),
+    digits: 1,
+  },
+  {
+    label: 'reconciler: read units per sweep, median',
+    flat: false,
+    value: (f) => median(f.sweeps.map((s) => s.readUnits)),
+    digits: 1,
+  },
+  {
+    label: 'most-written partition: writes per spot-day',
+    flat: false,
+    value: (f) => perSpotDay(f, f.hottest[0]?.writes ?? 0),
+    digits: 1,
+  },
+  {
+    label: 'most-written partition: peak writes in a real second',
+    flat: false,
+    value: (f) => f.hottest[0]?.peakPerSecond ?? 0,
+    digits: 0,
+  },
+];
+
+function missedGoals(all: readonly FleetFigures[]): string[] {
+  const missed: string[] = [];
+  for (const f of all) {
+    if (f.gaps > 0) missed.push(`N=${f.spots}: ${f.gaps} gaps`);
+    if (f.exportedTwice > 0) missed.push(`N=${f.spots}: ${f.exportedTwice} windows exported twice`);
+    if (f.exportsCompleted !== f.scheduleRuns)
+      missed.push(`N=${f.spots}: ${f.exportsCompleted} exports completed of ${f.scheduleRuns} runs`);
+  }
+  const base = all[0];
+  if (base === undefined) return missed;
+  for (const row of ROWS.filter((r) => r.flat)) {
+    const reference = row.value(base);
+    for (const f of all.slice(1)) {
+      const ratio = row.value(f) / reference;
+      if (!(Math.abs(ratio - 1) <= FLAT_TOLERANCE))
+        missed.push(`N=${f.spots}: ${row.label} ${fixed(ratio, 3)} × N=${base.spots}'s`);
+    }
+  }
+  const baseSweep = median(base.sweeps.map((s) => s.itemsRead));
+  for (const f of all.slice(1)) {
+    const sweep = median(f.sweeps.map((s) => s.itemsRead));
+    if (!(sweep <= baseSweep + SWEEP_ITEMS_TOLERANCE))
+      missed.push(
+        `N=${f.spots}: the reconciler reads ${fixed(sweep, 1)} items per sweep (N=${base.spots}: ${fixed(baseSweep, 1)})`,
+      );
+  }
+  return missed;
+}
+
+function report(all: readonly FleetFigures[], date: string): string[] {
+  const header = `| figure | ${all.map((f) => `N = ${f.spots.toLocaleString('en-US')}`).join(' | ')} |`;
+  const rule = `|---|${all.map(() => '---').join('|')}|`;
+  const rows = ROWS.map(
+    (row) => `| ${row.label} | ${all.map((f) => fixed(row.value(f), row.digits)).join(' | ')} |`,
+  );
+  const detail = all.flatMap((f) => [
+    `N=${f.spots} (time scale ${f.timeScale.toFixed(4)}, a simulated hour ${fixed(SECONDS_PER_HOUR * f.timeScale, 0)} s): ${f.scheduleRuns} schedule runs, ${f.windows} windows, ${f.exportsCompleted} completed ` +
+      `(${f.exportsArchived} archived), other final states ${JSON.stringify(f.exportsOther)}; ` +
+      `${fixed(f.realSeconds, 0)} s real (drain after the last run ${fixed(f.drainSeconds, 0)} s)`,
+    `  invocations: ${JSON.stringify(f.invocations)}; upstream calls: ${JSON.stringify(f.upstream)}`,
+    `  table requests by operation: ${JSON.stringify(f.table.byOperation)}`,
+    `  most-written partitions: ${f.hottest
+      .map((hot) => `${hot.partition} ${hot.writes} writes (peak ${hot.peakPerSecond}/s)`)
+      .join('; ')}`,
+    ...(f.problems.length > 0
+      ? [
+          `  runtime reported ${f.problems.length} failure line(s), the first distinct ones:`,
+          ...[...new Set(f.problems.map((line) => line.replace(/sp_fleet\d+|ex_\w+|\d{4}-\S+/g, '…')))]
+            .slice(0, 6)
+            .map((line) => `    ${line.slice(0, 300)}`),
+        ]
+      : []),
+  ]);
+  return [
+    `Fleet on the local runtime (${date}; in process, loopback, in-memory table): N spots, each on rate(1 hour), ` +
+      `for ${HOURS} simulated hours (figures per spot-day: × 24 ÷ ${HOURS} ÷ N); a simulated hour lasts ` +
+      `${REAL_SECONDS_PER_SPOT_HOUR} s per spot, at least ${MIN_REAL_SECONDS_PER_HOUR} s (time scale per N below); ` +
+      `each run fires within ${FLEXIBLE_WINDOW_MINUTES} minutes of its hour (Scheduler's flexible window); ` +
+      `auth limited and paced at 1 per simulated second; ${RECORDS_PER_EXPORT} records per export; one run per N.`,
+    '',
+    header,
+    rule,
+    ...rows,
+    '',
+    ...detail,
+  ];
+}
+
+async function main(): Promise<void> {
+  const all: FleetFigures[] = [];
+  for (const size of fleetSizes()) {
+    all.push(await runFleet(size));
+    console.error(`N=${size} done`);
+  }
+  const missed = missedGoals(all);
+  const lines = [
+    ...report(all, new Date().toISOString().slice(0, 10)),
+    '',
+    `goals: 0 gaps, 0 windows exported twice, every run's export completed; per spot-day figures within ± ${FLAT_TOLERANCE * 100} % of N=${all[0]?.spots}'s; the reconciler's items read per sweep not growing with N`,
+    missed.length === 0 ? 'goals: all met' : `goals missed:\n  ${missed.join('\n  ')}`,
+  ];
+  if (missed.length > 0) process.exitCode = 1;
+  console.log(lines.join('\n'));
+}
+
+await main();
