@@ -98,24 +98,30 @@ export class DynamoDbFreshnessMarks implements FreshnessMarks {
 
   async unmarked(spotIds: readonly string[]): Promise<string[]> {
     const unknown = [...new Set(spotIds)].filter((spotId) => !this.#marked.has(spotId));
+    const unmarked = new Set<string>();
     // Single-item reads, a few at a time (the functions are granted no batch reads): once per
-    // spot for the life of the instance.
+    // spot for the life of the instance. A read that fails leaves its spot to the next run.
     for (let start = 0; start < unknown.length; start += CONCURRENT_READS) {
       await Promise.all(
         unknown.slice(start, start + CONCURRENT_READS).map(async (spotId) => {
-          const { Item } = await this.#client.send(
-            new GetCommand({
-              TableName: this.#tableName,
-              Key: freshnessMarkKey(spotId),
-              ConsistentRead: true,
-              ProjectionExpression: 'spotId',
-            }),
-          );
-          if (Item !== undefined) this.#marked.add(spotId);
+          try {
+            const { Item } = await this.#client.send(
+              new GetCommand({
+                TableName: this.#tableName,
+                Key: freshnessMarkKey(spotId),
+                ConsistentRead: true,
+                ProjectionExpression: 'spotId',
+              }),
+            );
+            if (Item === undefined) unmarked.add(spotId);
+            else this.#marked.add(spotId);
+          } catch {
+            // Asked again by the next run.
+          }
         }),
       );
     }
-    return unknown.filter((spotId) => !this.#marked.has(spotId));
+    return unknown.filter((spotId) => unmarked.has(spotId));
   }
 }
 

@@ -256,7 +256,7 @@ async function runFleet(spotCount: number): Promise<FleetFigures> {
     settings,
     env: { UPSTREAM_AUTH_REQUESTS_PER_SECOND: authPerRealSecond },
     say: (line) => {
-      if (/\b[1-9]\d* failed\b|workflow \S+ failed/.test(line)) problems.push(line);
+      if (/\b[1-9]\d* failed\b|workflow \S+ failed|^schedule \S+ failed/.test(line)) problems.push(line);
     },
     observers: {
       documentClient: (documentClient) => {

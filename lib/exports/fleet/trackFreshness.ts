@@ -89,6 +89,8 @@ export async function trackFreshness(deps: FleetDependencies): Promise<Freshness
       coveredUntil: freshness.coveredUntil,
       checkAt: nextCheckAt(silentSince, freshness.stale, targetSeconds, nowMs),
     };
+    // A spot still stale stays due (its checkAt has passed): nothing to write until it changes.
+    if (!becomes && freshness.stale && mark.checkAt !== undefined) continue;
     const changed = await deps.freshnessMarks.change(next, mark.stale);
     if (!changed || !becomes) continue;
     try {
