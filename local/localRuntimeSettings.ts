@@ -23,13 +23,22 @@ export type LocalUpstream =
       authRequestsPerSecond: number;
       /** Whether the simulator's auth 429s carry `Retry-After`. */
       authRateLimitRetryAfter: boolean;
-      /** Comment records each export holds (split into files by `maxRecordsInFile`). */
-      recordsPerExport: number;
+      /** The simulator's comments (UpstreamComments.ts): per hour of each spot, and how they change. */
+      comments: SimulatorComments;
       /** Undefined = unlimited. */
       exportRequestsPerSecond: number | undefined;
       exportRateLimitScope: ExportRateLimitScope;
     }
   | { kind: 'openweb'; authBaseUrl: string | undefined; exportBaseUrl: string | undefined };
+
+export interface SimulatorComments {
+  commentsPerHour: number;
+  statusChangeShare: number;
+  editShare: number;
+  deleteShare: number;
+  /** Simulated seconds. */
+  maxChangeDelaySeconds: number;
+}
 
 /** What `npm start` runs with, from its environment. */
 export interface LocalRuntimeSettings {
@@ -113,7 +122,14 @@ export function parseLocalRuntimeSettings(
           authRequestsPerSecond:
             e.simulatorAuthRequestsPerSecond ?? SETTINGS.simulatorAuthRequestsPerSecond.default,
           authRateLimitRetryAfter: e.simulatorAuthRetryAfter ?? SETTINGS.simulatorAuthRetryAfter.default,
-          recordsPerExport: e.simulatorRecordsPerExport ?? SETTINGS.simulatorRecordsPerExport.default,
+          comments: {
+            commentsPerHour: e.simulatorCommentsPerHour ?? SETTINGS.simulatorCommentsPerHour.default,
+            statusChangeShare: e.simulatorStatusChangeShare ?? SETTINGS.simulatorStatusChangeShare.default,
+            editShare: e.simulatorEditShare ?? SETTINGS.simulatorEditShare.default,
+            deleteShare: e.simulatorDeleteShare ?? SETTINGS.simulatorDeleteShare.default,
+            maxChangeDelaySeconds:
+              e.simulatorMaxChangeDelaySeconds ?? SETTINGS.simulatorMaxChangeDelaySeconds.default,
+          },
           exportRequestsPerSecond: e.simulatorExportRequestsPerSecond,
           exportRateLimitScope:
             e.simulatorExportRateLimitScope ?? SETTINGS.simulatorExportRateLimitScope.default,

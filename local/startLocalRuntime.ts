@@ -131,7 +131,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
             authRateLimitRetryAfter: upstream.authRateLimitRetryAfter,
             exportRequestsPerSecond: upstream.exportRequestsPerSecond ?? 0,
             exportRateLimitScope: upstream.exportRateLimitScope,
-            ...(upstream.recordsPerExport !== undefined && { recordsPerExport: upstream.recordsPerExport }),
+            ...upstream.comments,
             timeScale: settings.timeScale,
             // Kept beside the table, so a restart finds its in-flight exports still running upstream.
             ...(settings.dataDir !== undefined && {

@@ -19,6 +19,7 @@ export type SettingUnit =
   | 'requests'
   | 'attempts'
   | 'records'
+  | 'records/hour'
   | 'gigabytes'
   | 'spots';
 

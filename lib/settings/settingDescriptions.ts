@@ -242,8 +242,24 @@ export const SETTING_DESCRIPTIONS: { readonly [N in SettingName]: SettingDescrip
   simulatorExportRateLimitScope: {
     description: "Whose calls the simulator's export limit counts together: per client address or per spot.",
   },
-  simulatorRecordsPerExport: {
-    description: 'Comment records in each simulated export, split into files by `maxRecordsInFile`.',
+  simulatorCommentsPerHour: {
+    description:
+      'Comments the simulator holds for each hour of each spot (the same ones whichever window exports them); an export holds those of its window, split into files by `maxRecordsInFile`.',
+  },
+  simulatorStatusChangeShare: {
+    description:
+      "Share of the simulator's comments whose `message_status` changes once after they are written.",
+  },
+  simulatorEditShare: {
+    description: "Share of the simulator's comments whose content is edited once after they are written.",
+  },
+  simulatorDeleteShare: {
+    description:
+      "Share of the simulator's comments deleted after they are written, absent from the exports created after.",
+  },
+  simulatorMaxChangeDelaySeconds: {
+    description:
+      "The simulator's changes come 60 s to this long after the comment is written (simulated time: `LOCAL_TIME_SCALE` shortens it).",
   },
   localArchive: {
     description: 'Whether finished exports are archived, to an S3 stand-in in the data folder.',

@@ -631,13 +631,40 @@ export const SETTINGS = {
     kind: { type: 'enum', values: ['clientAddress', 'spot'] },
     default: 'clientAddress',
   },
-  simulatorRecordsPerExport: {
-    env: 'SIMULATOR_RECORDS_PER_EXPORT',
+  simulatorCommentsPerHour: {
+    env: 'SIMULATOR_COMMENTS_PER_HOUR',
     scope: 'local',
-    // The simulator builds each file in memory: enough for several files of 100,000 records.
-    kind: { type: 'integer', min: 0, max: 1_000_000 },
+    // An export is counted when it completes, every comment of its window drawn once: a month's
+    // window at this rate is 73 million draws, a minute of work.
+    kind: { type: 'integer', min: 0, max: 100_000 },
     default: 250,
-    unit: 'records',
+    unit: 'records/hour',
+  },
+  simulatorStatusChangeShare: {
+    env: 'SIMULATOR_STATUS_CHANGE_SHARE',
+    scope: 'local',
+    kind: { type: 'number', min: 0, max: 1 },
+    default: 0.2,
+  },
+  simulatorEditShare: {
+    env: 'SIMULATOR_EDIT_SHARE',
+    scope: 'local',
+    kind: { type: 'number', min: 0, max: 1 },
+    default: 0.05,
+  },
+  simulatorDeleteShare: {
+    env: 'SIMULATOR_DELETE_SHARE',
+    scope: 'local',
+    kind: { type: 'number', min: 0, max: 1 },
+    default: 0.05,
+  },
+  simulatorMaxChangeDelaySeconds: {
+    env: 'SIMULATOR_MAX_CHANGE_DELAY_SECONDS',
+    scope: 'local',
+    kind: { type: 'integer', min: SECONDS_PER_MINUTE, max: 30 * SECONDS_PER_DAY },
+    // Most changes within the first day (a restatement at one day sees them), a few later.
+    default: 2 * SECONDS_PER_DAY,
+    unit: 'seconds',
   },
   localArchive: {
     env: 'LOCAL_ARCHIVE',

@@ -3,12 +3,18 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SETTINGS } from '../../lib/settings/settingsTable';
 import { MAX_LOCAL_REQUEST_BODY_BYTES, readBoundedBody } from '../http/readBoundedBody';
-import { countFiles } from './commentsArchive';
+import {
+  type CommentListing,
+  type CommentListingQuery,
+  listCommentHistories,
+  listUsers,
+} from './commentHistoryView';
 import { handleControlRequest, type SimulatorControls } from './controlSurface';
 import { DownloadLinkSigner } from './DownloadLinkSigner';
 import { ExportRateLimit, type ExportRateLimitScope } from './ExportRateLimit';
 import type { RateLimitRefusals } from './RateLimitRefusals';
 import { RequestLog, type SimulatorRequest } from './RequestLog';
+import { SimulatedExportComments } from './SimulatedExportComments';
 import {
   defaultExportDurationMs,
   type SimulatedExportOutcome,
@@ -23,8 +29,10 @@ import { errorResponse, type SimulatorResponse, truncatedResponse } from './Simu
 import { readSimulatorState, writeSimulatorState } from './SimulatorStateFile';
 import { SlidingWindowRateLimiter } from './SlidingWindowRateLimiter';
 import { deriveSeed } from './seededRandom';
+import { DEFAULT_USERS_PER_SPOT } from './simulatedComments';
 import { checkSimulatorOptions } from './simulatorOptionsSchema';
 import { CONTROL_PATH_PREFIX, matchRoute, type RouteMatch } from './simulatorRoutes';
+import { UpstreamComments } from './UpstreamComments';
 import {
   type CreateResponseStyle,
   type ListEntryStyle,
@@ -58,8 +66,22 @@ export interface OpenWebSimulatorOptions {
   exportDurationMs?: (request: Record<string, unknown>) => number;
   /** Default 'completed'. */
   outcome?: (request: Record<string, unknown>) => SimulatedExportOutcome;
-  /** Comment rows generated per export, default 250. */
-  recordsPerExport?: number;
+  /**
+   * Comments of each hour of each spot, default 250: an export holds those written in its window
+   * (UpstreamComments.ts), so counts follow the window's length and an hour exported twice holds
+   * the same comments.
+   */
+  commentsPerHour?: number;
+  /** Comments are written by `user-1` … `user-<usersPerSpot>` of each spot; default 40. */
+  usersPerSpot?: number;
+  /** Share of comments whose `message_status` changes once after written; default 0.2. */
+  statusChangeShare?: number;
+  /** Share of comments edited once after written; default 0.05. */
+  editShare?: number;
+  /** Share of comments deleted after written (absent from later exports); default 0.05. */
+  deleteShare?: number;
+  /** Changes come 60 s to this many simulated seconds after a comment is written (scaled by `timeScale`); default 2 days. */
+  maxChangeDelaySeconds?: number;
   /**
    * Pads every download link with a `pad` query parameter to this many characters, like a long
    * pre-signed URL (the upstream's links may be up to 4,096). Default: no padding.
@@ -108,7 +130,12 @@ const defaults = {
   exportRequestsPerSecond: 0,
   exportRateLimitScope: SETTINGS.simulatorExportRateLimitScope.default,
   timeScale: 1,
-  recordsPerExport: SETTINGS.simulatorRecordsPerExport.default,
+  commentsPerHour: SETTINGS.simulatorCommentsPerHour.default,
+  usersPerSpot: DEFAULT_USERS_PER_SPOT,
+  statusChangeShare: SETTINGS.simulatorStatusChangeShare.default,
+  editShare: SETTINGS.simulatorEditShare.default,
+  deleteShare: SETTINGS.simulatorDeleteShare.default,
+  maxChangeDelaySeconds: SETTINGS.simulatorMaxChangeDelaySeconds.default,
   createResponseStyle: 'statusLinkOnly',
   listEntryStyle: 'withCreatedAt',
   seed: 1,
@@ -141,6 +168,8 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
   readonly #faults: FaultInjector;
   readonly #exports: SimulatedExports;
   readonly #endpoints: UpstreamEndpoints;
+  readonly #comments: UpstreamComments;
+  readonly #usersPerSpot: number;
   // Aborts pending injected latencies, so close() leaves no timer behind.
   readonly #closing = new AbortController();
   readonly #saveState: () => void;
@@ -161,7 +190,19 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
     this.#tokenTtlSeconds = options.tokenTtlSeconds ?? defaults.tokenTtlSeconds;
     const saved = options.statePath === undefined ? undefined : readSimulatorState(options.statePath);
     const seed = saved?.seed ?? options.seed ?? defaults.seed;
-    const recordsPerExport = options.recordsPerExport ?? defaults.recordsPerExport;
+    const timeScale = options.timeScale ?? defaults.timeScale;
+    this.#usersPerSpot = options.usersPerSpot ?? defaults.usersPerSpot;
+    this.#comments = new UpstreamComments({
+      seed,
+      timeScale,
+      commentsPerHour: options.commentsPerHour ?? defaults.commentsPerHour,
+      usersPerSpot: this.#usersPerSpot,
+      statusChangeShare: options.statusChangeShare ?? defaults.statusChangeShare,
+      editShare: options.editShare ?? defaults.editShare,
+      deleteShare: options.deleteShare ?? defaults.deleteShare,
+      maxChangeDelaySeconds: options.maxChangeDelaySeconds ?? defaults.maxChangeDelaySeconds,
+    });
+    const exportComments = new SimulatedExportComments(this.#comments);
     const links = new DownloadLinkSigner(this.url, saved?.linkSecret);
     const tokens = new SimulatedTokenIssuer(this.#now, saved?.tokenSecret);
     const { statePath } = options;
@@ -179,14 +220,12 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
     this.#faults = new FaultInjector(seed, options.faults);
     this.#exports = new SimulatedExports({
       now: this.#now,
-      timeScale: options.timeScale ?? defaults.timeScale,
+      timeScale,
       exportDurationMs: options.exportDurationMs ?? defaultExportDurationMs,
       outcome: options.outcome ?? (() => 'completed'),
       linksFor: (simulatedExport, completedAt) =>
-        Array.from(
-          { length: countFiles(recordsPerExport, simulatedExport.parsedRequest.maxRecordsInFile) },
-          (_, index) =>
-            padLink(links.linkFor(simulatedExport.id, index + 1, completedAt), options.downloadLinkChars),
+        Array.from({ length: exportComments.fileCount(simulatedExport) }, (_, index) =>
+          padLink(links.linkFor(simulatedExport.id, index + 1, completedAt), options.downloadLinkChars),
         ),
       seed: deriveSeed(seed, 'exportIds'),
       onChange: () => this.#saveState(),
@@ -209,8 +248,7 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
       links,
       createResponseStyle: options.createResponseStyle ?? defaults.createResponseStyle,
       listEntryStyle: options.listEntryStyle ?? defaults.listEntryStyle,
-      recordsPerExport,
-      seed,
+      exportComments,
     });
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       void this.#onRequest(request, response);
@@ -260,6 +298,14 @@ class RunningOpenWebSimulator implements OpenWebSimulator {
 
   finishExport(id: string, outcome: SimulatedExportOutcome): void {
     this.#exports.finish(id, outcome);
+  }
+
+  listComments(query: CommentListingQuery): CommentListing {
+    return listCommentHistories(this.#comments, query, this.#now());
+  }
+
+  listUsers(): { userId: string; userName: string }[] {
+    return listUsers(this.#usersPerSpot);
   }
 
   close(): Promise<void> {

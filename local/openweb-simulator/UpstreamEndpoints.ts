@@ -1,18 +1,17 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { buildCommentsArchive, splitIntoFiles } from './commentsArchive';
+import { buildCommentsArchive } from './commentsArchive';
 import { DownloadLinkChecks, type DownloadLinkSigner } from './DownloadLinkSigner';
 import type { ExportRateLimit } from './ExportRateLimit';
 import { SimulatedExportFinishedError, SimulatedHttpError, SpotExportInProgressError } from './errors';
 import type { RateLimitRefusals } from './RateLimitRefusals';
 import { validateCreateExportRequest } from './requestValidation';
+import type { SimulatedExportComments } from './SimulatedExportComments';
 import { type SimulatedExport, SimulatedExportStates, type SimulatedExports } from './SimulatedExports';
 import type { SimulatedTokenIssuer } from './SimulatedTokenIssuer';
 import type { SimulatorEndpoint } from './SimulatorEndpoint';
 import { emptyResponse, errorResponse, jsonResponse, type SimulatorResponse } from './SimulatorResponse';
 import type { SlidingWindowRateLimiter } from './SlidingWindowRateLimiter';
-import { deriveSeed } from './seededRandom';
-import { generateComments } from './simulatedComments';
 import { DOWNLOAD_FILE_NAME } from './simulatorRoutes';
 
 /** How `POST /v4/export` answers: the upstream's exact shape is not documented. */
@@ -35,8 +34,6 @@ export const UpstreamExportStatuses = {
 
 export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 1_000;
-/** Conversation exports hold comments written during the week before the export was created. */
-export const CONVERSATION_COMMENTS_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 export const SIMULATED_EXPORT_FAILURE_MESSAGE = 'Export failed while generating files';
 
 export interface UpstreamExchange {
@@ -67,8 +64,8 @@ export interface UpstreamEndpointsDependencies {
   links: DownloadLinkSigner;
   createResponseStyle: CreateResponseStyle;
   listEntryStyle: ListEntryStyle;
-  recordsPerExport: number;
-  seed: number;
+  /** What each export holds, file by file. */
+  exportComments: SimulatedExportComments;
 }
 
 /** What the upstream does for each call, answered as a value so faults can still replace it. */
@@ -232,20 +229,7 @@ export class UpstreamEndpoints {
     if (!simulatedExport || simulatedExport.state !== SimulatedExportStates.completed) {
       throw new SimulatedHttpError(404, 'File not found');
     }
-    const request = simulatedExport.parsedRequest;
-    const comments = generateComments({
-      seed: deriveSeed(this.deps.seed, `comments:${simulatedExport.id}`),
-      count: this.deps.recordsPerExport,
-      spotId: simulatedExport.spotId,
-      ...(request.variant === 'dateRange'
-        ? { fromMs: request.fromMs, untilMs: request.untilMs }
-        : {
-            postId: request.postId,
-            fromMs: simulatedExport.createdAt - CONVERSATION_COMMENTS_WINDOW_MS,
-            untilMs: simulatedExport.createdAt,
-          }),
-    });
-    const fileComments = splitIntoFiles(comments, request.maxRecordsInFile)[fileNumber - 1];
+    const fileComments = this.deps.exportComments.fileRows(simulatedExport, fileNumber);
     if (!fileComments) {
       throw new SimulatedHttpError(404, 'File not found');
     }
@@ -256,7 +240,12 @@ export class UpstreamEndpoints {
         'content-type': 'application/zip',
         'content-disposition': `attachment; filename="${csvFileName}.zip"`,
       },
-      body: buildCommentsArchive(csvFileName, fileComments, request.delimiter, simulatedExport.finishesAt),
+      body: buildCommentsArchive(
+        csvFileName,
+        fileComments,
+        simulatedExport.parsedRequest.delimiter,
+        simulatedExport.finishesAt,
+      ),
     };
   }
 

@@ -5,15 +5,7 @@ import { COMMENT_FIELDS, type SimulatedComment } from './simulatedComments';
 /** Zip timestamps cannot predate 1980. */
 const ZIP_EPOCH_MS = Date.UTC(1980, 0, 1);
 
-/** Splits items into files of at most `maxPerFile`; an empty export still has one (header-only) file. */
-export function splitIntoFiles<T>(items: readonly T[], maxPerFile: number): T[][] {
-  const files: T[][] = [];
-  for (let start = 0; start < items.length; start += maxPerFile) {
-    files.push(items.slice(start, start + maxPerFile));
-  }
-  return files.length > 0 ? files : [[]];
-}
-
+/** Files of at most `maxPerFile` records; an empty export still has one (header-only) file. */
 export function countFiles(itemCount: number, maxPerFile: number): number {
   return Math.max(1, Math.ceil(itemCount / maxPerFile));
 }

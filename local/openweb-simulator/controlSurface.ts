@@ -1,5 +1,11 @@
 import { matchRoute } from '../http/matchRoute';
 import {
+  type CommentListing,
+  type CommentListingQuery,
+  DEFAULT_LISTED_COMMENTS,
+  MAX_LISTED_COMMENTS,
+} from './commentHistoryView';
+import {
   InvalidSimulatorFaultsError,
   SimulatedExportFinishedError,
   SimulatedHttpError,
@@ -7,6 +13,7 @@ import {
 } from './errors';
 import type { RateLimitRefusals } from './RateLimitRefusals';
 import type { SimulatorRequest } from './RequestLog';
+import { MAX_EXPORT_RANGE_HOURS, parseRfc3339Utc } from './requestValidation';
 import type { SimulatedExportOutcome, SimulatedExportView } from './SimulatedExports';
 import { parseSimulatorFaults, type SimulatorFaults } from './SimulatorFaults';
 import { emptyResponse, errorResponse, jsonResponse, type SimulatorResponse } from './SimulatorResponse';
@@ -27,6 +34,10 @@ export interface SimulatorControls {
   listExports(spotId?: string): SimulatedExportView[];
   /** Forces an outcome now on a processing export. */
   finishExport(id: string, outcome: SimulatedExportOutcome): void;
+  /** A spot's comments of a range with what happens to each, oldest first. */
+  listComments(query: CommentListingQuery): CommentListing;
+  /** Who writes each spot's comments. */
+  listUsers(): { userId: string; userName: string }[];
 }
 
 /**
@@ -67,7 +78,9 @@ type ControlAction =
   | 'getExport'
   | 'finishExport'
   | 'setTokenTtl'
-  | 'addSpot';
+  | 'addSpot'
+  | 'listComments'
+  | 'listUsers';
 
 const CONTROL_ROUTES: readonly { method: string; path: string; action: ControlAction }[] = [
   { method: 'GET', path: `${CONTROL_PATH_PREFIX}requests`, action: 'listRequests' },
@@ -79,7 +92,10 @@ const CONTROL_ROUTES: readonly { method: string; path: string; action: ControlAc
   { method: 'POST', path: `${CONTROL_PATH_PREFIX}exports/{id}/finish`, action: 'finishExport' },
   { method: 'PUT', path: `${CONTROL_PATH_PREFIX}token-ttl`, action: 'setTokenTtl' },
   { method: 'PUT', path: `${CONTROL_PATH_PREFIX}spots/{id}`, action: 'addSpot' },
+  { method: 'GET', path: `${CONTROL_PATH_PREFIX}comments`, action: 'listComments' },
+  { method: 'GET', path: `${CONTROL_PATH_PREFIX}users`, action: 'listUsers' },
 ];
+const MS_PER_HOUR = 60 * 60 * 1000;
 
 function dispatch(simulator: SimulatorControls, method: string, url: URL, body: Buffer): SimulatorResponse {
   const match = matchRoute(CONTROL_ROUTES, method, url.pathname);
@@ -131,7 +147,46 @@ function dispatch(simulator: SimulatorControls, method: string, url: URL, body: 
       simulator.addSpot(id, apiKey);
       return emptyResponse(204);
     }
+    case 'listComments':
+      return jsonResponse(200, simulator.listComments(commentListingQuery(url.searchParams)));
+    case 'listUsers':
+      return jsonResponse(200, { users: simulator.listUsers() });
   }
+}
+
+/** `?spotId=&from=&until=[&userId=][&postId=][&limit=]`, the range as an export's (at most 730 hours). */
+function commentListingQuery(params: URLSearchParams): CommentListingQuery {
+  const spotId = params.get('spotId');
+  if (!spotId) throw new SimulatedHttpError(400, 'spotId is required');
+  const fromMs = parseRfc3339Utc(params.get('from') ?? undefined);
+  const untilMs = parseRfc3339Utc(params.get('until') ?? undefined);
+  if (fromMs === undefined || untilMs === undefined) {
+    throw new SimulatedHttpError(
+      400,
+      'from and until must both be RFC 3339 date-times like 2024-01-31T23:59:59Z',
+    );
+  }
+  if (fromMs >= untilMs || untilMs - fromMs > MAX_EXPORT_RANGE_HOURS * MS_PER_HOUR) {
+    throw new SimulatedHttpError(
+      400,
+      `from must be before until, at most ${MAX_EXPORT_RANGE_HOURS} hours apart`,
+    );
+  }
+  const limitText = params.get('limit') ?? String(DEFAULT_LISTED_COMMENTS);
+  const limit = /^\d+$/.test(limitText) ? Number(limitText) : Number.NaN;
+  if (!(limit >= 1 && limit <= MAX_LISTED_COMMENTS)) {
+    throw new SimulatedHttpError(400, `limit must be an integer from 1 to ${MAX_LISTED_COMMENTS}`);
+  }
+  const userId = params.get('userId');
+  const postId = params.get('postId');
+  return {
+    spotId,
+    fromMs,
+    untilMs,
+    limit,
+    ...(userId !== null && { userId }),
+    ...(postId !== null && { postId }),
+  };
 }
 
 function parseJson(body: Buffer): Record<string, unknown> {

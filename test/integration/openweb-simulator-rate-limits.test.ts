@@ -263,7 +263,7 @@ describe('OpenWeb simulator rate limits', () => {
     [{ exportRequestsPerSecond: -1 }, /exportRequestsPerSecond must be a non-negative number/],
     [{ exportRateLimitScope: 'region' as never }, /exportRateLimitScope must be one of clientAddress, spot/],
     [{ timeScale: Number.NaN }, /timeScale must be a non-negative number, got NaN/],
-    [{ recordsPerExport: 2.5 }, /recordsPerExport must be an integer, got 2.5/],
+    [{ commentsPerHour: 2.5 }, /commentsPerHour must be an integer, got 2.5/],
     [{ tokenTtlSeconds: '60' as never }, /tokenTtlSeconds must be a non-negative number/],
   ])('refuses the options %j', async (options, message) => {
     // Act / Assess

@@ -15,6 +15,10 @@ const START_MS = Date.parse('2024-05-01T00:00:00Z');
 const ONE_HOUR_RANGE = { from: '2024-04-01T00:00:00Z', until: '2024-04-01T01:00:00Z' };
 // 30 s + 60 s per hour of range, the default simulated duration of ONE_HOUR_RANGE.
 const ONE_HOUR_RANGE_DURATION_MS = 90_000;
+const ONE_HOUR_RANGE_HOURS = 1;
+/** An export holds every comment of its window: commentsPerHour for each of its hours, when none is deleted. */
+const NONE_DELETED = { deleteShare: 0 };
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
 interface TestClock {
   now: () => number;
@@ -241,7 +245,7 @@ describe('OpenWeb simulator', () => {
     it('processes an export until its simulated duration passes, then serves zipped CSV files', async () => {
       // Prepare
       const clock = createClock();
-      const sim = await start({ now: clock.now, recordsPerExport: 40 });
+      const sim = await start({ now: clock.now, commentsPerHour: 40, ...NONE_DELETED });
       const token = await authenticate(sim);
 
       // Act
@@ -259,7 +263,7 @@ describe('OpenWeb simulator', () => {
       expect(csvText?.startsWith(`${COMMENT_FIELDS.join(';')}\r\n`)).toBe(true);
       const { header, rows } = readCommentsArchive(archive, ';');
       expect(header).toEqual([...COMMENT_FIELDS]);
-      expect(rows).toHaveLength(40);
+      expect(rows).toHaveLength(40 * ONE_HOUR_RANGE_HOURS);
       for (const row of rows) {
         expect(row).toHaveLength(COMMENT_FIELDS.length);
         expect(row[3]).toBe('sp_demo');
@@ -301,7 +305,7 @@ describe('OpenWeb simulator', () => {
     it('honours a tab delimiter with fields quoted where needed', async () => {
       // Prepare
       const clock = createClock();
-      const sim = await start({ now: clock.now, recordsPerExport: 60 });
+      const sim = await start({ now: clock.now, commentsPerHour: 60, ...NONE_DELETED });
       const token = await authenticate(sim);
       const id = await createExport(sim, token, { ...ONE_HOUR_RANGE, delimiter: '\t' });
       clock.advance(ONE_HOUR_RANGE_DURATION_MS);
@@ -311,14 +315,14 @@ describe('OpenWeb simulator', () => {
       const { rows } = readCommentsArchive(await download(links[0] as string), '\t');
 
       // Assess
-      expect(rows).toHaveLength(60);
+      expect(rows).toHaveLength(60 * ONE_HOUR_RANGE_HOURS);
       expect(rows.every((row) => row.length === COMMENT_FIELDS.length)).toBe(true);
     });
 
     it('splits the rows into several links by max_records_in_file', async () => {
       // Prepare
       const clock = createClock();
-      const sim = await start({ now: clock.now, recordsPerExport: 25 });
+      const sim = await start({ now: clock.now, commentsPerHour: 25, ...NONE_DELETED });
       const token = await authenticate(sim);
       const id = await createExport(sim, token, { ...ONE_HOUR_RANGE, max_records_in_file: 10 });
       clock.advance(ONE_HOUR_RANGE_DURATION_MS);
@@ -351,21 +355,37 @@ describe('OpenWeb simulator', () => {
       expect(second).toEqual(first);
     });
 
-    it('fills a conversation export with comments of that post only', async () => {
+    it("fills a conversation export with its post's comments of the week before it was created", async () => {
       // Prepare
       const clock = createClock();
-      const sim = await start({ now: clock.now, recordsPerExport: 15 });
+      const sim = await start({ now: clock.now, commentsPerHour: 15 });
       const token = await authenticate(sim);
-      const id = await createExport(sim, token, { conversation_id: 'sp_demo_article-7' });
+      const id = await createExport(sim, token, { conversation_id: 'sp_demo_post-7' });
 
       // Act
       clock.advance(30_000);
       const { links } = (await statusOf(sim, token, id)) as { links: string[] };
       const { rows } = readCommentsArchive(await download(links[0] as string));
+      const unknownPost = await createExport(sim, token, { conversation_id: 'sp_demo_article-7' });
+      clock.advance(30_000);
+      const unknownPostLinks = ((await statusOf(sim, token, unknownPost)) as { links: string[] }).links;
+      const unknownPostRows = readCommentsArchive(await download(unknownPostLinks[0] as string)).rows;
 
       // Assess
-      expect(rows).toHaveLength(15);
-      expect(new Set(rows.map((row) => row[4]))).toEqual(new Set(['article-7']));
+      const week = sim.listComments({
+        spotId: 'sp_demo',
+        postId: 'post-7',
+        fromMs: START_MS - WEEK_MS,
+        untilMs: START_MS,
+        limit: 10_000,
+      });
+      const existing = week.comments.filter((comment) =>
+        comment.changes.every((change) => change.change !== 'deleted' || Date.parse(change.at) > START_MS),
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.map((row) => row[0])).toEqual(existing.map((comment) => comment.id));
+      expect(new Set(rows.map((row) => row[4]))).toEqual(new Set(['post-7']));
+      expect(unknownPostRows).toEqual([]);
     });
 
     it('answers 403 for a tampered signature and for a link past its week', async () => {

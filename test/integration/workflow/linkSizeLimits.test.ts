@@ -28,12 +28,15 @@ const EVENT_ENTRY_LIMIT = 256 * KB;
 const LAMBDA_RESPONSE_LIMIT = 6 * MB;
 
 const SPOT = 'sp_demo';
+const WINDOW_HOURS = 10;
 const ONE_FILE_PER_RECORD: ExportRequest = {
   kind: 'dateRange',
   from: '2026-10-30T00:00:00Z',
-  until: '2026-10-31T00:00:00Z',
+  until: `2026-10-30T${String(WINDOW_HOURS).padStart(2, '0')}:00:00Z`,
   maxRecordsInFile: 1,
 };
+// The window holds commentsPerHour × its hours comments, none deleted: one link each.
+const SIMULATED_COMMENTS = { commentsPerHour: LINK_COUNT / WINDOW_HOURS, deleteShare: 0 };
 // Waits and retries × this; the execution's own timeout (about 6 h deployed) scales with them and
 // must outlast moving 40 MB of links through the simulator and dynalite: about 110 s here.
 const WORKFLOW_TIME_SCALE = 0.005;
@@ -86,7 +89,7 @@ describe('the largest accepted link set against AWS payload limits', () => {
     h = await startExportHarness({
       realTime: true,
       workflows,
-      simulator: { timeScale: 0.0002, recordsPerExport: LINK_COUNT, downloadLinkChars: LINK_CHARS },
+      simulator: { timeScale: 0.0002, ...SIMULATED_COMMENTS, downloadLinkChars: LINK_CHARS },
       client: { requestTimeoutMs: 60_000 },
     });
     handlers = localHandlers(handlerRuntimeFor(h.deps));

@@ -144,7 +144,13 @@ describe('parseLocalRuntimeSettings', () => {
       port: 4010,
       authRequestsPerSecond: 1,
       authRateLimitRetryAfter: true,
-      recordsPerExport: 250,
+      comments: {
+        commentsPerHour: 250,
+        statusChangeShare: 0.2,
+        editShare: 0.05,
+        deleteShare: 0.05,
+        maxChangeDelaySeconds: 172_800,
+      },
       exportRequestsPerSecond: undefined,
       exportRateLimitScope: 'clientAddress',
     });
@@ -156,21 +162,44 @@ describe('parseLocalRuntimeSettings', () => {
     });
   });
 
-  it('archives by default, and reads LOCAL_ARCHIVE and the simulator’s export size', () => {
+  it('archives by default, and reads LOCAL_ARCHIVE and how many comments the simulator holds and how they change', () => {
     // Act
     const defaults = parseLocalRuntimeSettings({}, context);
     const configured = parseLocalRuntimeSettings(
-      { LOCAL_ARCHIVE: 'off', SIMULATOR_RECORDS_PER_EXPORT: '300000' },
+      {
+        LOCAL_ARCHIVE: 'off',
+        SIMULATOR_COMMENTS_PER_HOUR: '12500',
+        SIMULATOR_STATUS_CHANGE_SHARE: '0.5',
+        SIMULATOR_EDIT_SHARE: '0',
+        SIMULATOR_DELETE_SHARE: '1',
+        SIMULATOR_MAX_CHANGE_DELAY_SECONDS: '3600',
+      },
       context,
     );
 
     // Assess
     expect(defaults.archive).toBe(true);
-    expect(defaults.upstream).toMatchObject({ recordsPerExport: 250 });
     expect(configured.archive).toBe(false);
-    expect(configured.upstream).toMatchObject({ recordsPerExport: 300_000 });
-    expect(problemsOf({ LOCAL_ARCHIVE: 'yes', SIMULATOR_RECORDS_PER_EXPORT: '2000000' })).toEqual([
-      'SIMULATOR_RECORDS_PER_EXPORT must be at most 1000000',
+    expect(configured.upstream).toMatchObject({
+      comments: {
+        commentsPerHour: 12_500,
+        statusChangeShare: 0.5,
+        editShare: 0,
+        deleteShare: 1,
+        maxChangeDelaySeconds: 3_600,
+      },
+    });
+    expect(
+      problemsOf({
+        LOCAL_ARCHIVE: 'yes',
+        SIMULATOR_COMMENTS_PER_HOUR: '200000',
+        SIMULATOR_DELETE_SHARE: '1.5',
+        SIMULATOR_MAX_CHANGE_DELAY_SECONDS: '30',
+      }),
+    ).toEqual([
+      expect.stringMatching(/^SIMULATOR_COMMENTS_PER_HOUR must be at most 100000/),
+      expect.stringMatching(/^SIMULATOR_DELETE_SHARE must be at most 1/),
+      expect.stringMatching(/^SIMULATOR_MAX_CHANGE_DELAY_SECONDS must be at least 60/),
       'LOCAL_ARCHIVE must be on or off',
     ]);
   });

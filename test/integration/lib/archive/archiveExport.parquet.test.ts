@@ -32,7 +32,9 @@ const DAY: ExportRequest = {
   maxRecordsInFile: 100,
 };
 const HOUR_MS = 60 * 60 * 1000;
-const RECORDS = 250;
+/** The simulator holds this many comments an hour, none deleted: the day's export holds 24 times as many. */
+const COMMENTS_PER_HOUR = 10;
+const RECORDS = COMMENTS_PER_HOUR * 24;
 const KNOWN_STRING_COLUMNS = [
   'id',
   'user_id',
@@ -65,7 +67,7 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
   let s3: LocalS3;
 
   beforeEach(async () => {
-    h = await startExportHarness({ simulator: { recordsPerExport: RECORDS } });
+    h = await startExportHarness({ simulator: { commentsPerHour: COMMENTS_PER_HOUR, deleteShare: 0 } });
     s3 = await startLocalS3();
   });
 
@@ -84,7 +86,7 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
     });
   }
 
-  /** A COMPLETED export of the simulator: 250 records in files of 100. */
+  /** A COMPLETED export of the simulator: the day's RECORDS records in files of 100. */
   async function simulatorExport(): Promise<ExportRecord> {
     const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
     h.clock.advance(2 * HOUR_MS);
@@ -148,7 +150,7 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
     expect(files.map((file) => [file.rows, file.parquet?.rows])).toEqual([
       [100, 100],
       [100, 100],
-      [50, 50],
+      [RECORDS - 200, RECORDS - 200],
     ]);
     const objects = await storedObjects();
     const local = await localParquetFiles(objects);

@@ -40,7 +40,9 @@ const DAY: ExportRequest = {
 };
 const PARTITION_DATE = '2026-10-30';
 const HOUR_MS = 60 * 60 * 1000;
-const RECORDS = 250;
+/** The simulator holds this many comments an hour, none deleted: the day's export holds 24 times as many. */
+const COMMENTS_PER_HOUR = 10;
+const RECORDS = COMMENTS_PER_HOUR * 24;
 
 async function bytesOf(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -83,7 +85,7 @@ describe("an archived export in the comment_rows table, the S3 stand-in's files 
 
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'archive-table-'));
-    h = await startExportHarness({ simulator: { recordsPerExport: RECORDS } });
+    h = await startExportHarness({ simulator: { commentsPerHour: COMMENTS_PER_HOUR, deleteShare: 0 } });
     // The local runtime's layout: the stand-in's objects under <data dir>/s3, where `query` reads them.
     s3 = await startLocalS3({ directory: join(dataDir, LOCAL_S3_DATA_FOLDER) });
   });
@@ -94,7 +96,7 @@ describe("an archived export in the comment_rows table, the S3 stand-in's files 
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  /** A COMPLETED export of the simulator: 250 records in files of 100. */
+  /** A COMPLETED export of the simulator: the day's RECORDS records in files of 100. */
   async function completedExport(): Promise<ExportRecord> {
     const { record } = await startAndCreate(h.deps, { spotId: SPOT, request: DAY, source: 'api' });
     h.clock.advance(2 * HOUR_MS);
@@ -304,7 +306,7 @@ describe("an archived export in the comment_rows table, the S3 stand-in's files 
     expect(manifest.files.map((file) => [file.key, file.rows, file.parquet])).toEqual([
       [`${prefix}1.csv.gz`, 100, undefined],
       [`${prefix}2.csv.gz`, 100, undefined],
-      [`${prefix}3.csv.gz`, 50, undefined],
+      [`${prefix}3.csv.gz`, RECORDS - 200, undefined],
     ]);
     expect(comments).toEqual([{ n: 0 }]);
   });

@@ -48,7 +48,9 @@ const DAY: ExportRequest = {
 };
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
-const RECORDS = 250;
+/** The simulator holds this many comments an hour, none deleted: the day's export holds 24 times as many. */
+const COMMENTS_PER_HOUR = 10;
+const RECORDS = COMMENTS_PER_HOUR * 24;
 
 /** A download host under the test's control: answers each request with what `answer` says. */
 async function startLinkHost(answer: (path: string) => { status: number; body?: Uint8Array }) {
@@ -76,7 +78,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
   let archived: ExportRecord[];
 
   beforeEach(async () => {
-    h = await startExportHarness({ simulator: { recordsPerExport: RECORDS } });
+    h = await startExportHarness({ simulator: { commentsPerHour: COMMENTS_PER_HOUR, deleteShare: 0 } });
     s3 = await startLocalS3();
     archived = [];
   });
@@ -97,7 +99,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     });
   }
 
-  /** A COMPLETED export of the simulator, 250 records in files of 100. */
+  /** A COMPLETED export of the simulator, the day's RECORDS records in files of 100. */
   async function completedExport(spotId = SPOT): Promise<ExportRecord> {
     const { record } = await startAndCreate(h.deps, { spotId, request: DAY, source: 'api' });
     h.clock.advance(2 * HOUR_MS);
@@ -183,7 +185,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     expect(files.map((file) => file.key)).toEqual(
       [1, 2, 3].map((n) => `exports/spot=${SPOT}/date=2026-10-30/${record.exportId}/${n}.csv.gz`),
     );
-    expect(files.map((file) => file.rows)).toEqual([100, 100, 50]);
+    expect(files.map((file) => file.rows)).toEqual([100, 100, RECORDS - 200]);
     expect(files.map((file) => file.sourceLink)).toEqual([1, 2, 3]);
     const objects = await storedObjects();
     expectObjectsMatch(files, objects);
