@@ -123,6 +123,7 @@ beforeAll(async () => {
   simulator = await startOpenWebSimulator({
     authRequestsPerSecond: 0,
     downloadLinkChars: MAX_LINK_CHARS,
+    ...SIMULATED_COMMENTS,
     exportDurationMs: () => UPSTREAM_EXPORT_MS,
     spots: Object.fromEntries(spots.map((spotId) => [spotId, { apiKey: `key-${spotId}` }])),
   });
@@ -278,11 +279,13 @@ async function statusOf(spotId: string, exportId: string): Promise<string | unde
 const HOUR_MS = 3_600_000;
 /** The last whole day up to the hour, fixed once: a replayed request must be the same request. */
 /**
- * With the simulator's 250 rows and links of the upstream's maximal length, 25 files: a link set
- * too big for the export's item, so every function that reads a record reads its link pages.
+ * The simulator's comments of the day (commentsPerHour for each of its 24 hours, none deleted) in
+ * files of 10 with links of the upstream's maximal length: a link set too big for the export's
+ * item, so every function that reads a record reads its link pages.
  */
+const SIMULATED_COMMENTS = { commentsPerHour: 10, deleteShare: 0 };
 const EXPORT_WINDOW = { from: wholeHour(-24), until: wholeHour(0), maxRecordsInFile: 10 };
-const EXPORT_FILES = 25;
+const EXPORT_FILES = Math.ceil((SIMULATED_COMMENTS.commentsPerHour * 24) / EXPORT_WINDOW.maxRecordsInFile);
 const MAX_LINK_CHARS = 4096;
 
 function wholeHour(offsetHours: number): string {
