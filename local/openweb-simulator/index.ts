@@ -1,3 +1,4 @@
+export type { CommentHistoryView, CommentListing, CommentListingQuery } from './commentHistoryView';
 export { buildCommentsArchive } from './commentsArchive';
 export { formatCsv } from './csv';
 export { DOWNLOAD_LINK_LIFETIME_MS } from './DownloadLinkSigner';
@@ -42,4 +43,5 @@ export {
 } from './SimulatorFaults';
 export { RATE_LIMIT_WINDOW_MS } from './SlidingWindowRateLimiter';
 export { COMMENT_FIELDS, type SimulatedComment } from './simulatedComments';
+export { type CommentChangeKind, CommentChangeKinds, commentAsOf } from './UpstreamComments';
 export { type CreateResponseStyle, type ListEntryStyle, UpstreamExportStatuses } from './UpstreamEndpoints';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   COMMENT_FIELDS,
+  type CommentHistoryView,
   type OpenWebSimulator,
   type OpenWebSimulatorOptions,
   type SimulatedComment,
@@ -16,10 +17,7 @@ const DAY_MS = 24 * HOUR_MS;
 const SPOT = 'sp_demo';
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
-interface ListedComment extends SimulatedComment {
-  changes: { change: string; at: string; before?: string; after?: string }[];
-  current: SimulatedComment | null;
-}
+type ListedComment = CommentHistoryView;
 
 let simulator: OpenWebSimulator | undefined;
 
