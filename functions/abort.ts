@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { ExportDependencies } from '../lib/exports/ExportDependencies';
 import { abortExport } from '../lib/exports/lifecycle/abortExport';
+import type { LifecycleDependencies } from '../lib/exports/lifecycle/ports';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportView } from '../lib/http/exportView';
 import { jsonResponse } from '../lib/http/jsonResponse';
@@ -14,7 +14,7 @@ import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
 import { LIFECYCLE_ADAPTERS } from '../lib/runtime/lifecycleAdapters';
 
 /** `POST /exports/{exportId}/abort`. (The workflow's own timeout abort is a task of workflow-task.) */
-export function makeAbortHandler(runtime: HandlerRuntime) {
+export function makeAbortHandler(runtime: HandlerRuntime<LifecycleDependencies>) {
   return createHandler(runtime, async (event, deps) => {
     if (isApiGatewayEvent(event)) return abortFromApi(deps, event);
     throw new UnrecognisedEventError(HandlerNames.ABORT);
@@ -26,7 +26,7 @@ export const handler = makeAbortHandler(defaultHandlerRuntime(LIFECYCLE_ADAPTERS
 
 /** 202 with the export (again for one already aborted); 409 once it completed or failed. */
 async function abortFromApi(
-  deps: ExportDependencies,
+  deps: LifecycleDependencies,
   event: APIGatewayProxyEventV2,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const spotId = readSpotId(event);

@@ -15,6 +15,7 @@ import { readJsonBody } from '../lib/http/readJsonBody';
 import { readListQuery } from '../lib/http/readListQuery';
 import { readSpotId } from '../lib/http/readSpotId';
 import { HandlerNames, type RouteKey } from '../lib/http/routeTable';
+import { dynamoDbBackfillStoreFactory } from '../lib/runtime/adapterFactories/dynamoDbFactories';
 import { createHandler } from '../lib/runtime/createHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
@@ -45,7 +46,9 @@ export function makeBackfillsHandler(runtime: HandlerRuntime) {
 }
 
 // Every port: an abort stops the running export upstream, frees the spot and announces the ends.
-export const handler = makeBackfillsHandler(defaultHandlerRuntime(LIFECYCLE_ADAPTERS));
+export const handler = makeBackfillsHandler(
+  defaultHandlerRuntime({ ...LIFECYCLE_ADAPTERS, backfills: dynamoDbBackfillStoreFactory }),
+);
 
 /**
  * 202 with the plan and where it stands, and its Location. Windows are recorded for a few seconds

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { ExportDependencies } from '../lib/exports/ExportDependencies';
 import { checkExport } from '../lib/exports/lifecycle/checkExport';
+import type { LifecycleDependencies } from '../lib/exports/lifecycle/ports';
 import { queuePositions } from '../lib/exports/queue/spotQueue';
 import { isApiGatewayEvent } from '../lib/http/apiGatewayEvent';
 import { exportView } from '../lib/http/exportView';
@@ -15,7 +15,7 @@ import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
 import { LIFECYCLE_ADAPTERS } from '../lib/runtime/lifecycleAdapters';
 
 /** Check export status, `GET /exports/{exportId}`: the export, asking the upstream once when the record is not fresh. */
-export function makeCheckStatusHandler(runtime: HandlerRuntime) {
+export function makeCheckStatusHandler(runtime: HandlerRuntime<LifecycleDependencies>) {
   return createHandler(runtime, async (event, deps) => {
     if (isApiGatewayEvent(event)) return checkStatusFromApi(deps, event);
     throw new UnrecognisedEventError(HandlerNames.CHECK_STATUS);
@@ -27,7 +27,7 @@ export const handler = makeCheckStatusHandler(defaultHandlerRuntime(LIFECYCLE_AD
 
 /** 200 with the export. */
 async function checkStatusFromApi(
-  deps: ExportDependencies,
+  deps: LifecycleDependencies,
   event: APIGatewayProxyEventV2,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const spotId = readSpotId(event);

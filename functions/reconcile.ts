@@ -3,7 +3,10 @@ import type { ExportDependencies } from '../lib/exports/ExportDependencies';
 import type { FleetDependencies } from '../lib/exports/fleet/ports';
 import { reconcileExports } from '../lib/exports/reconciler/reconcileExports';
 import { HandlerNames } from '../lib/http/routeTable';
-import { dynamoDbFreshnessMarksFactory } from '../lib/runtime/adapterFactories/dynamoDbFactories';
+import {
+  dynamoDbBackfillStoreFactory,
+  dynamoDbFreshnessMarksFactory,
+} from '../lib/runtime/adapterFactories/dynamoDbFactories';
 import { createTaskHandler } from '../lib/runtime/createTaskHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
@@ -24,7 +27,11 @@ export function makeReconcileHandler(
 }
 
 // Every port: a repair polls and aborts upstream, restarts and stops workflows, and announces the
-// end; the freshness watch keeps its marks beside the ledger.
+// end; it finishes recording backfills, and the freshness watch keeps its marks beside the ledger.
 export const handler = makeReconcileHandler(
-  defaultHandlerRuntime({ ...LIFECYCLE_ADAPTERS, freshnessMarks: dynamoDbFreshnessMarksFactory }),
+  defaultHandlerRuntime({
+    ...LIFECYCLE_ADAPTERS,
+    backfills: dynamoDbBackfillStoreFactory,
+    freshnessMarks: dynamoDbFreshnessMarksFactory,
+  }),
 );

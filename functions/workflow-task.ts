@@ -1,7 +1,7 @@
-import type { ExportDependencies } from '../lib/exports/ExportDependencies';
 import { abortExport } from '../lib/exports/lifecycle/abortExport';
 import { createUpstreamExport } from '../lib/exports/lifecycle/createUpstreamExport';
 import { pollExportForWorkflow } from '../lib/exports/lifecycle/pollExportForWorkflow';
+import type { LifecycleDependencies } from '../lib/exports/lifecycle/ports';
 import { ExportAlreadyFinishedError } from '../lib/exports/record/errors';
 import { type TimeoutAbortTaskOutput, workflowTaskAction } from '../lib/exports/workflow/workflowContract';
 import { parseWorkflowTask, type TimeoutAbortTaskInput } from '../lib/exports/workflow/workflowTaskInput';
@@ -19,7 +19,7 @@ const ACTIONS = ['create', 'poll', 'abortOnTimeout'] as const;
  * upstream, poll it, and abort it once its deadline passed. Each answers with the task's output
  * or throws a named error the state machine's Retry/Catch act on.
  */
-export function makeWorkflowTaskHandler(runtime: HandlerRuntime) {
+export function makeWorkflowTaskHandler(runtime: HandlerRuntime<LifecycleDependencies>) {
   return createTaskHandler(runtime, async (event, deps) => {
     switch (workflowTaskAction(event, ACTIONS)) {
       case 'create':
@@ -39,7 +39,7 @@ export const handler = makeWorkflowTaskHandler(defaultHandlerRuntime(LIFECYCLE_A
 
 /** An export that finished meanwhile won the race: its status ends the workflow. */
 async function abortOnTimeout(
-  deps: ExportDependencies,
+  deps: LifecycleDependencies,
   input: TimeoutAbortTaskInput,
 ): Promise<TimeoutAbortTaskOutput> {
   try {

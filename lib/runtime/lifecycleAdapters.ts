@@ -1,5 +1,4 @@
 import {
-  dynamoDbBackfillStoreFactory,
   dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
   dynamoDbIdempotencyKeysFactory,
@@ -12,16 +11,16 @@ import { stepFunctionsWorkflowsFactory } from './adapterFactories/stepFunctionsW
 import type { AdapterFactories } from './buildDependencies';
 
 /**
- * Every adapter the export lifecycle uses on AWS: DynamoDB for records, the coverage ledger, backfills, locks, keys and the
+ * Every adapter the export lifecycle uses on AWS: DynamoDB for records, the coverage ledger, locks, keys and the
  * fleet-wide upstream token (one table), Secrets Manager (or a local file) for spot credentials,
  * OpenWeb upstream, Step Functions for polling, EventBridge for announcements. The functions
  * that may take an export to its end (a status read, the workflow's tasks, abort, the
- * reconciler) take them all.
+ * reconciler, the backfills API) take them all; the last two add the backfills' plans
+ * (`dynamoDbBackfillStoreFactory`), which the others do not carry.
  */
 export const LIFECYCLE_ADAPTERS = {
   store: dynamoDbExportStoreFactory,
   coverage: dynamoDbCoverageLedgerFactory,
-  backfills: dynamoDbBackfillStoreFactory,
   spotLocks: dynamoDbSpotLocksFactory,
   idempotencyKeys: dynamoDbIdempotencyKeysFactory,
   credentials: spotCredentialsFactory,
@@ -29,13 +28,5 @@ export const LIFECYCLE_ADAPTERS = {
   workflows: stepFunctionsWorkflowsFactory,
   events: eventBridgeEventsFactory,
 } satisfies AdapterFactories<
-  | 'store'
-  | 'coverage'
-  | 'backfills'
-  | 'spotLocks'
-  | 'idempotencyKeys'
-  | 'credentials'
-  | 'upstream'
-  | 'workflows'
-  | 'events'
+  'store' | 'coverage' | 'spotLocks' | 'idempotencyKeys' | 'credentials' | 'upstream' | 'workflows' | 'events'
 >;
