@@ -1,52 +1,25 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IdempotencyConflictError, IdempotencyKeyReusedError } from '../../../../lib/exports/record/errors';
 import { DynamoDbIdempotencyKeys } from '../../../../lib/store/DynamoDbIdempotencyKeys';
 import { exportTableDefinition } from '../../../../lib/store/tableDefinition';
-import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';
+import { captureError } from '../../../support/captureError';
+import { useDynaliteTable } from '../../../support/dynaliteFixture';
 
 const START_MS = Date.UTC(2025, 0, 1);
 const MS_PER_SECOND = 1000;
 
-let table: DynaliteTable;
-let nowMs = START_MS;
 let keys: DynamoDbIdempotencyKeys;
-let spotCounter = 0;
-
-beforeAll(async () => {
-  table = await startDynaliteTable();
-  keys = new DynamoDbIdempotencyKeys({
-    client: table.documentClient,
-    tableName: table.tableName,
-    now: () => nowMs,
-  });
+const dynalite = useDynaliteTable({ spotPrefix: 'sp_key', startMs: START_MS }, ({ tableOptions, now }) => {
+  keys = new DynamoDbIdempotencyKeys({ ...tableOptions, now });
 });
-
-afterAll(async () => {
-  await table?.close();
-});
-
-function freshSpot(): string {
-  nowMs = START_MS;
-  spotCounter += 1;
-  return `sp_key_${spotCounter}`;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('DynamoDbIdempotencyKeys (dynalite)', () => {
-  const inOneHour = () => Math.floor(nowMs / MS_PER_SECOND) + 3600;
+  const inOneHour = () => Math.floor(dynalite.nowMs / MS_PER_SECOND) + 3600;
 
   it('stores a new key and reads it back', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
 
     // Act
     const stored = await keys.put(spotId, 'key-1', {
@@ -69,7 +42,7 @@ describe('DynamoDbIdempotencyKeys (dynalite)', () => {
 
   it('answers a retry of the same request with IdempotencyConflictError carrying the first record', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     const first = await keys.put(spotId, 'key-1', {
       exportId: 'ex_a',
       requestFingerprint: 'fp-1',
@@ -77,7 +50,7 @@ describe('DynamoDbIdempotencyKeys (dynalite)', () => {
     });
 
     // Act
-    const error = await rejection(
+    const error = await captureError(
       keys.put(spotId, 'key-1', {
         exportId: 'ex_b',
         requestFingerprint: 'fp-1',
@@ -92,7 +65,7 @@ describe('DynamoDbIdempotencyKeys (dynalite)', () => {
 
   it('refuses a key reused for a different request with IdempotencyKeyReusedError', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     const first = await keys.put(spotId, 'key-1', {
       exportId: 'ex_a',
       requestFingerprint: 'fp-1',
@@ -100,7 +73,7 @@ describe('DynamoDbIdempotencyKeys (dynalite)', () => {
     });
 
     // Act
-    const error = await rejection(
+    const error = await captureError(
       keys.put(spotId, 'key-1', {
         exportId: 'ex_b',
         requestFingerprint: 'fp-2',
@@ -115,13 +88,13 @@ describe('DynamoDbIdempotencyKeys (dynalite)', () => {
 
   it('treats an expired key as absent and lets it be used again', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     await keys.put(spotId, 'key-1', {
       exportId: 'ex_a',
       requestFingerprint: 'fp-1',
       expiresAtEpochSeconds: inOneHour(),
     });
-    nowMs += 3600 * MS_PER_SECOND;
+    dynalite.nowMs += 3600 * MS_PER_SECOND;
 
     // Act
     const seen = await keys.get(spotId, 'key-1');
@@ -139,8 +112,8 @@ describe('DynamoDbIdempotencyKeys (dynalite)', () => {
 
   it('keeps keys of different spots apart', async () => {
     // Prepare
-    const spotA = freshSpot();
-    const spotB = freshSpot();
+    const spotA = dynalite.freshSpot();
+    const spotB = dynalite.freshSpot();
     await keys.put(spotA, 'shared', {
       exportId: 'ex_a',
       requestFingerprint: 'fp-1',
@@ -162,8 +135,8 @@ describe('DynamoDbIdempotencyKeys (dynalite)', () => {
 describe('DynamoDbIdempotencyKeys (dynalite): expiry', () => {
   it("writes an idempotency record's expiry to the attribute the table expires items on", async () => {
     // Prepare
-    const spotId = freshSpot();
-    const keyExpiry = Math.floor(nowMs / MS_PER_SECOND) + 3600;
+    const spotId = dynalite.freshSpot();
+    const keyExpiry = Math.floor(dynalite.nowMs / MS_PER_SECOND) + 3600;
 
     // Act
     await keys.put(spotId, 'key-1', {
@@ -171,7 +144,9 @@ describe('DynamoDbIdempotencyKeys (dynalite): expiry', () => {
       requestFingerprint: 'fp-1',
       expiresAtEpochSeconds: keyExpiry,
     });
-    const { Items = [] } = await table.documentClient.send(new ScanCommand({ TableName: table.tableName }));
+    const { Items = [] } = await dynalite.table.documentClient.send(
+      new ScanCommand({ TableName: dynalite.table.tableName }),
+    );
 
     // Assess
     const expiries = Items.filter((item) => JSON.stringify(item).includes(spotId)).map(

@@ -1,50 +1,23 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SpotBusyError } from '../../../../lib/exports/queue/errors';
 import { DynamoDbSpotLocks } from '../../../../lib/store/DynamoDbSpotLocks';
 import { exportTableDefinition } from '../../../../lib/store/tableDefinition';
-import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';
+import { captureError } from '../../../support/captureError';
+import { useDynaliteTable } from '../../../support/dynaliteFixture';
 
 const START_MS = Date.UTC(2025, 0, 1);
 const MS_PER_SECOND = 1000;
 
-let table: DynaliteTable;
-let nowMs = START_MS;
 let locks: DynamoDbSpotLocks;
-let spotCounter = 0;
-
-beforeAll(async () => {
-  table = await startDynaliteTable();
-  locks = new DynamoDbSpotLocks({
-    client: table.documentClient,
-    tableName: table.tableName,
-    now: () => nowMs,
-  });
+const dynalite = useDynaliteTable({ spotPrefix: 'sp_lock', startMs: START_MS }, ({ tableOptions, now }) => {
+  locks = new DynamoDbSpotLocks({ ...tableOptions, now });
 });
-
-afterAll(async () => {
-  await table?.close();
-});
-
-function freshSpot(): string {
-  nowMs = START_MS;
-  spotCounter += 1;
-  return `sp_lock_${spotCounter}`;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('DynamoDbSpotLocks (dynalite)', () => {
   it('takes a free spot and reports the lease', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
 
     // Act
     const lock = await locks.acquire(spotId, 'ex_a', { leaseSeconds: 60 });
@@ -61,9 +34,9 @@ describe('DynamoDbSpotLocks (dynalite)', () => {
 
   it('is re-entrant for the same export and renews the lease', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     await locks.acquire(spotId, 'ex_a', { leaseSeconds: 60 });
-    nowMs += 30 * MS_PER_SECOND;
+    dynalite.nowMs += 30 * MS_PER_SECOND;
 
     // Act
     const again = await locks.acquire(spotId, 'ex_a', { leaseSeconds: 60 });
@@ -74,11 +47,11 @@ describe('DynamoDbSpotLocks (dynalite)', () => {
 
   it('refuses another export with SpotBusyError naming the holder', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     const held = await locks.acquire(spotId, 'ex_a', { leaseSeconds: 60 });
 
     // Act
-    const error = await rejection(locks.acquire(spotId, 'ex_b'));
+    const error = await captureError(locks.acquire(spotId, 'ex_b'));
 
     // Assess
     expect(error).toBeInstanceOf(SpotBusyError);
@@ -87,7 +60,7 @@ describe('DynamoDbSpotLocks (dynalite)', () => {
 
   it('lets exactly one of many concurrent exports take the spot', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     const contenders = Array.from({ length: 10 }, (_, index) => `ex_${index}`);
 
     // Act
@@ -105,7 +78,7 @@ describe('DynamoDbSpotLocks (dynalite)', () => {
 
   it('frees the spot on release by its holder, and release is idempotent', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     await locks.acquire(spotId, 'ex_a');
 
     // Act
@@ -120,7 +93,7 @@ describe('DynamoDbSpotLocks (dynalite)', () => {
 
   it('does not let another export release the lock', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     await locks.acquire(spotId, 'ex_a');
 
     // Act
@@ -133,9 +106,9 @@ describe('DynamoDbSpotLocks (dynalite)', () => {
 
   it('treats a lapsed lease as free, before the TTL sweeper removes it', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     await locks.acquire(spotId, 'ex_a', { leaseSeconds: 60 });
-    nowMs += 60 * MS_PER_SECOND;
+    dynalite.nowMs += 60 * MS_PER_SECOND;
 
     // Act
     const seen = await locks.get(spotId);
@@ -151,11 +124,13 @@ describe('DynamoDbSpotLocks (dynalite)', () => {
 describe('DynamoDbSpotLocks (dynalite): expiry', () => {
   it("writes a lock's expiry to the attribute the table expires items on", async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
 
     // Act
     const lock = await locks.acquire(spotId, 'ex_a', { leaseSeconds: 60 });
-    const { Items = [] } = await table.documentClient.send(new ScanCommand({ TableName: table.tableName }));
+    const { Items = [] } = await dynalite.table.documentClient.send(
+      new ScanCommand({ TableName: dynalite.table.tableName }),
+    );
 
     // Assess
     const expiries = Items.filter((item) => JSON.stringify(item).includes(spotId)).map(

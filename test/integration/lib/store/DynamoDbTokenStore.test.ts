@@ -1,39 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DynamoDbTokenStore } from '../../../../lib/store/DynamoDbTokenStore';
-import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';
+import { useDynaliteTable } from '../../../support/dynaliteFixture';
 
 const START_MS = Date.UTC(2025, 0, 1);
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LEASE_MS = 5_000;
 
-let table: DynaliteTable;
-let nowMs = START_MS;
 let tokens: DynamoDbTokenStore;
-let spotCounter = 0;
-
-beforeAll(async () => {
-  table = await startDynaliteTable();
-  tokens = new DynamoDbTokenStore({
-    client: table.documentClient,
-    tableName: table.tableName,
-    now: () => nowMs,
-  });
+const dynalite = useDynaliteTable({ spotPrefix: 'sp_token', startMs: START_MS }, ({ tableOptions, now }) => {
+  tokens = new DynamoDbTokenStore({ ...tableOptions, now });
 });
-
-afterAll(async () => {
-  await table?.close();
-});
-
-function freshSpot(): string {
-  nowMs = START_MS;
-  spotCounter += 1;
-  return `sp_token_${spotCounter}`;
-}
 
 describe('DynamoDbTokenStore (dynalite)', () => {
   it('has no token for a new spot', async () => {
     // Act
-    const token = await tokens.get(freshSpot());
+    const token = await tokens.get(dynalite.freshSpot());
 
     // Assess
     expect(token).toBeUndefined();
@@ -41,8 +22,8 @@ describe('DynamoDbTokenStore (dynalite)', () => {
 
   it('returns the token it was given, per spot', async () => {
     // Prepare
-    const spotA = freshSpot();
-    const spotB = freshSpot();
+    const spotA = dynalite.freshSpot();
+    const spotB = dynalite.freshSpot();
     await tokens.put(spotA, { token: 'jwt-a', expiresAt: START_MS + DAY_MS });
 
     // Act
@@ -55,9 +36,9 @@ describe('DynamoDbTokenStore (dynalite)', () => {
 
   it('reads an expired token as absent', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     await tokens.put(spotId, { token: 'jwt-a', expiresAt: START_MS + DAY_MS });
-    nowMs = START_MS + DAY_MS;
+    dynalite.nowMs = START_MS + DAY_MS;
 
     // Act
     const token = await tokens.get(spotId);
@@ -68,7 +49,7 @@ describe('DynamoDbTokenStore (dynalite)', () => {
 
   it('invalidates only the token it names', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     await tokens.put(spotId, { token: 'jwt-new', expiresAt: START_MS + DAY_MS });
 
     // Act
@@ -84,12 +65,12 @@ describe('DynamoDbTokenStore (dynalite)', () => {
 
   it('ignores invalidating a spot that has no token', async () => {
     // Act / Assess
-    await expect(tokens.invalidate(freshSpot(), 'jwt')).resolves.toBeUndefined();
+    await expect(tokens.invalidate(dynalite.freshSpot(), 'jwt')).resolves.toBeUndefined();
   });
 
   it('grants the refresh lease to exactly one of 20 concurrent callers', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
 
     // Act
     const granted = await Promise.all(
@@ -102,12 +83,12 @@ describe('DynamoDbTokenStore (dynalite)', () => {
 
   it('grants the lease again only once it lapsed', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     await tokens.acquireRefreshLease(spotId, LEASE_MS);
 
     // Act
     const whileHeld = await tokens.acquireRefreshLease(spotId, LEASE_MS);
-    nowMs += LEASE_MS;
+    dynalite.nowMs += LEASE_MS;
     const afterLapse = await tokens.acquireRefreshLease(spotId, LEASE_MS);
 
     // Assess
@@ -117,8 +98,8 @@ describe('DynamoDbTokenStore (dynalite)', () => {
 
   it('gives a lease back on request, and creates nothing for a spot that holds none', async () => {
     // Prepare
-    const spotId = freshSpot();
-    const idle = freshSpot();
+    const spotId = dynalite.freshSpot();
+    const idle = dynalite.freshSpot();
     await tokens.acquireRefreshLease(spotId, LEASE_MS);
 
     // Act
@@ -134,7 +115,7 @@ describe('DynamoDbTokenStore (dynalite)', () => {
 
   it('releases the lease when the new token is stored, so a later rejection can refresh at once', async () => {
     // Prepare
-    const spotId = freshSpot();
+    const spotId = dynalite.freshSpot();
     await tokens.acquireRefreshLease(spotId, LEASE_MS);
 
     // Act
