@@ -54,14 +54,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     "an answer's schema (its type inferred from it): checked by test/integration/openapi/ (the generated openapi.json, Ajv against real answers) and by the CLI's tests, which validate answers with it; no test of its own yet",
   ],
   [
-    'lib/archive/downloadToFile.ts',
-    'streams a link to a temporary file: exercised over loopback HTTP by test/integration/lib/archive/archiveExport.test.ts; no test of its own yet',
-  ],
-  [
-    'lib/archive/parquet/CommentParquetTee.ts',
-    'the archive step feeding each CSV to the Parquet writer: exercised by test/integration/lib/archive/archiveExport.parquet.test.ts; no test of its own yet',
-  ],
-  [
     'lib/archive/pathTablePartitions.ts',
     'a no-op TablePartitions (nothing to register where partitions are found in the keys): nothing to assert',
   ],
@@ -90,10 +82,6 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     "GET /spots' query reader: exercised by test/integration/fleet/fleetApi.test.ts (paging, spotId lists); no test of its own yet",
   ],
   [
-    'lib/exports/lifecycle/createOutcomes.ts',
-    "the create task's outcomes: exercised by test/unit/lib/exports/lifecycle/createUpstreamExport.test.ts; no test of its own yet",
-  ],
-  [
     'lib/exports/requests/exportRequestLimits.ts',
     'constants only: enforced and tested through test/unit/lib/exports/requests/exportRequestSchema.futureWindow.test.ts',
   ],
@@ -117,15 +105,7 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'lib/lake/commentsView.ts',
     "the comments view's SQL text: run on DuckDB by test/integration/lake/exampleQuestions.test.ts, checked in the template by test/integration/infra/ExportsLake.test.ts",
   ],
-  [
-    'lib/openweb/HttpTransport.ts',
-    "the client's HTTP exchange: exercised over loopback by test/integration/lib/openweb/OpenWebClient.test.ts and the OpenWebClient.*.test.ts unit tests; no test of its own yet",
-  ],
   ['lib/openweb/OpenWebOperation.ts', "constants only: the client's operation names"],
-  [
-    'lib/openweb/UpstreamAuthenticator.ts',
-    'authentication through the pacer and the token store: exercised by test/unit/lib/openweb/OpenWebClient.auth.test.ts and test/integration/authPacing.test.ts; no test of its own yet',
-  ],
   [
     'lib/runtime/AwsClients.ts',
     "a function's AWS SDK clients, built once: replaced by aws-sdk-client-mock in test/unit/functions/support/mockedAwsRuntime.ts",
@@ -139,20 +119,8 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'one adapter built from the config: built for every function by test/unit/lib/runtime/buildDependencies.test.ts and defaultHandlerRuntime.test.ts',
   ],
   [
-    'lib/runtime/createHandler.ts',
-    'wraps every handler in its middlewares: exercised through each handler by test/unit/functions/ and test/integration/security/; no test of its own yet',
-  ],
-  [
     'lib/runtime/lifecycleAdapters.ts',
     'which adapter factories the lifecycle functions use: built by test/unit/lib/runtime/buildDependencies.test.ts through test/support/lifecycleDependencies.ts',
-  ],
-  [
-    'lib/store/DynamoDbArchiveRecords.ts',
-    'the archive record writes: exercised on dynalite by test/integration/lib/store/DynamoDbExportStore.test.ts and test/integration/lib/archive/archiveExport.test.ts; no test of its own yet',
-  ],
-  [
-    'lib/store/DynamoDbExportLinks.ts',
-    'link sets paged beside the record: exercised on dynalite by test/integration/lib/store/DynamoDbExportStore.test.ts (link sets too big for the item); no test of its own yet',
   ],
   [
     'lib/store/createDocumentClient.ts',
