@@ -4,27 +4,9 @@ import { finished, pipeline } from 'node:stream/promises';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import { CommentParquetTee } from '../../../../../lib/archive/parquet/CommentParquetTee';
-import type { CommentFileLineage } from '../../../../../lib/archive/parquet/CommentParquetWriter';
 import { formatCsv } from '../../../../../local/openweb-simulator/csv';
+import { COMMENT_FILE_LINEAGE, COMMENTS_CSV_HEADER } from '../../../../support/commentFileFixtures';
 
-const LINEAGE: CommentFileLineage = {
-  exportId: 'ex_01',
-  windowFrom: '2026-10-30T00:00:00Z',
-  windowUntil: '2026-10-31T00:00:00Z',
-  exportedAt: '2026-10-31T02:00:00Z',
-  sourceFile: 'comments_1.csv',
-};
-const HEADER = [
-  'id',
-  'user_id',
-  'user_name',
-  'spot_id',
-  'post_id',
-  'message_status',
-  'content',
-  'rank',
-  'written_at',
-];
 const ROWS = Array.from({ length: 40 }, (_, index) => [
   `c${index}`,
   `u${index % 7}`,
@@ -36,7 +18,7 @@ const ROWS = Array.from({ length: 40 }, (_, index) => [
   String(index),
   '2026-10-30T12:00:00Z',
 ]);
-const CSV = Buffer.from(formatCsv([HEADER, ...ROWS], ','), 'utf8');
+const CSV = Buffer.from(formatCsv([COMMENTS_CSV_HEADER, ...ROWS], ','), 'utf8');
 
 /** The CSV in chunks of `chunkBytes`, as a download would deliver it. */
 function chunked(bytes: Buffer, chunkBytes: number): Readable {
@@ -68,7 +50,11 @@ describe('CommentParquetTee', () => {
     // Prepare
     const csvOut = collectingSink();
     const parquetOut = collectingSink();
-    const tee = new CommentParquetTee({ lineage: LINEAGE, delimiter: ',', parquet: parquetOut.sink });
+    const tee = new CommentParquetTee({
+      lineage: COMMENT_FILE_LINEAGE,
+      delimiter: ',',
+      parquet: parquetOut.sink,
+    });
 
     // Act
     await pipeline(chunked(CSV, 97), tee, csvOut.sink);
@@ -90,7 +76,7 @@ describe('CommentParquetTee', () => {
     const parquetOut = collectingSink({ highWaterMark: 64, delayMs: 2 });
     const csvOut = collectingSink();
     const tee = new CommentParquetTee({
-      lineage: LINEAGE,
+      lineage: COMMENT_FILE_LINEAGE,
       delimiter: ',',
       parquet: parquetOut.sink,
       rowGroupRows: 5,
@@ -117,7 +103,12 @@ describe('CommentParquetTee', () => {
     const parquet = new PassThrough({ highWaterMark: 1 });
     // The upload listens for its own failure, as the archive's does.
     parquet.on('error', () => {});
-    const tee = new CommentParquetTee({ lineage: LINEAGE, delimiter: ',', parquet, rowGroupRows: 1 });
+    const tee = new CommentParquetTee({
+      lineage: COMMENT_FILE_LINEAGE,
+      delimiter: ',',
+      parquet,
+      rowGroupRows: 1,
+    });
     const broken = new Error('upload failed');
 
     // Act
@@ -134,7 +125,11 @@ describe('CommentParquetTee', () => {
     const parquetOut = collectingSink();
     // The upload listens for its own failure, as the archive's does.
     parquetOut.sink.on('error', () => {});
-    const tee = new CommentParquetTee({ lineage: LINEAGE, delimiter: ',', parquet: parquetOut.sink });
+    const tee = new CommentParquetTee({
+      lineage: COMMENT_FILE_LINEAGE,
+      delimiter: ',',
+      parquet: parquetOut.sink,
+    });
     const cut = new Error('download broke off');
     const source = new Readable({
       read() {

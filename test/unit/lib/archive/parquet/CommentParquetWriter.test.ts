@@ -7,25 +7,7 @@ import {
 import { CsvRecordParser } from '../../../../../lib/archive/parquet/CsvRecordParser';
 import { COMMENT_TABLE_COLUMNS } from '../../../../../lib/archive/parquet/commentTableSchema';
 import { formatCsv } from '../../../../../local/openweb-simulator/csv';
-
-const LINEAGE: CommentFileLineage = {
-  exportId: 'ex_01',
-  windowFrom: '2026-10-30T00:00:00Z',
-  windowUntil: '2026-10-31T00:00:00Z',
-  exportedAt: '2026-10-31T02:00:00Z',
-  sourceFile: 'comments_1.csv',
-};
-const HEADER = [
-  'id',
-  'user_id',
-  'user_name',
-  'spot_id',
-  'post_id',
-  'message_status',
-  'content',
-  'rank',
-  'written_at',
-];
+import { COMMENT_FILE_LINEAGE, COMMENTS_CSV_HEADER } from '../../../../support/commentFileFixtures';
 
 interface Written {
   bytes: Buffer;
@@ -46,7 +28,7 @@ function toParquet(
 ): Written {
   const chunks: Buffer[] = [];
   const writer = new CommentParquetWriter({
-    lineage: options.lineage ?? LINEAGE,
+    lineage: options.lineage ?? COMMENT_FILE_LINEAGE,
     output: (bytes) => chunks.push(bytes),
     ...(options.rowGroupRows !== undefined && { rowGroupRows: options.rowGroupRows }),
     ...(options.rowGroupMaxBytes !== undefined && { rowGroupMaxBytes: options.rowGroupMaxBytes }),
@@ -74,7 +56,7 @@ async function readRows(bytes: Buffer): Promise<Record<string, unknown>[]> {
 describe('CommentParquetWriter', () => {
   it('writes the columns of the table, in order, typed: strings, rank INT64, timestamps in UTC milliseconds', () => {
     // Act
-    const { bytes } = toParquet(formatCsv([HEADER], ','));
+    const { bytes } = toParquet(formatCsv([COMMENTS_CSV_HEADER], ','));
     const metadata = parquetMetadata(arrayBufferOf(bytes));
 
     // Assess
@@ -101,7 +83,7 @@ describe('CommentParquetWriter', () => {
     // Prepare
     const csv = formatCsv(
       [
-        HEADER,
+        COMMENTS_CSV_HEADER,
         [
           'm1',
           'u1',
@@ -201,8 +183,9 @@ describe('CommentParquetWriter', () => {
     // Act
     const dateRange = await readRows(toParquet(csv).bytes);
     const conversation = await readRows(
-      toParquet(csv, { lineage: { exportId: 'ex_02', exportedAt: LINEAGE.exportedAt, sourceFile: 'c.csv' } })
-        .bytes,
+      toParquet(csv, {
+        lineage: { exportId: 'ex_02', exportedAt: COMMENT_FILE_LINEAGE.exportedAt, sourceFile: 'c.csv' },
+      }).bytes,
     );
 
     // Assess
@@ -225,7 +208,7 @@ describe('CommentParquetWriter', () => {
   it.each([',', ';', '|', '\t'])('reads the CSV with the export’s delimiter %j', async (delimiter) => {
     // Prepare
     const rows = [
-      HEADER,
+      COMMENTS_CSV_HEADER,
       ['m1', 'u', 'n', 's', 'p', 'approved', `a${delimiter}b;c|d\te,f\n"g"`, '1', '2026-10-30T10:00:00Z'],
     ];
 
@@ -262,7 +245,7 @@ describe('CommentParquetWriter', () => {
     // Prepare
     const csv = formatCsv(
       [
-        HEADER,
+        COMMENTS_CSV_HEADER,
         ...Array.from({ length: 50 }, (_, index) => [
           `m${index}`,
           'u',
