@@ -93,10 +93,34 @@ export class TokenUnavailableError extends UpstreamError {
 }
 
 /**
- * No auth slot is free soon: the fleet already spends the upstream's auth budget. Nothing was
- * sent; `retryAfterMs` is when the next slot is free. Transient: the caller retries later.
+ * The upstream, or the fleet's auth pacing in front of it, asks the caller to wait: passing (a
+ * retry may go once `retryAfterMs` has passed, when known), a deferred create, and to an API
+ * caller a 503 with `Retry-After`. Subclasses say which wait it is.
  */
-export class UpstreamAuthPacedError extends UpstreamError {
+abstract class UpstreamWaitError extends UpstreamError {
+  abstract readonly wait: typeof UpstreamWaitKind.THROTTLED | typeof UpstreamWaitKind.AUTH_PACED;
+  abstract readonly retryAfterMs: number | undefined;
+
+  override get retryable(): boolean {
+    return true;
+  }
+
+  override get createFailure(): CreateFailure {
+    return createDeferred(this.wait, this.retryAfterMs);
+  }
+
+  override get problem(): Problem {
+    return { type: ProblemType.UPSTREAM_RATE_LIMITED, wait: this.wait, retryAfterMs: this.retryAfterMs };
+  }
+}
+
+/**
+ * No auth slot is free soon: the fleet already spends the upstream's auth budget. Nothing was
+ * sent; `retryAfterMs` is when the next slot is free. Another request holds the fleet's auth
+ * slot: passing, like a 429 with Retry-After.
+ */
+export class UpstreamAuthPacedError extends UpstreamWaitError {
+  readonly wait = UpstreamWaitKind.AUTH_PACED;
   readonly spotId: string;
   readonly retryAfterMs: number;
 
@@ -105,23 +129,6 @@ export class UpstreamAuthPacedError extends UpstreamError {
     this.name = 'UpstreamAuthPaced';
     this.spotId = spotId;
     this.retryAfterMs = retryAfterMs;
-  }
-
-  /** Another request holds the fleet's auth slot: passing, like a 429 with Retry-After. */
-  override get retryable(): boolean {
-    return true;
-  }
-
-  override get createFailure(): CreateFailure {
-    return createDeferred(UpstreamWaitKind.AUTH_PACED, this.retryAfterMs);
-  }
-
-  override get problem(): Problem {
-    return {
-      type: ProblemType.UPSTREAM_RATE_LIMITED,
-      wait: UpstreamWaitKind.AUTH_PACED,
-      retryAfterMs: this.retryAfterMs,
-    };
   }
 }
 
@@ -245,7 +252,8 @@ export class UpstreamRequestRejectedError extends UpstreamError {
 }
 
 /** 429 until the retries ran out. `retryAfterMs` is the upstream's last `Retry-After`, when it sent one. */
-export class UpstreamRateLimitedError extends UpstreamError {
+export class UpstreamRateLimitedError extends UpstreamWaitError {
+  readonly wait = UpstreamWaitKind.THROTTLED;
   readonly retryAfterMs: number | undefined;
 
   constructor(retryAfterMs: number | undefined, options: UpstreamErrorOptions = {}) {
@@ -257,22 +265,6 @@ export class UpstreamRateLimitedError extends UpstreamError {
     );
     this.name = 'UpstreamRateLimitedError';
     this.retryAfterMs = retryAfterMs;
-  }
-
-  override get retryable(): boolean {
-    return true;
-  }
-
-  override get createFailure(): CreateFailure {
-    return createDeferred(UpstreamWaitKind.THROTTLED, this.retryAfterMs);
-  }
-
-  override get problem(): Problem {
-    return {
-      type: ProblemType.UPSTREAM_RATE_LIMITED,
-      wait: UpstreamWaitKind.THROTTLED,
-      retryAfterMs: this.retryAfterMs,
-    };
   }
 }
 
