@@ -1,7 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Readable } from 'node:stream';
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { zipSync } from 'fflate';
 import { parquetReadObjects } from 'hyparquet';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -14,23 +12,24 @@ import { pollExportForWorkflow } from '../../../../lib/exports/lifecycle/pollExp
 import { ArchiveStatus } from '../../../../lib/exports/record/ExportArchive';
 import type { ExportRecord, ExportRequest } from '../../../../lib/exports/record/ExportRecord';
 import { ExportStatus } from '../../../../lib/exports/record/ExportStatus';
-import { newExportId } from '../../../../lib/exports/record/exportId';
 import { S3ArchiveWriter } from '../../../../lib/s3/S3ArchiveWriter';
 import { type LocalS3, startLocalS3 } from '../../../../local/localS3';
 import { formatCsv } from '../../../../local/openweb-simulator/csv';
-import { archiveDependenciesOn, testArchiveSettings } from '../../../support/archiveHarness';
+import {
+  ARCHIVED_DAY,
+  archiveDependenciesOn,
+  bucketObjects,
+  completedExportOn,
+  testArchiveSettings,
+} from '../../../support/archiveHarness';
+import { COMMENTS_CSV_HEADER } from '../../../support/commentFileFixtures';
 import { localParquetFiles } from '../../../support/duckDbParquet';
 import { type ExportHarness, startExportHarness } from '../../../support/exportHarness';
 import { readCommentsArchive } from '../../../support/readCommentsArchive';
 import { startAndCreate } from '../../../support/startAndCreate';
 
 const SPOT = 'sp_demo';
-const DAY: ExportRequest = {
-  kind: 'dateRange',
-  from: '2026-10-30T00:00:00Z',
-  until: '2026-10-31T00:00:00Z',
-  maxRecordsInFile: 100,
-};
+const DAY = ARCHIVED_DAY;
 const HOUR_MS = 60 * 60 * 1000;
 /** The simulator holds this many comments an hour, none deleted: the day's export holds 24 times as many. */
 const COMMENTS_PER_HOUR = 10;
@@ -44,12 +43,6 @@ const KNOWN_STRING_COLUMNS = [
   'message_status',
   'content',
 ];
-
-async function bytesOf(body: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /** A download host serving one zip at /1.zip. */
 async function startZipHost(zip: Uint8Array) {
@@ -100,29 +93,9 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
   }
 
   /** A COMPLETED export whose one link is `host`/1.zip. */
-  async function exportWithLink(host: string, request: ExportRequest): Promise<ExportRecord> {
-    return h.store.createExport({
-      spotId: SPOT,
-      exportId: newExportId(h.clock.now()),
-      status: ExportStatus.COMPLETED,
-      request,
-      links: [`${host}/1.zip`],
-      requestedAt: new Date(h.clock.now()).toISOString(),
-      completedAt: '2026-11-01T01:02:03.000Z',
-      pollCount: 1,
-      source: 'api',
-      workflowExecutionName: 'run-1',
-    });
-  }
-
-  async function storedObjects(): Promise<Map<string, Buffer>> {
-    const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucketName }));
-    const objects = new Map<string, Buffer>();
-    for (const { Key } of listed.Contents ?? []) {
-      const object = await s3.client.send(new GetObjectCommand({ Bucket: s3.bucketName, Key }));
-      objects.set(Key as string, await bytesOf(object.Body as Readable));
-    }
-    return objects;
+  function exportWithLink(host: string, request: ExportRequest): Promise<ExportRecord> {
+    const links = [`${host}/1.zip`];
+    return completedExportOn(h, { spotId: SPOT, request, links, completedAt: '2026-11-01T01:02:03.000Z' });
   }
 
   it('writes each CSV as a Parquet file beside it, whose rows are the CSV’s rows and archive.rows', async () => {
@@ -152,7 +125,7 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
       [100, 100],
       [RECORDS - 200, RECORDS - 200],
     ]);
-    const objects = await storedObjects();
+    const objects = await bucketObjects(s3);
     const local = await localParquetFiles(objects);
     try {
       const table = `read_parquet('${local.root}/tables/comments/*/*/*.parquet', hive_partitioning = true, hive_types_autocast = false)`;
@@ -202,18 +175,7 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
 
   it('archives an unknown column and odd values without error, and they read back verbatim', async () => {
     // Prepare: a semicolon export with a column the table does not know, and values of every kind.
-    const header = [
-      'id',
-      'user_id',
-      'user_name',
-      'spot_id',
-      'post_id',
-      'message_status',
-      'content',
-      'rank',
-      'written_at',
-      'sentiment',
-    ];
+    const header = [...COMMENTS_CSV_HEADER, 'sentiment'];
     const rows = [
       [
         'm1',
@@ -244,7 +206,7 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
       expect(result.outcome).toBe('archived');
       const [file] = result.record?.archive?.files ?? [];
       expect([file?.rows, file?.parquet?.rows, result.record?.archive?.rows]).toEqual([4, 4, 4]);
-      const objects = await storedObjects();
+      const objects = await bucketObjects(s3);
       const local = await localParquetFiles(objects);
       try {
         const read = await local.query(
@@ -348,7 +310,7 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
     expect(stored?.archive?.reason).toMatch(
       /\.csv: 100 rows counted in the CSV, but 99 written to its Parquet file$/,
     );
-    expect([...(await storedObjects()).keys()].filter((key) => key.endsWith('_manifest.json'))).toEqual([]);
+    expect([...(await bucketObjects(s3)).keys()].filter((key) => key.endsWith('_manifest.json'))).toEqual([]);
   });
 
   it('writes the manifest last, listing every CSV with its Parquet file and the Parquet schema', async () => {
@@ -375,7 +337,7 @@ describe('the archive’s Parquet files, in the S3 stand-in, read back with Duck
     expect(events.filter((event) => event.endsWith('.parquet'))).toHaveLength(6);
     expect(events.slice(-2)).toEqual([`start ${manifestKey}`, `end ${manifestKey}`]);
     const manifest = JSON.parse(
-      ((await storedObjects()).get(manifestKey) as Buffer).toString('utf8'),
+      ((await bucketObjects(s3)).get(manifestKey) as Buffer).toString('utf8'),
     ) as ArchiveManifest;
     expect(manifest.files).toEqual(result.record?.archive?.files);
     expect(manifest.files.map((file) => Object.keys(file.parquet ?? {}).sort())).toEqual(

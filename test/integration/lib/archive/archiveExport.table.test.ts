@@ -12,7 +12,7 @@ import type { ArchiveWriter, TablePartitions } from '../../../../lib/archive/por
 import { loadConfig } from '../../../../lib/config';
 import { pollExportForWorkflow } from '../../../../lib/exports/lifecycle/pollExportForWorkflow';
 import { ArchiveStatus } from '../../../../lib/exports/record/ExportArchive';
-import type { ExportRecord, ExportRequest } from '../../../../lib/exports/record/ExportRecord';
+import type { ExportRecord } from '../../../../lib/exports/record/ExportRecord';
 import { ExportStatus } from '../../../../lib/exports/record/ExportStatus';
 import { CatalogPartitionError } from '../../../../lib/glue/errors';
 import { exportView } from '../../../../lib/http/exportView';
@@ -25,30 +25,19 @@ import { LocalExportEvents } from '../../../../local/LocalExportEvents';
 import { localDependencies } from '../../../../local/localDependencies';
 import { type LocalS3, startLocalS3 } from '../../../../local/localS3';
 import { LOCAL_PROJECT_ROOT } from '../../../../local/projectRoot';
-import { archiveDependenciesOn } from '../../../support/archiveHarness';
+import { ARCHIVED_DAY, archiveDependenciesOn, bytesOf } from '../../../support/archiveHarness';
 import { type ExportHarness, startExportHarness } from '../../../support/exportHarness';
 import { readCommentsArchive } from '../../../support/readCommentsArchive';
 import { startAndCreate } from '../../../support/startAndCreate';
 import { createTestIo } from '../../../unit/cli/support/testIo';
 
 const SPOT = 'sp_demo';
-const DAY: ExportRequest = {
-  kind: 'dateRange',
-  from: '2026-10-30T00:00:00Z',
-  until: '2026-10-31T00:00:00Z',
-  maxRecordsInFile: 100,
-};
+const DAY = ARCHIVED_DAY;
 const PARTITION_DATE = '2026-10-30';
 const HOUR_MS = 60 * 60 * 1000;
 /** The simulator holds this many comments an hour, none deleted: the day's export holds 24 times as many. */
 const COMMENTS_PER_HOUR = 10;
 const RECORDS = COMMENTS_PER_HOUR * 24;
-
-async function bytesOf(body: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /** `openweb-exports query <sql> --data-dir <dataDir> --format json`, as JSON rows. */
 async function query(dataDir: string, sql: string): Promise<Record<string, unknown>[]> {

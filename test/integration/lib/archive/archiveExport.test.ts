@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { zipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,15 +20,21 @@ import { ArchiveRetryableError } from '../../../../lib/archive/errors';
 import type { ArchiveRecords, ArchiveWriter } from '../../../../lib/archive/ports';
 import { pollExportForWorkflow } from '../../../../lib/exports/lifecycle/pollExportForWorkflow';
 import { type ArchivedFile, ArchiveStatus } from '../../../../lib/exports/record/ExportArchive';
-import type { ExportRecord, ExportRequest } from '../../../../lib/exports/record/ExportRecord';
+import type { ExportRecord } from '../../../../lib/exports/record/ExportRecord';
 import { ExportStatus } from '../../../../lib/exports/record/ExportStatus';
-import { newExportId } from '../../../../lib/exports/record/exportId';
 import { exportView } from '../../../../lib/http/exportView';
 import { S3ArchiveWriter } from '../../../../lib/s3/S3ArchiveWriter';
 import { DynamoDbArchiveRecords } from '../../../../lib/store/DynamoDbArchiveRecords';
 import { exportKey } from '../../../../lib/store/tableKeys';
 import { type LocalS3, startLocalS3 } from '../../../../local/localS3';
-import { archiveDependenciesOn, testArchiveSettings } from '../../../support/archiveHarness';
+import {
+  ARCHIVED_DAY,
+  archiveDependenciesOn,
+  bucketObjects,
+  bytesOf,
+  completedExportOn,
+  testArchiveSettings,
+} from '../../../support/archiveHarness';
 import { captureError } from '../../../support/captureError';
 import { dynamoDbItemBytes } from '../../../support/dynamoDbItemBytes';
 import { type ExportHarness, startExportHarness } from '../../../support/exportHarness';
@@ -40,12 +44,7 @@ import { startAndCreate } from '../../../support/startAndCreate';
 
 const SPOT = 'sp_demo';
 const OTHER_SPOT = 'sp_other';
-const DAY: ExportRequest = {
-  kind: 'dateRange',
-  from: '2026-10-30T00:00:00Z',
-  until: '2026-10-31T00:00:00Z',
-  maxRecordsInFile: 100,
-};
+const DAY = ARCHIVED_DAY;
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 /** The simulator holds this many comments an hour, none deleted: the day's export holds 24 times as many. */
@@ -64,12 +63,6 @@ async function startLinkHost(answer: (path: string) => { status: number; body?: 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-async function bytesOf(body: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 describe('archiving an export to S3 (the in-process stand-in), dynalite and the simulator', () => {
@@ -114,29 +107,9 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
   }
 
   /** A COMPLETED export whose links point at `host` (paths /1.zip …). */
-  async function completedExportWithLinks(host: string, count: number): Promise<ExportRecord> {
-    return h.store.createExport({
-      spotId: SPOT,
-      exportId: newExportId(h.clock.now()),
-      status: ExportStatus.COMPLETED,
-      request: DAY,
-      links: Array.from({ length: count }, (_, index) => `${host}/${index + 1}.zip`),
-      requestedAt: new Date(h.clock.now()).toISOString(),
-      completedAt: new Date(h.clock.now()).toISOString(),
-      pollCount: 1,
-      source: 'api',
-      workflowExecutionName: 'run-1',
-    });
-  }
-
-  async function storedObjects(): Promise<Map<string, Buffer>> {
-    const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucketName }));
-    const objects = new Map<string, Buffer>();
-    for (const { Key } of listed.Contents ?? []) {
-      const object = await s3.client.send(new GetObjectCommand({ Bucket: s3.bucketName, Key }));
-      objects.set(Key as string, await bytesOf(object.Body as Readable));
-    }
-    return objects;
+  function completedExportWithLinks(host: string, count: number): Promise<ExportRecord> {
+    const links = Array.from({ length: count }, (_, index) => `${host}/${index + 1}.zip`);
+    return completedExportOn(h, { spotId: SPOT, request: DAY, links });
   }
 
   /**
@@ -187,7 +160,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     );
     expect(files.map((file) => file.rows)).toEqual([100, 100, RECORDS - 200]);
     expect(files.map((file) => file.sourceLink)).toEqual([1, 2, 3]);
-    const objects = await storedObjects();
+    const objects = await bucketObjects(s3);
     expectObjectsMatch(files, objects);
     files.forEach((file, index) => {
       const csv = gunzipSync(objects.get(file.key) as Buffer).toString('utf8');
@@ -252,7 +225,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
       const stored = await h.store.getExport(SPOT, record.exportId);
       expect(stored?.archive).toMatchObject({ status: ArchiveStatus.FAILED, files: [] });
       expect(stored?.archive?.reason).toMatch(/not a readable zip/);
-      expect((await storedObjects()).size).toBe(0);
+      expect((await bucketObjects(s3)).size).toBe(0);
     } finally {
       await host.close();
     }
@@ -322,7 +295,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     const crashed = await captureError(
       archiveExport(archiveDeps({ archives: crashing }), { spotId: SPOT, exportId: record.exportId }),
     );
-    const afterCrash = await storedObjects();
+    const afterCrash = await bucketObjects(s3);
 
     // Act: the workflow's retry, a new invocation of the same run.
     const rerun = await archiveExport(archiveDeps(), { spotId: SPOT, exportId: record.exportId });
@@ -331,7 +304,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     expect(crashed.message).toBe('the container died');
     expect((await h.store.getExport(SPOT, record.exportId))?.archive?.status).toBe(ArchiveStatus.ARCHIVED);
     const files = rerun.record?.archive?.files ?? [];
-    const objects = await storedObjects();
+    const objects = await bucketObjects(s3);
     expectObjectsMatch(files, objects);
     expect([...afterCrash.keys()].sort()).toEqual([...objects.keys()].sort());
     for (const [key, body] of afterCrash) expect(objects.get(key)?.equals(body), key).toBe(true);
@@ -356,7 +329,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     expect((refused[0] as PromiseRejectedResult).reason).toBeInstanceOf(ArchiveRetryableError);
     const stored = await h.store.getExport(SPOT, record.exportId);
     expect(stored?.archive?.status).toBe(ArchiveStatus.ARCHIVED);
-    expectObjectsMatch(stored?.archive?.files ?? [], await storedObjects());
+    expectObjectsMatch(stored?.archive?.files ?? [], await bucketObjects(s3));
     expect(archived).toHaveLength(1);
   });
 
@@ -385,7 +358,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
     // Assess
     expect(result.outcome).toBe('skipped');
     expect(result.record?.archive?.status).toBe(ArchiveStatus.ARCHIVED);
-    expectObjectsMatch(result.record?.archive?.files ?? [], await storedObjects());
+    expectObjectsMatch(result.record?.archive?.files ?? [], await bucketObjects(s3));
   });
 
   it('re-archives on request with the same keys, bytes and checksums', async () => {
@@ -518,7 +491,7 @@ describe('archiving an export to S3 (the in-process stand-in), dynalite and the 
       expect(archive).toMatchObject({ status: ArchiveStatus.ARCHIVED, fileCount: count, rows: count });
       expect(archive?.files.length).toBeLessThan(count);
       expect(exportView(result.record as ExportRecord).archive).toMatchObject({ files: count, rows: count });
-      const objects = await storedObjects();
+      const objects = await bucketObjects(s3);
       expect([...objects.keys()]).toEqual([archive?.manifestKey]);
       const manifest = JSON.parse(
         (objects.get(archive?.manifestKey as string) as Buffer).toString('utf8'),
