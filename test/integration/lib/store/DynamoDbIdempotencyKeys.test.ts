@@ -40,7 +40,14 @@ describe('DynamoDbIdempotencyKeys (dynalite)', () => {
     expect(await keys.get(spotId, 'key-1')).toEqual(stored);
   });
 
-  it('answers a retry of the same request with IdempotencyConflictError carrying the first record', async () => {
+  it.each([
+    ['answers a retry of the same request with IdempotencyConflictError', 'fp-1', IdempotencyConflictError],
+    [
+      'refuses a key reused for a different request with IdempotencyKeyReusedError',
+      'fp-2',
+      IdempotencyKeyReusedError,
+    ],
+  ] as const)('%s, carrying the first record', async (_what, fingerprint, refusal) => {
     // Prepare
     const spotId = dynalite.freshSpot();
     const first = await keys.put(spotId, 'key-1', {
@@ -53,37 +60,14 @@ describe('DynamoDbIdempotencyKeys (dynalite)', () => {
     const error = await captureError(
       keys.put(spotId, 'key-1', {
         exportId: 'ex_b',
-        requestFingerprint: 'fp-1',
+        requestFingerprint: fingerprint,
         expiresAtEpochSeconds: inOneHour(),
       }),
     );
 
     // Assess
-    expect(error).toBeInstanceOf(IdempotencyConflictError);
-    expect((error as IdempotencyConflictError).existing).toEqual(first);
-  });
-
-  it('refuses a key reused for a different request with IdempotencyKeyReusedError', async () => {
-    // Prepare
-    const spotId = dynalite.freshSpot();
-    const first = await keys.put(spotId, 'key-1', {
-      exportId: 'ex_a',
-      requestFingerprint: 'fp-1',
-      expiresAtEpochSeconds: inOneHour(),
-    });
-
-    // Act
-    const error = await captureError(
-      keys.put(spotId, 'key-1', {
-        exportId: 'ex_b',
-        requestFingerprint: 'fp-2',
-        expiresAtEpochSeconds: inOneHour(),
-      }),
-    );
-
-    // Assess
-    expect(error).toBeInstanceOf(IdempotencyKeyReusedError);
-    expect((error as IdempotencyKeyReusedError).existing).toEqual(first);
+    expect(error).toBeInstanceOf(refusal);
+    expect((error as IdempotencyConflictError | IdempotencyKeyReusedError).existing).toEqual(first);
   });
 
   it('treats an expired key as absent and lets it be used again', async () => {
