@@ -9,6 +9,9 @@ export const vitestConfig = defineConfig({
     // file that is dozens of identical lines. Lambda runs Node 24; see docs/local.md "Node versions".
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     hookTimeout: 30_000,
+    // dt-sql-parser (Trino's grammar, for the lake's SQL) ships ES modules with extensionless
+    // imports, which Node's loader refuses: vitest transforms it instead.
+    server: { deps: { inline: ['dt-sql-parser'] } },
     restoreMocks: true,
     coverage: {
       provider: 'v8',

@@ -11,6 +11,11 @@ import {
   PARQUET_STORAGE,
 } from '../lib/glue/commentRowsStorage';
 import {
+  COMMENT_CHANGES_VIEW_COLUMNS,
+  COMMENT_CHANGES_VIEW_NAME,
+  COMMENT_CHANGES_VIEW_SQL,
+} from '../lib/lake/commentChangesView';
+import {
   COMMENT_ROW_COLUMNS,
   COMMENT_ROWS_KEY_PREFIX,
   COMMENT_ROWS_PARTITION_KEYS,
@@ -54,7 +59,8 @@ export interface ExportsLakeProps {
 /**
  * The archive as a queryable table, right after `cdk deploy`: a Glue database with the
  * `comment_rows` table over the Parquet files (partitioned by `spot` and `date`; the archive
- * registers each partition it writes) and the `comments` view of one row per comment, and an
+ * registers each partition it writes), the `comments` view of one row per comment (its newest
+ * version, less those deleted at the source) and the `comment_changes` view of every change, and an
  * Athena workgroup whose results are encrypted in the archive bucket and expire, and which
  * cancels a query past its scanned-bytes limit.
  */
@@ -64,6 +70,7 @@ export class ExportsLake extends Construct {
   readonly database: glue.CfnDatabase;
   readonly table: glue.CfnTable;
   readonly view: glue.CfnTable;
+  readonly changesView: glue.CfnTable;
   readonly workGroup: athena.CfnWorkGroup;
   /** Attach it to whoever runs `openweb-exports query` against this deployment. */
   readonly queryPolicy: iam.ManagedPolicy;
@@ -110,18 +117,19 @@ export class ExportsLake extends Construct {
       },
     });
 
-    this.view = new glue.CfnTable(this, 'CommentsView', {
-      catalogId: stack.account,
-      databaseName: this.database.ref,
-      tableInput: {
-        name: COMMENTS_VIEW_NAME,
-        description: 'One row per comment: the row of the newest export that holds it',
-        tableType: 'VIRTUAL_VIEW',
-        parameters: { presto_view: 'true', comment: 'Presto View' },
-        viewOriginalText: prestoViewText(databaseName, COMMENTS_VIEW_SQL, COMMENTS_VIEW_COLUMNS),
-        viewExpandedText: '/* Presto View */',
-        storageDescriptor: { columns: catalogColumns(COMMENTS_VIEW_COLUMNS), serdeInfo: {} },
-      },
+    this.view = this.#prestoView('CommentsView', {
+      name: COMMENTS_VIEW_NAME,
+      description:
+        'One row per comment: its newest version, less the comments a newer export of their window no longer holds',
+      sql: COMMENTS_VIEW_SQL,
+      columns: COMMENTS_VIEW_COLUMNS,
+    });
+    this.changesView = this.#prestoView('CommentChangesView', {
+      name: COMMENT_CHANGES_VIEW_NAME,
+      description:
+        'One row per change seen between consecutive versions of a comment (a column, deleted, restored)',
+      sql: COMMENT_CHANGES_VIEW_SQL,
+      columns: COMMENT_CHANGES_VIEW_COLUMNS,
     });
 
     bucket.addLifecycleRule({
@@ -220,7 +228,7 @@ export class ExportsLake extends Construct {
           'glue:GetPartitions',
           'glue:BatchGetPartition',
         ],
-        resources: this.catalogArns(COMMENT_ROWS_TABLE_NAME, COMMENTS_VIEW_NAME),
+        resources: this.catalogArns(COMMENT_ROWS_TABLE_NAME, COMMENTS_VIEW_NAME, COMMENT_CHANGES_VIEW_NAME),
       }),
       new iam.PolicyStatement({ actions: ['s3:GetBucketLocation'], resources: [bucket.bucketArn] }),
       new iam.PolicyStatement({
@@ -250,6 +258,26 @@ export class ExportsLake extends Construct {
   /** Lets `grantee` run `openweb-exports query` (see `queryStatements`). */
   grantQuery(grantee: iam.IGrantable): void {
     for (const statement of this.queryStatements()) grantee.grantPrincipal.addToPrincipalPolicy(statement);
+  }
+
+  /** A view of the database as Athena stores one (see `prestoViewText`), created after the database. */
+  #prestoView(
+    id: string,
+    view: { name: string; description: string; sql: string; columns: readonly LakeColumn[] },
+  ): glue.CfnTable {
+    return new glue.CfnTable(this, id, {
+      catalogId: Stack.of(this).account,
+      databaseName: this.database.ref,
+      tableInput: {
+        name: view.name,
+        description: view.description,
+        tableType: 'VIRTUAL_VIEW',
+        parameters: { presto_view: 'true', comment: 'Presto View' },
+        viewOriginalText: prestoViewText(this.databaseName, view.sql, view.columns),
+        viewExpandedText: '/* Presto View */',
+        storageDescriptor: { columns: catalogColumns(view.columns), serdeInfo: {} },
+      },
+    });
   }
 
   #tableObjectsArn(): string {

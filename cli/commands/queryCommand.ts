@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { COMMENT_CHANGES_VIEW_NAME } from '../../lib/lake/commentChangesView';
 import { COMMENT_ROWS_TABLE_NAME, DEFAULT_LAKE_DATABASE_NAME } from '../../lib/lake/commentRowsTable';
 import { COMMENTS_VIEW_NAME } from '../../lib/lake/commentsView';
 import type { CliCommand, CommandContext } from '../CliCommand';
@@ -32,8 +33,9 @@ export const queryCommand: CliCommand = {
   name: NAME,
   summary: 'Ask the archive a question in SQL (DuckDB locally, Athena in AWS)',
   synopsis: `${NAME} "<sql>" | --file <q.sql> [--format table|csv|json] [--local [--data-dir <dir>] | --workgroup <name>] [--database <name>]`,
-  help: `Runs one SQL statement over the archive: the table ${COMMENT_ROWS_TABLE_NAME} (every archived row)
-and the view ${COMMENTS_VIEW_NAME} (one row per comment, from the newest export that holds it). The same
+  help: `Runs one SQL statement over the archive: the table ${COMMENT_ROWS_TABLE_NAME} (every archived row,
+every version), the view ${COMMENTS_VIEW_NAME} (one row per comment, its newest version, less those deleted
+at the source) and the view ${COMMENT_CHANGES_VIEW_NAME} (one row per change seen between versions). The same
 SQL runs on both engines when it sticks to their common ground (see docs/archive.md).
 
 Where it runs:

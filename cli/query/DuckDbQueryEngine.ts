@@ -6,6 +6,7 @@ import {
   DuckDBTypeId,
   type DuckDBValue,
 } from '@duckdb/node-api';
+import { COMMENT_CHANGES_VIEW_NAME, COMMENT_CHANGES_VIEW_SQL } from '../../lib/lake/commentChangesView';
 import {
   COMMENT_ROW_COLUMNS,
   COMMENT_ROWS_PARTITION_KEYS,
@@ -68,7 +69,7 @@ export interface DuckDbQueryEngineOptions {
  * The archive's table and view on this machine: an in-memory DuckDB whose `comment_rows` is a
  * view over the local runtime's Parquet objects, read in place from the S3 stand-in's files (hive
  * partitions `spot` and `date` from their paths, typed exactly as the catalog types them), and
- * whose `comments` is the catalog's view text itself. Both live in a schema named like the catalog
+ * whose `comments` and `comment_changes` are the catalog's view texts themselves. Both live in a schema named like the catalog
  * database, which is also the search path: `comments` and `openweb_exports.comments` both work.
  *
  * It answers questions about the archive and nothing else: once the views are made, DuckDB may
@@ -115,6 +116,7 @@ export class DuckDbQueryEngine implements QueryEngine {
     );
     await connection.run(`SET search_path = '${schema}'`);
     await connection.run(`CREATE VIEW ${schema}.${COMMENTS_VIEW_NAME} AS ${COMMENTS_VIEW_SQL}`);
+    await connection.run(`CREATE VIEW ${schema}.${COMMENT_CHANGES_VIEW_NAME} AS ${COMMENT_CHANGES_VIEW_SQL}`);
     // From here on no statement can change a setting, external access included.
     await connection.run('SET lock_configuration = true');
     return new DuckDbQueryEngine(instance, connection, files);
@@ -139,7 +141,7 @@ export class DuckDbQueryEngine implements QueryEngine {
       if (message.startsWith(PERMISSION_ERROR)) {
         throw new QueryRefusedError(
           this.name,
-          `${message.split('\n')[0]}: a query here reads only the archive's own files (${COMMENT_ROWS_TABLE_NAME}, ${COMMENTS_VIEW_NAME})`,
+          `${message.split('\n')[0]}: a query here reads only the archive's own files (${COMMENT_ROWS_TABLE_NAME}, ${COMMENTS_VIEW_NAME}, ${COMMENT_CHANGES_VIEW_NAME})`,
           { cause: error },
         );
       }

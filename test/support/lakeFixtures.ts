@@ -3,6 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { CommentParquetWriter } from '../../lib/archive/parquet/CommentParquetWriter';
+import { KNOWN_CSV_COLUMNS } from '../../lib/archive/parquet/commentTableSchema';
 import {
   COMMENT_ROW_COLUMNS,
   commentRowsPartitionPrefix,
@@ -47,6 +49,39 @@ export interface LakeExport {
  * them adjusted to UTC (read back as a timestamp with time zone) or not: the tables read both alike.
  */
 export type TimestampEncoding = 'millis' | 'utc-micros';
+
+/**
+ * Who writes the fixture files: DuckDB, with the contract's columns and the timestamp encoding
+ * named, or `archive`: the archive's own Parquet writer (CommentParquetWriter), fed the rows as
+ * the CSV records an upstream would send (the lineage from the rows, the same in every row of a file).
+ */
+export type LakeFileWriter = TimestampEncoding | 'archive';
+
+/** `rows` as the archive's own writer stores them, from their CSV records (a null value as an empty field). */
+export function archiveWriterParquet(rows: readonly LakeRow[]): Buffer {
+  const first = rows[0];
+  if (first === undefined) throw new Error('a Parquet file of the archive holds at least one row');
+  const chunks: Buffer[] = [];
+  const writer = new CommentParquetWriter({
+    lineage: {
+      exportId: first.export_id,
+      ...(first.window_from !== null && { windowFrom: first.window_from }),
+      ...(first.window_until !== null && { windowUntil: first.window_until }),
+      exportedAt: first.exported_at,
+      sourceFile: first.source_file,
+    },
+    output: (bytes) => chunks.push(Buffer.from(bytes)),
+  });
+  const encoder = new TextEncoder();
+  writer.writeRecord(KNOWN_CSV_COLUMNS.map((name) => encoder.encode(name)));
+  for (const row of rows) {
+    writer.writeRecord(
+      KNOWN_CSV_COLUMNS.map((name) => encoder.encode(row[name] === null ? '' : String(row[name]))),
+    );
+  }
+  writer.finish();
+  return Buffer.concat(chunks);
+}
 
 const DUCKDB_TYPES: Record<LakeColumnType, string> = {
   [LakeColumnType.STRING]: 'VARCHAR',
@@ -103,7 +138,7 @@ export interface LakeArchive {
  */
 export async function openLakeArchive(
   dataDir: string,
-  encoding: TimestampEncoding = 'millis',
+  encoding: LakeFileWriter = 'millis',
 ): Promise<LakeArchive> {
   const s3 = await startLocalS3({ directory: join(dataDir, LOCAL_S3_DATA_FOLDER) });
   const scratch = await mkdtemp(join(tmpdir(), 'lake-files-'));
@@ -116,7 +151,8 @@ export async function openLakeArchive(
         for (const [index, rows] of archived.files.entries()) {
           const key = `${commentRowsPartitionPrefix(archived.spotId, archived.date)}${archived.exportId}-${index + 1}.parquet`;
           const file = join(scratch, `${written++}.parquet`);
-          await writeLakeParquet(file, rows, encoding);
+          if (encoding === 'archive') await writeFile(file, archiveWriterParquet(rows));
+          else await writeLakeParquet(file, rows, encoding);
           await writer.put(key, createReadStream(file), { contentType: 'application/vnd.apache.parquet' });
           await rm(file, { force: true });
           keys.push(key);
@@ -135,7 +171,7 @@ export async function openLakeArchive(
 export async function archiveLakeExports(
   dataDir: string,
   exports: readonly LakeExport[],
-  encoding: TimestampEncoding = 'millis',
+  encoding: LakeFileWriter = 'millis',
 ): Promise<string[]> {
   const lake = await openLakeArchive(dataDir, encoding);
   try {
@@ -151,6 +187,8 @@ export interface CommentSpec {
   status: string;
   writtenAt: string;
   content?: string;
+  /** The conversation; by default one of three, by the comment's place in the export. */
+  postId?: string;
 }
 
 /** Rows of one export of `comments`, with its lineage. */
@@ -169,7 +207,7 @@ export function exportRows(
     user_id: comment.userId,
     user_name: `Name of ${comment.userId}`,
     spot_id: lineage.spotId,
-    post_id: `post-${(index % 3) + 1}`,
+    post_id: comment.postId ?? `post-${(index % 3) + 1}`,
     message_status: comment.status,
     content: comment.content ?? `Comment ${comment.id}`,
     rank: index,

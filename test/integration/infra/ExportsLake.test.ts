@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStackConfig, StackConfigError } from '../../../infra/stackConfig';
 import { PARQUET_STORAGE } from '../../../lib/glue/commentRowsStorage';
 import { HandlerNames } from '../../../lib/http/routeTable';
-import { COMMENT_ROW_COLUMNS } from '../../../lib/lake/commentRowsTable';
+import { COMMENT_CHANGES_VIEW_COLUMNS, COMMENT_CHANGES_VIEW_SQL } from '../../../lib/lake/commentChangesView';
+import { COMMENT_ROW_COLUMNS, type LakeColumn } from '../../../lib/lake/commentRowsTable';
 import { COMMENTS_VIEW_COLUMNS, COMMENTS_VIEW_SQL } from '../../../lib/lake/commentsView';
 import { captureError } from '../../support/captureError';
 import {
@@ -136,35 +137,41 @@ describe('the lake: catalog table, view and Athena workgroup', () => {
     ]);
   });
 
-  it('creates the comments view as Athena stores a view: its SQL and typed columns, base64 in a Presto comment', () => {
-    // Act
-    const view = glueTable(configured, 'comments').TableInput as {
-      TableType: string;
-      Parameters: Record<string, string>;
-      ViewOriginalText: string;
-      ViewExpandedText: string;
-      StorageDescriptor: { Columns: { Name: string; Type: string }[] };
-    };
-    const encoded = /^\/\* Presto View: ([A-Za-z0-9+/=]+) \*\/$/.exec(view.ViewOriginalText)?.[1] ?? '';
-    const definition = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+  it.each<[string, string, readonly LakeColumn[]]>([
+    ['comments', COMMENTS_VIEW_SQL, COMMENTS_VIEW_COLUMNS],
+    ['comment_changes', COMMENT_CHANGES_VIEW_SQL, COMMENT_CHANGES_VIEW_COLUMNS],
+  ])(
+    'creates the %s view as Athena stores a view: its SQL and typed columns, base64 in a Presto comment',
+    (name, sql, columns) => {
+      // Act
+      const view = glueTable(configured, name).TableInput as {
+        TableType: string;
+        Parameters: Record<string, string>;
+        ViewOriginalText: string;
+        ViewExpandedText: string;
+        StorageDescriptor: { Columns: { Name: string; Type: string }[] };
+      };
+      const encoded = /^\/\* Presto View: ([A-Za-z0-9+/=]+) \*\/$/.exec(view.ViewOriginalText)?.[1] ?? '';
+      const definition = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
 
-    // Assess
-    expect(view.TableType).toBe('VIRTUAL_VIEW');
-    expect(view.Parameters).toEqual({ presto_view: 'true', comment: 'Presto View' });
-    expect(view.ViewExpandedText).toBe('/* Presto View */');
-    expect(definition).toEqual({
-      originalSql: COMMENTS_VIEW_SQL,
-      catalog: 'awsdatacatalog',
-      schema: 'exports_lake',
-      columns: COMMENTS_VIEW_COLUMNS.map((column) => ({
-        name: column.name,
-        type: { string: 'varchar', bigint: 'bigint', timestamp: 'timestamp' }[column.type],
-      })),
-    });
-    expect(view.StorageDescriptor.Columns.map(({ Name, Type }) => `${Name} ${Type}`)).toEqual(
-      COMMENTS_VIEW_COLUMNS.map((column) => `${column.name} ${column.type}`),
-    );
-  });
+      // Assess
+      expect(view.TableType).toBe('VIRTUAL_VIEW');
+      expect(view.Parameters).toEqual({ presto_view: 'true', comment: 'Presto View' });
+      expect(view.ViewExpandedText).toBe('/* Presto View */');
+      expect(definition).toEqual({
+        originalSql: sql,
+        catalog: 'awsdatacatalog',
+        schema: 'exports_lake',
+        columns: columns.map((column) => ({
+          name: column.name,
+          type: { string: 'varchar', bigint: 'bigint', timestamp: 'timestamp' }[column.type],
+        })),
+      });
+      expect(view.StorageDescriptor.Columns.map(({ Name, Type }) => `${Name} ${Type}`)).toEqual(
+        columns.map((column) => `${column.name} ${column.type}`),
+      );
+    },
+  );
 
   it('creates a workgroup with its own encrypted results location, an enforced configuration and a bytes limit', () => {
     // Act
@@ -282,6 +289,7 @@ describe('the lake: catalog table, view and Athena workgroup', () => {
     expect(arnTails(granting('glue:GetTable')[0])).toEqual([
       ':catalog',
       ':database/exports_lake',
+      ':table/exports_lake/comment_changes',
       ':table/exports_lake/comment_rows',
       ':table/exports_lake/comments',
     ]);

@@ -98,12 +98,12 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     'the Glue storage descriptor of comment_rows: checked in the template by test/integration/infra/ExportsLake.test.ts, used by test/unit/lib/glue/GlueTablePartitions.test.ts',
   ],
   [
-    'lib/lake/commentRowsTable.ts',
-    'the lake table definition (constants and a key prefix): checked in the template by test/integration/infra/ExportsLake.test.ts and over DuckDB by test/integration/cli/query/DuckDbQueryEngine.test.ts',
+    'lib/lake/archivedExportsSql.ts',
+    'SQL text the comments and comment_changes views share: run on DuckDB by test/integration/lib/lake/commentsView.test.ts and commentChangesView.test.ts',
   ],
   [
-    'lib/lake/commentsView.ts',
-    "the comments view's SQL text: run on DuckDB by test/integration/lake/exampleQuestions.test.ts, checked in the template by test/integration/infra/ExportsLake.test.ts",
+    'lib/lake/commentRowsTable.ts',
+    'the lake table definition (constants and a key prefix): checked in the template by test/integration/infra/ExportsLake.test.ts and over DuckDB by test/integration/cli/query/DuckDbQueryEngine.test.ts',
   ],
   ['lib/openweb/OpenWebOperation.ts', "constants only: the client's operation names"],
   [
