@@ -41,7 +41,7 @@ const comment = (id: string, status: string, hour: number, content?: string): Co
  * - c2: approved, its text edited within the day;
  * - c3: pending, approved within the day, rejected within the week;
  * - c4: approved, then deleted at the source within the day (in neither restatement);
- * - c5: approved, then marked `deleted` by the source (a status, the row still exported);
+ * - c5: approved, then marked `deleted` by the source within the day (a status, the row still exported);
  * - c6: missing from the first restatement, back in the second (a source that lost it for a while).
  */
 const FIRST_COMMENTS = [
@@ -56,7 +56,7 @@ const AFTER_A_DAY_COMMENTS = [
   comment('c1', 'rejected', 1),
   comment('c2', 'approved', 2, 'Edited text'),
   comment('c3', 'approved', 3),
-  comment('c5', 'approved', 5),
+  comment('c5', 'deleted', 5),
 ];
 const AFTER_A_WEEK_COMMENTS = [
   comment('c1', 'rejected', 1),

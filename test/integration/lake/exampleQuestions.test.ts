@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
 import { runCli } from '../../../cli/runCli';
+import { COMMENT_CHANGES_VIEW_SQL } from '../../../lib/lake/commentChangesView';
 import { COMMENTS_VIEW_SQL } from '../../../lib/lake/commentsView';
 import { generateComments, type SimulatedComment } from '../../../local/openweb-simulator/simulatedComments';
 import { exampleQuestions, sqlBlocks } from '../../support/exampleQuestions';
 import { archiveLakeExports, type LakeExport, windowExport } from '../../support/lakeFixtures';
+import { restatedWindowExports } from '../../support/restatedWindowFixtures';
+import { trinoSyntaxErrors } from '../../support/trinoSyntax';
 import { createTestIo } from '../../unit/cli/support/testIo';
 
 const DEMO = 'sp_demo';
@@ -17,6 +20,9 @@ const FIRST_DAY = Date.parse('2024-05-01T00:00:00Z');
 const DAYS = 3;
 const COMMENTS_PER_SPOT = 1_200;
 const ARCHIVE_TIMEOUT_MS = 60_000;
+
+/** The questions about one version of each comment, and those about how comments changed. */
+const QUESTIONS_OF_ONE_VERSION = 3;
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
@@ -86,6 +92,7 @@ describe("the example questions of docs/archive.md, on the local runtime's archi
   let root: string;
   let once: string;
   let overlapping: string;
+  let restated: string;
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'example-questions-'));
@@ -93,13 +100,15 @@ describe("the example questions of docs/archive.md, on the local runtime's archi
     overlapping = join(root, 'overlapping');
     await archiveLakeExports(once, [...dailyExports(DEMO), ...dailyExports(OTHER)]);
     await archiveLakeExports(overlapping, [...overlappingExports(DEMO), ...dailyExports(OTHER)]);
+    restated = join(root, 'restated');
+    await archiveLakeExports(restated, restatedWindowExports(), 'archive');
   }, ARCHIVE_TIMEOUT_MS);
 
   afterAll(() => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('are three, and the doc shows the very view the catalog and DuckDB run', () => {
+  it('are six, and the doc shows the very views the catalog and DuckDB run', () => {
     // Act
     const questions = exampleQuestions();
 
@@ -108,8 +117,25 @@ describe("the example questions of docs/archive.md, on the local runtime's archi
       'Comments per day for a spot',
       'The ten most active authors',
       'The share of comments per message status',
+      'Comments rejected after first being approved, per day',
+      'The share of comments whose status changed within 7 days',
+      'Comments deleted at the source last week',
     ]);
     expect(sqlBlocks()).toContain(COMMENTS_VIEW_SQL);
+    expect(sqlBlocks()).toContain(COMMENT_CHANGES_VIEW_SQL);
+  });
+
+  it.each(exampleQuestions().map((question) => [question.title, question.sql]))(
+    "%s: is text Athena's dialect (Trino) parses",
+    (_title, sql) => {
+      // Act / Assess: DuckDB runs each one in the tests below.
+      expect(trinoSyntaxErrors(sql)).toEqual([]);
+    },
+  );
+
+  it("finds DuckDB's own syntax, which Athena would refuse", () => {
+    // Act / Assess
+    expect(trinoSyntaxErrors('SELECT written_at::DATE AS day FROM comments')).not.toEqual([]);
   });
 
   it('archive each comment more than once when windows overlap (the table), once in the view', async () => {
@@ -128,18 +154,19 @@ describe("the example questions of docs/archive.md, on the local runtime's archi
     expect(commentsOverlapping).toEqual(commentsOnce);
   });
 
-  it.each(exampleQuestions().map((question) => [question.title, question.sql]))(
-    '%s: gives the same answer whether windows overlap or not',
-    async (_title, sql) => {
-      // Act
-      const answerOnce = await ask(once, sql);
-      const answerOverlapping = await ask(overlapping, sql);
+  it.each(
+    exampleQuestions()
+      .slice(0, QUESTIONS_OF_ONE_VERSION)
+      .map((question) => [question.title, question.sql]),
+  )('%s: gives the same answer whether windows overlap or not', async (_title, sql) => {
+    // Act
+    const answerOnce = await ask(once, sql);
+    const answerOverlapping = await ask(overlapping, sql);
 
-      // Assess
-      expect(answerOnce.length).toBeGreaterThan(0);
-      expect(answerOverlapping).toEqual(answerOnce);
-    },
-  );
+    // Assess
+    expect(answerOnce.length).toBeGreaterThan(0);
+    expect(answerOverlapping).toEqual(answerOnce);
+  });
 
   it('answer what the archived comments say', async () => {
     // Prepare: the expected answers, counted from the comments themselves.
@@ -176,5 +203,28 @@ describe("the example questions of docs/archive.md, on the local runtime's archi
       [...byStatus].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)),
     );
     expect(statusAnswer.reduce((sum, { share_percent }) => sum + share_percent, 0)).toBeCloseTo(100, 1);
+  });
+
+  it('about changes: answer what three exports of a day saw of its moderation, edits and deletions', async () => {
+    // Prepare: restatedWindowFixtures.ts — c1 approved → rejected and c5 approved → deleted (a
+    // status) seen 2026-11-12, c3 pending → approved seen 2026-11-12 then → rejected 2026-11-18;
+    // c4 and c6 gone from the export of 2026-11-12 (c6 back on 2026-11-18); 8 comments in all.
+    const [rejected, share, deleted] = exampleQuestions().slice(QUESTIONS_OF_ONE_VERSION);
+
+    // Act
+    const rejectedAnswer = await ask(restated, rejected?.sql ?? '');
+    const shareAnswer = await ask(restated, share?.sql ?? '');
+    const deletedAnswer = await ask(restated, deleted?.sql ?? '');
+    const unchanged = await ask(overlapping, rejected?.sql ?? '');
+
+    // Assess
+    expect(rejectedAnswer).toEqual([
+      { day: '2026-11-12', comments: 1 },
+      { day: '2026-11-18', comments: 1 },
+    ]);
+    // c1, c3 and c5 changed status within 7 days of being written.
+    expect(shareAnswer).toEqual([{ comments: 8, status_changed_within_7_days: 3, share_percent: 37.5 }]);
+    expect(deletedAnswer).toEqual([{ day: '2026-11-12', comments: 3 }]);
+    expect(unchanged).toEqual([]);
   });
 });

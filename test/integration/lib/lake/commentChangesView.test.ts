@@ -75,9 +75,9 @@ describe(`the ${COMMENT_CHANGES_VIEW_NAME} view over Parquet files the archive's
       change('c2', 'content', 'First text', 'Edited text', day, firstToDay),
       change('c3', 'message_status', 'pending', 'approved', day, firstToDay),
       change('c4', 'deleted', 'approved', null, day, firstToDay),
+      change('c5', 'message_status', 'approved', 'deleted', day, firstToDay),
       change('c6', 'deleted', 'approved', null, day, firstToDay),
       change('c3', 'message_status', 'approved', 'rejected', week, dayToWeek),
-      change('c5', 'message_status', 'approved', 'deleted', week, dayToWeek),
       change('c6', 'restored', null, 'approved', week, dayToWeek),
     ]);
   });
