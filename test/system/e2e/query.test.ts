@@ -89,6 +89,6 @@ describe('query, run as npm start and the CLI run it', () => {
       for (const { question, exit } of questions)
         expect(exit.code, `${question.title}: ${exit.output}`).toBe(0);
     },
-    ARCHIVE_TIMEOUT_MS + 4 * QUERY_TIMEOUT_MS,
+    ARCHIVE_TIMEOUT_MS + (1 + exampleQuestions().length) * QUERY_TIMEOUT_MS,
   );
 });
