@@ -69,8 +69,9 @@ export interface DuckDbQueryEngineOptions {
  * The archive's table and view on this machine: an in-memory DuckDB whose `comment_rows` is a
  * view over the local runtime's Parquet objects, read in place from the S3 stand-in's files (hive
  * partitions `spot` and `date` from their paths, typed exactly as the catalog types them), and
- * whose `comments` and `comment_changes` are the catalog's view texts themselves. Both live in a schema named like the catalog
- * database, which is also the search path: `comments` and `openweb_exports.comments` both work.
+ * whose `comments` and `comment_changes` are the catalog's view texts themselves. All three live
+ * in a schema named like the catalog database, which is also the search path: `comments` and
+ * `openweb_exports.comments` both work.
  *
  * It answers questions about the archive and nothing else: once the views are made, DuckDB may
  * read the archive's own Parquet files and no other file (`allowed_paths`, external access off),
