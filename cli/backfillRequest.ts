@@ -4,7 +4,7 @@ import { MAX_WINDOW_HOURS } from '../lib/exports/coverage/planWindows';
 import { SPOT_ID_PATTERN } from '../lib/exports/record/spotId';
 import { FUTURE_WINDOW_ALLOWANCE_SECONDS } from '../lib/exports/requests/exportRequestLimits';
 import type { CommandContext } from './CliCommand';
-import { stringOption } from './cliOptions';
+import { booleanOption, stringOption } from './cliOptions';
 import { configuredSpots } from './configuredSpots';
 import { CliUsageError } from './errors';
 import { instantOption } from './instantOption';
@@ -19,7 +19,8 @@ export const DEFAULT_WINDOW = '730h';
 
 /**
  * The body of a backfill from `--from`, `--until` (default now, cut to the whole hour) and
- * `--window` (`730h` by default; `24h`, `7d` or a number of hours), checked as the API checks it.
+ * `--window` (`730h` by default; `24h`, `7d` or a number of hours) and `--refresh` (export covered
+ * hours again too), checked as the API checks it.
  */
 export function backfillBody(
   values: CommandContext['values'],
@@ -51,7 +52,7 @@ export function backfillBody(
       command,
     );
   }
-  return { from, until, windowHours };
+  return { from, until, windowHours, refresh: booleanOption(values, 'refresh') };
 }
 
 /** `--window`: `730h`, `24h`, `7d` or a bare number of hours, 1 to 730 hours. */

@@ -14,6 +14,8 @@ export const MAX_LISTED_WINDOWS = 20;
 /** What an hour cell of the timeline shows. */
 export const CoverageCell = {
   COVERED: '#',
+  /** Covered, but a restatement of it is still to come (or was given up): its data may still change. */
+  PROVISIONAL: '+',
   IN_FLIGHT: '~',
   GAP: 'X',
   NOT_PLANNED: '.',
@@ -25,11 +27,15 @@ export type CoverageCell = (typeof CoverageCell)[keyof typeof CoverageCell];
 const LEGEND =
   `${CoverageCell.COVERED} covered (archived)   ${CoverageCell.IN_FLIGHT} in flight or retrying   ` +
   `${CoverageCell.GAP} gap (given up)   ${CoverageCell.NOT_PLANNED} not planned   blank: outside the range`;
+const PROVISIONAL_LEGEND = `${CoverageCell.PROVISIONAL} covered, provisional: exported again at its restatement ages, not settled yet`;
 const LEGEND_RULE = `An hour shows what holds most of it, and ${CoverageCell.GAP} wherever a gap touches it.`;
 
 /** Where each kind of hour lies: each instant of the range in exactly one of them. */
 interface CoverageParts {
+  /** Covered and settled (or without restatement ages). */
   covered: Interval[];
+  /** Covered, a restatement still to come. */
+  provisional: Interval[];
   inFlight: Interval[];
   gap: Interval[];
   notPlanned: Interval[];
@@ -64,6 +70,7 @@ export function formatCoverage(
     ...timeline(range, parts),
     '',
     LEGEND,
+    ...(parts.provisional.length > 0 ? [PROVISIONAL_LEGEND] : []),
     LEGEND_RULE,
     '',
     summaryLine(view.summary),
@@ -84,6 +91,7 @@ export function cellOf(hour: Interval, parts: CoverageParts): CoverageCell {
   const shares: [CoverageCell, number][] = [
     [CoverageCell.NOT_PLANNED, within(parts.notPlanned)],
     [CoverageCell.IN_FLIGHT, within(parts.inFlight)],
+    [CoverageCell.PROVISIONAL, within(parts.provisional)],
     [CoverageCell.COVERED, within(parts.covered)],
   ];
   const [cell, ms] = shares.reduce((best, share) => (share[1] > best[1] ? share : best));
@@ -91,11 +99,13 @@ export function cellOf(hour: Interval, parts: CoverageParts): CoverageCell {
 }
 
 function partsOf(view: SpotCoverage, range: Interval): CoverageParts {
-  const covered = mergeIntervals(view.covered.map(intervalOf));
-  const inFlight = subtractAll(view.inFlight.map(intervalOf), covered);
-  const gap = subtractAll(view.gaps.map(intervalOf), [...covered, ...inFlight]);
-  const notPlanned = subtractIntervals(range, [...covered, ...inFlight, ...gap]);
-  return { covered, inFlight, gap, notPlanned };
+  const allCovered = mergeIntervals(view.covered.map(intervalOf));
+  const provisional = mergeIntervals(view.provisional.map(intervalOf));
+  const covered = subtractAll(allCovered, provisional);
+  const inFlight = subtractAll(view.inFlight.map(intervalOf), allCovered);
+  const gap = subtractAll(view.gaps.map(intervalOf), [...allCovered, ...inFlight]);
+  const notPlanned = subtractIntervals(range, [...allCovered, ...inFlight, ...gap]);
+  return { covered, provisional, inFlight, gap, notPlanned };
 }
 
 function timeline(range: Interval, parts: CoverageParts): string[] {
@@ -116,7 +126,9 @@ function timeline(range: Interval, parts: CoverageParts): string[] {
       const symbol = inRange === undefined ? CoverageCell.OUTSIDE : cellOf(inRange, parts);
       return (hour > 0 && hour % HOURS_PER_GROUP === 0 ? ' ' : '') + symbol;
     }).join('');
-    const coveredToday = coveredMs(parts.covered.map((i) => clip(i, day)).filter(isSome));
+    const coveredToday = coveredMs(
+      [...parts.covered, ...parts.provisional].map((i) => clip(i, day)).filter(isSome),
+    );
     lines.push(
       `${dayText(dayMs)}  ${cells}  ${hoursText(coveredToday / MS_PER_HOUR).padStart('covered'.length)}`,
     );
@@ -130,8 +142,18 @@ function summaryLine(summary: SpotCoverage['summary']): string {
   return (
     `In all: ${hoursText(summary.coveredHours)} covered, ${hoursText(summary.inFlightHours)} in flight, ` +
     `${hoursText(summary.gapHours)} gap, ${hoursText(summary.notPlannedHours)} not planned, ` +
-    `of ${hoursText(summary.hours)}.${overlap}`
+    `of ${hoursText(summary.hours)}.${overlap}${restatementText(summary)}`
   );
+}
+
+function restatementText(summary: SpotCoverage['summary']): string {
+  const provisional =
+    summary.provisionalHours > 0 ? ` ${hoursText(summary.provisionalHours)} of the covered are provisional.` : '';
+  const waiting =
+    summary.restatementsWaiting > 0
+      ? ` ${summary.restatementsWaiting} restatement(s) waiting for the spot's daily budget.`
+      : '';
+  return `${provisional}${waiting}`;
 }
 
 function gapLines(view: SpotCoverage, followUp: FollowUpCommand): string[] {

@@ -10,6 +10,8 @@ const SUMMARY_HOURS = [
   'gapHours',
   'notPlannedHours',
   'overlapHours',
+  'provisionalHours',
+  'restatementsWaiting',
 ] as const;
 
 /**
@@ -32,6 +34,8 @@ export function mergeCoveragePages(pages: readonly SpotCoverage[]): SpotCoverage
     range: first.range,
     page: { from: first.page.from, until: last.page.until },
     covered: joined(pages.flatMap((page) => page.covered)),
+    provisional: joined(pages.flatMap((page) => page.provisional)),
+    coveredWindows: pages.flatMap((page) => page.coveredWindows),
     overlaps: joined(pages.flatMap((page) => page.overlaps)),
     gaps: pages.flatMap((page) => page.gaps),
     inFlight: pages.flatMap((page) => page.inFlight),

@@ -1,4 +1,4 @@
-import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
+import { isoDurationSeconds } from '../lib/exports/time/isoDurationSeconds';
 import {
   CSV_DELIMITERS,
   FUTURE_WINDOW_ALLOWANCE_SECONDS,

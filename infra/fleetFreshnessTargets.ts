@@ -1,4 +1,4 @@
-import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
+import { isoDurationSeconds } from '../lib/exports/time/isoDurationSeconds';
 import { type CronFields, checkScheduleExpression } from './scheduleExpression';
 import type { SpotScheduleConfig, StackConfig } from './stackConfig';
 

@@ -17,6 +17,7 @@ export function scheduledExportEventOf(
     window: schedule.window,
     ...(schedule.lag !== undefined && { lag: schedule.lag }),
     ...(schedule.maxWindowHours !== undefined && { maxWindowHours: schedule.maxWindowHours }),
+    ...(schedule.restate !== undefined && schedule.restate.length > 0 && { restate: schedule.restate }),
     scheduledTime,
   };
 }
@@ -24,5 +25,9 @@ export function scheduledExportEventOf(
 /** What a schedule does, in one line. */
 export function scheduleDescription(spotId: string, schedule: SpotScheduleConfig): string {
   const lag = schedule.lag === undefined ? '' : `, ending ${schedule.lag} before each run`;
-  return `Export ${spotId} comments since the last run (${schedule.name}; the first run: the last ${schedule.window})${lag}`;
+  const restate =
+    schedule.restate === undefined || schedule.restate.length === 0
+      ? ''
+      : `, again at ${schedule.restate.join(', ')}`;
+  return `Export ${spotId} comments since the last run (${schedule.name}; the first run: the last ${schedule.window})${lag}${restate}`;
 }

@@ -1,8 +1,9 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
-import { isoDurationSeconds } from '../lib/events/isoDurationSeconds';
+import { isoDurationSeconds } from '../lib/exports/time/isoDurationSeconds';
 import { spotIdSchema } from '../lib/exports/record/spotIdSchema';
 import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/requests/exportRequestLimits';
+import { restatementAgesProblem } from '../lib/exports/restatement/restatementAges';
 import { SETTINGS } from '../lib/settings/settingsTable';
 import { suggestName } from '../lib/text/suggestName';
 import { canonicalTimeZone, checkScheduleExpression } from './scheduleExpression';
@@ -63,6 +64,9 @@ const scheduleShape = {
       'must be an ISO-8601 duration in weeks, days, hours, minutes or seconds, like PT1H',
     )
     .optional(),
+  // The ages at which each covered window is exported again, for comments moderated, edited or
+  // deleted after the first export (checked against the lag below, in scheduleSchema).
+  restate: z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of ISO-8601 durations' }).optional(),
   // A run's range is cut into windows of at most this many hours (the upstream allows 730).
   maxWindowHours: z
     .number({ error: 'must be a number' })
@@ -100,7 +104,12 @@ const scheduleShape = {
     )
     .optional(),
 };
-const scheduleSchema = z.strictObject(scheduleShape);
+const scheduleSchema = z.strictObject(scheduleShape).superRefine((schedule, context) => {
+  if (schedule.restate === undefined) return;
+  const lagSeconds = schedule.lag === undefined ? 0 : (isoDurationSeconds(schedule.lag) ?? 0);
+  const problem = restatementAgesProblem(schedule.restate, lagSeconds);
+  if (problem !== undefined) context.addIssue({ code: 'custom', path: ['restate'], message: problem });
+});
 
 const spotShape = {
   spotId: spotIdSchema(),

@@ -27,12 +27,12 @@ const NAME = 'backfill';
 const STATUS = 'status';
 const ABORT = 'abort';
 const LIST = 'list';
-const START_ONLY_OPTIONS = ['from', 'until', 'window', 'spots-from', 'idempotency-key'] as const;
+const START_ONLY_OPTIONS = ['from', 'until', 'window', 'spots-from', 'idempotency-key', 'refresh'] as const;
 
 export const backfillCommand: CliCommand = {
   name: NAME,
   summary: "Export a range of a spot's history in windows, queued one after the other",
-  synopsis: `${NAME} --spot <id> [--spot <id>…|--spots-from <file>] --from <time> [--until <time>] [--window <n>h] [--wait]
+  synopsis: `${NAME} --spot <id> [--spot <id>…|--spots-from <file>] --from <time> [--until <time>] [--window <n>h] [--refresh] [--wait]
        ${CLI_NAME} ${NAME} ${STATUS} <backfillId> --spot <id> [--wait]
        ${CLI_NAME} ${NAME} ${ABORT} <backfillId> --spot <id>
        ${CLI_NAME} ${NAME} ${LIST} --spot <id>`,
@@ -62,6 +62,8 @@ Options:
   --spots-from <file>         Every spot a file configures: a cdk.json, or a spots file keyed by spot
                               id like the local runtime's LOCAL_SECRETS_FILE (local/demo-spots.json)
   --idempotency-key <key>     Repeat a backfill safely: the same key (and range) returns the same one
+  --refresh                   Export the covered hours of the range again too: each covered window once,
+                              a new version of it (the older one covers it until the new one is archived)
   --wait                      Follow the backfill(s) until every window is archived or a gap
   --interval-seconds <n>      With --wait, seconds between status checks (default 2, at least 1)
   --reconnect-attempts <n>    With --wait, failed checks in a row to retry (default 30)`,
@@ -73,6 +75,7 @@ Options:
     until: { type: 'string' },
     window: { type: 'string' },
     'idempotency-key': { type: 'string' },
+    refresh: { type: 'boolean' },
     wait: { type: 'boolean' },
     'interval-seconds': { type: 'string' },
     'reconnect-attempts': { type: 'string' },

@@ -2,10 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import {
-  recordWindowOutcomeLater,
-  type WindowOutcomeDependencies,
-} from '../exports/coverage/coverageWindows';
+import type { WindowOutcomeDependencies } from '../exports/coverage/coverageWindows';
+import { recordExportOutcomeLater } from '../exports/restatement/recordExportOutcome';
 import {
   type ArchivedFile,
   ArchiveStatus,
@@ -126,7 +124,7 @@ export async function archiveExport(
   } catch (error) {
     if (error instanceof ArchiveRejectedError) {
       const record = await recordFailure(deps, claimed, runId, error.message);
-      await recordWindowOutcomeLater(deps, record);
+      await recordExportOutcomeLater(deps, record);
       return { outcome: 'failed', record };
     }
     // Storage or table trouble that passes: the workflow retries, and this run re-enters its claim.
@@ -156,7 +154,7 @@ export async function archiveExport(
     });
   }
   await deps.archiveEvents.publishArchived(record);
-  await recordWindowOutcomeLater(deps, record);
+  await recordExportOutcomeLater(deps, record);
   // The catalog took this partition: it takes others again, so those it refused earlier follow.
   if (catalog?.catalog === CatalogStatus.REGISTERED) await catchUpCatalog(deps);
   return { outcome: 'archived', record };
@@ -179,7 +177,7 @@ export async function failArchive(
     if (error instanceof ArchiveClaimRefusedError) return error.current;
     throw error;
   }
-  await recordWindowOutcomeLater(deps, failed);
+  await recordExportOutcomeLater(deps, failed);
   return failed;
 }
 

@@ -2,8 +2,9 @@ import * as z from 'zod/mini';
 import { schemaOnFirstUse } from '../exports/record/schemaOnFirstUse';
 import { spotIdSchema } from '../exports/record/spotIdSchema';
 import { MAX_EXPORT_RANGE_HOURS } from '../exports/requests/exportRequestLimits';
+import { restatementAgesProblem, sortedAges } from '../exports/restatement/restatementAges';
 import { InvalidScheduledExportEventError } from './errors';
-import { isoDurationSeconds } from './isoDurationSeconds';
+import { isoDurationSeconds } from '../exports/time/isoDurationSeconds';
 
 /**
  * What an EventBridge Scheduler schedule sends to the start function. `scheduledTime` is
@@ -20,6 +21,8 @@ export interface ScheduledExportEvent {
   lag?: string;
   /** A run's range is cut into windows of at most this many hours. */
   maxWindowHours?: number;
+  /** ISO-8601 durations: the ages at which each covered window is exported again (`["P1D", "P7D"]`). */
+  restate?: string[];
   scheduledTime: string;
 }
 
@@ -32,6 +35,8 @@ export interface ScheduledRun {
   firstWindowSeconds: number;
   lagSeconds: number;
   maxWindowHours: number;
+  /** Shortest first; empty: never restated. */
+  restate: string[];
 }
 
 const MS_PER_SECOND = 1000;
@@ -64,6 +69,7 @@ const scheduledExportEventSchema = schemaOnFirstUse(() =>
           z.lte(MAX_EXPORT_RANGE_HOURS, `must be at most ${MAX_EXPORT_RANGE_HOURS}`),
         ),
     ),
+    restate: z.optional(z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of durations' })),
     scheduledTime: z.string({ error: 'must be a string' }).check(
       z.regex(ISO_INSTANT, 'must be an ISO-8601 instant'),
       z.refine((text: string) => Number.isFinite(Date.parse(text)), 'is not a real instant'),
@@ -84,14 +90,18 @@ export function toWholeSecondInstant(ms: number): string {
 export function scheduledRunOf(event: unknown): ScheduledRun {
   const parsed = scheduledExportEventSchema().safeParse(event);
   if (!parsed.success) throw new InvalidScheduledExportEventError(describe(parsed.error));
-  const { spotId, schedule, window, lag, maxWindowHours, scheduledTime } = parsed.data;
+  const { spotId, schedule, window, lag, maxWindowHours, scheduledTime, restate = [] } = parsed.data;
+  const lagSeconds = lag === undefined ? 0 : (isoDurationSeconds(lag) ?? 0);
+  const problem = restatementAgesProblem(restate, lagSeconds);
+  if (problem !== undefined) throw new InvalidScheduledExportEventError([`restate: ${problem}`]);
   return {
     spotId,
     schedule,
     scheduledTimeMs: Math.floor(Date.parse(scheduledTime) / MS_PER_SECOND) * MS_PER_SECOND,
     firstWindowSeconds: isoDurationSeconds(window) ?? 0,
-    lagSeconds: lag === undefined ? 0 : (isoDurationSeconds(lag) ?? 0),
+    lagSeconds,
     maxWindowHours: maxWindowHours ?? MAX_EXPORT_RANGE_HOURS,
+    restate: sortedAges(restate),
   };
 }
 

@@ -65,7 +65,12 @@ function queueOf(record: ExportRecord, position: number | undefined): { queue?: 
   return {
     queue: {
       ...(position !== undefined && { position }),
-      priority: record.queue.priority === QueuePriority.BACKFILL ? 'backfill' : 'first',
+      priority:
+        record.queue.priority === QueuePriority.BACKFILL
+          ? 'backfill'
+          : record.queue.priority === QueuePriority.RESTATEMENT
+            ? 'restatement'
+            : 'first',
       enqueuedAt: record.queue.enqueuedAt,
     },
   };

@@ -47,6 +47,13 @@ export const originSchema = z
   .object({
     schedule: z.optional(z.string()).check(z.describe('The schedule whose run planned the window.')),
     backfillId: z.optional(z.string()).check(z.describe('The backfill the export is a window of.')),
+    restatement: z
+      .optional(z.object({ age: z.string() }))
+      .check(
+        z.describe(
+          'A restatement: the window was covered already and is exported again at this age (an ISO 8601 duration).',
+        ),
+      ),
   })
   .register(z.globalRegistry, {
     id: 'ExportOrigin',
@@ -59,9 +66,11 @@ export const queueSchema = z
       .optional(z.int().check(z.gte(1)))
       .check(z.describe('1 = the next to start once the spot frees.')),
     priority: z
-      .enum(['first', 'backfill'])
+      .enum(['first', 'restatement', 'backfill'])
       .check(
-        z.describe('`first`: API starts and scheduled runs; `backfill`: windows of a backfill, after them.'),
+        z.describe(
+          '`first`: API starts and scheduled runs; `restatement`: covered windows exported again, after them; `backfill`: windows of a backfill, last.',
+        ),
       ),
     enqueuedAt: instantField,
   })

@@ -21,7 +21,8 @@ export type SettingUnit =
   | 'records'
   | 'records/hour'
   | 'gigabytes'
-  | 'spots';
+  | 'spots'
+  | 'exports';
 
 /** A setting's values and how they are written. */
 export type SettingKind =

@@ -91,6 +91,10 @@ export const SETTING_DESCRIPTIONS: { readonly [N in SettingName]: SettingDescrip
   windowRetryCooldownSeconds: {
     description: 'The wait before a failed window is exported again; each further retry waits twice as long.',
   },
+  restatementsPerSpotPerDay: {
+    description:
+      "The most restatements (a covered window exported again at one of its schedule's `restate` ages, retries included) started per spot per UTC day; the rest wait for the next day and are shown as waiting. 48 lets an hourly schedule restate at two ages; 0 turns restatement off.",
+  },
   freshnessTargetSeconds: {
     defaultText:
       "derived from each spot's schedules: twice the longest schedule's period plus its lag; a spot without a schedule has none and is never stale",

@@ -274,6 +274,16 @@ export const SETTINGS = {
     default: 10 * SECONDS_PER_MINUTE,
     unit: 'seconds',
   },
+  restatementsPerSpotPerDay: {
+    path: 'coverage.restatementsPerSpotPerDay',
+    env: 'RESTATEMENTS_PER_SPOT_PER_DAY',
+    config: 'exports.restatementsPerSpotPerDay',
+    scope: 'deployment',
+    readBy: 'all',
+    kind: { type: 'integer', min: 0, max: 1_000 },
+    default: 48,
+    unit: 'exports',
+  },
   freshnessTargetSeconds: {
     path: 'coverage.freshnessTargetSeconds',
     scope: 'deployment',

@@ -25,6 +25,7 @@ import {
   coverageWindowKey,
   EntityType,
   ReconcilerIndexPartition,
+  restatementBudgetKey,
   scheduleWatermarkKey,
   spotPartitionKey,
   WATERMARK_SORT_KEY_PREFIX,
@@ -51,7 +52,14 @@ const WINDOW_FIELDS = [
   'rows',
   'coveredAt',
   'dueAt',
+  'restate',
+  'versions',
+  'restatement',
+  'givenUpAges',
 ] as const;
+const SECONDS_PER_DAY = 86_400;
+/** A day's restatement count is kept this long after the day, then expires. */
+const RESTATEMENT_BUDGET_KEPT_DAYS = 7;
 
 /** The coverage ledger on the exports table: one item per window and per schedule watermark, in the spot's partition. */
 export class DynamoDbCoverageLedger implements CoverageLedger {
@@ -323,14 +331,14 @@ export class DynamoDbCoverageLedger implements CoverageLedger {
     schedule: string,
     until: string,
     updatedAt: string,
+    restate?: readonly string[],
   ): Promise<ScheduleWatermark> {
     try {
       const { Attributes } = await this.#client.send(
         new UpdateCommand({
           TableName: this.#tableName,
           Key: scheduleWatermarkKey(spotId, schedule),
-          UpdateExpression:
-            'SET #entityType = :entityType, #spotId = :spotId, #schedule = :schedule, #until = :until, #updatedAt = :updatedAt',
+          UpdateExpression: `SET #entityType = :entityType, #spotId = :spotId, #schedule = :schedule, #until = :until, #updatedAt = :updatedAt, #restate = :restate`,
           ConditionExpression: 'attribute_not_exists(#until) OR #until < :until',
           ExpressionAttributeNames: {
             '#entityType': ExportTableAttribute.entityType,
@@ -338,6 +346,7 @@ export class DynamoDbCoverageLedger implements CoverageLedger {
             '#schedule': 'schedule',
             '#until': 'until',
             '#updatedAt': 'updatedAt',
+            '#restate': 'restate',
           },
           ExpressionAttributeValues: {
             ':entityType': EntityType.scheduleWatermark,
@@ -345,6 +354,7 @@ export class DynamoDbCoverageLedger implements CoverageLedger {
             ':schedule': schedule,
             ':until': until,
             ':updatedAt': updatedAt,
+            ':restate': [...(restate ?? [])],
           },
           ReturnValues: 'ALL_NEW',
         }),
@@ -370,6 +380,36 @@ export class DynamoDbCoverageLedger implements CoverageLedger {
       }),
     );
     return Items.map(watermarkOf);
+  }
+
+  async takeRestatementBudget(spotId: string, day: string, limit: number): Promise<boolean> {
+    if (limit <= 0) return false;
+    try {
+      await this.#client.send(
+        new UpdateCommand({
+          TableName: this.#tableName,
+          Key: restatementBudgetKey(spotId, day),
+          UpdateExpression:
+            'SET #entityType = :entityType, #ttl = :ttl ADD #taken :one',
+          ConditionExpression: 'attribute_not_exists(#taken) OR #taken < :limit',
+          ExpressionAttributeNames: {
+            '#entityType': ExportTableAttribute.entityType,
+            '#ttl': ExportTableAttribute.timeToLive,
+            '#taken': 'taken',
+          },
+          ExpressionAttributeValues: {
+            ':entityType': EntityType.restatementBudget,
+            ':ttl': Date.parse(`${day}T00:00:00Z`) / 1000 + (RESTATEMENT_BUDGET_KEPT_DAYS + 1) * SECONDS_PER_DAY,
+            ':one': 1,
+            ':limit': limit,
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return false;
+      throw error;
+    }
   }
 }
 
@@ -412,6 +452,10 @@ function windowOf(item: StoredItem): CoverageWindow {
     rows: item.rows,
     coveredAt: item.coveredAt,
     dueAt: item.dueAt,
+    restate: Array.isArray(item.restate) && item.restate.length > 0 ? item.restate : undefined,
+    versions: Array.isArray(item.versions) ? item.versions : undefined,
+    restatement: item.restatement,
+    givenUpAges: Array.isArray(item.givenUpAges) && item.givenUpAges.length > 0 ? item.givenUpAges : undefined,
     version: typeof item.version === 'number' ? item.version : 1,
   }) as CoverageWindow;
 }
@@ -422,5 +466,6 @@ function watermarkOf(item: StoredItem): ScheduleWatermark {
     schedule: String(item.schedule),
     until: String(item.until),
     updatedAt: String(item.updatedAt),
+    ...(Array.isArray(item.restate) && item.restate.length > 0 && { restate: item.restate.map(String) }),
   };
 }

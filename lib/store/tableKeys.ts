@@ -34,6 +34,7 @@ export const EntityType = {
   backfill: 'BACKFILL',
   freshnessMark: 'FRESHNESS_MARK',
   authPacing: 'AUTH_PACING',
+  restatementBudget: 'RESTATEMENT_BUDGET',
 } as const;
 
 export const EXPORT_SORT_KEY_PREFIX = 'EXPORT#';
@@ -108,6 +109,11 @@ export const WATERMARK_SORT_KEY_PREFIX = 'WATERMARK#';
 
 export function scheduleWatermarkKey(spotId: string, schedule: string): TableKey {
   return { pk: spotPartitionKey(spotId), sk: `${WATERMARK_SORT_KEY_PREFIX}${schedule}` };
+}
+
+/** A spot's count of restatements started on one UTC day (`YYYY-MM-DD`). */
+export function restatementBudgetKey(spotId: string, day: string): TableKey {
+  return { pk: spotPartitionKey(spotId), sk: `RESTATEMENT_BUDGET#${day}` };
 }
 
 export const BACKFILL_SORT_KEY_PREFIX = 'BACKFILL#';

@@ -267,16 +267,31 @@ export class InMemoryCoverageLedger implements CoverageLedger {
     return watermark === undefined ? undefined : { ...watermark };
   }
 
-  async advanceWatermark(spotId: string, schedule: string, until: string, updatedAt: string) {
+  async advanceWatermark(
+    spotId: string,
+    schedule: string,
+    until: string,
+    updatedAt: string,
+    restate: readonly string[] = [],
+  ) {
     const current = this.#watermarks.get(`${spotId}/${schedule}`);
     if (current !== undefined && current.until >= until) return { ...current };
-    const next = { spotId, schedule, until, updatedAt };
+    const next = { spotId, schedule, until, updatedAt, ...(restate.length > 0 && { restate: [...restate] }) };
     this.#watermarks.set(`${spotId}/${schedule}`, next);
     return { ...next };
   }
 
   async listWatermarks(spotId: string): Promise<ScheduleWatermark[]> {
     return [...this.#watermarks.values()].filter((w) => w.spotId === spotId).map((w) => ({ ...w }));
+  }
+
+  readonly #restatementsTaken = new Map<string, number>();
+
+  async takeRestatementBudget(spotId: string, day: string, limit: number): Promise<boolean> {
+    const taken = this.#restatementsTaken.get(`${spotId}/${day}`) ?? 0;
+    if (taken >= limit) return false;
+    this.#restatementsTaken.set(`${spotId}/${day}`, taken + 1);
+    return true;
   }
 }
 

@@ -48,6 +48,11 @@ export interface BackfillRecord {
   windows: BackfillWindow[];
   /** What the ledger already held in the range when it was planned (covered, in flight, retrying), merged. */
   skipped: BackfillWindow[];
+  /**
+   * `"refresh": true`: the covered windows of the range, exported again (each a new version of its
+   * window, which stays covered by the older one until the new one is archived).
+   */
+  refreshed?: BackfillWindow[];
   state: BackfillState;
   /**
    * True until every window of the plan is recorded in the ledger with its export queued; a

@@ -11,6 +11,8 @@ export interface BackfillRequest {
   from: string;
   until: string;
   windowHours: number;
+  /** Also export again the hours the ledger covers (each covered window once, a new version of it). */
+  refresh: boolean;
 }
 
 /** A backfill's body's shape; the checks between its fields come on top, in `backfillRequestSchema`. */
@@ -27,12 +29,14 @@ export const backfillRequestShape = schemaOnFirstUse(() =>
           z.lte(MAX_WINDOW_HOURS, `must be at most ${MAX_WINDOW_HOURS} (the upstream's longest range)`),
         ),
     ),
+    refresh: z.optional(z.boolean({ error: 'must be true or false' })),
   }),
 );
 
 /**
  * The body of a backfill: `from` and `until` (RFC 3339 UTC, whole seconds; `until` not in the
- * future) and `windowHours` (1 to 730, default 730). Unknown fields are refused.
+ * future), `windowHours` (1 to 730, default 730) and `refresh` (default false: covered hours are
+ * skipped). Unknown fields are refused.
  */
 export function backfillRequestSchema(options: { nowMs: number }): z.ZodMiniType<BackfillRequest> {
   const shape = backfillRequestShape();
@@ -56,6 +60,7 @@ export function backfillRequestSchema(options: { nowMs: number }): z.ZodMiniType
         from: value.from,
         until: value.until,
         windowHours: value.windowHours ?? DEFAULT_BACKFILL_WINDOW_HOURS,
+        refresh: value.refresh ?? false,
       }),
     ),
   ) as unknown as z.ZodMiniType<BackfillRequest>;

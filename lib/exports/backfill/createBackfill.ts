@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { WindowSource } from '../coverage/CoverageLedger';
+import { type CoverageWindow, type WindowSource, WindowState } from '../coverage/CoverageLedger';
 import { planWindowExport } from '../coverage/coverageWindows';
 import { windowsBetween } from '../coverage/runSchedule';
 import { ExportStatus } from '../record/ExportStatus';
 import { IdempotencyConflictError } from '../record/errors';
+import { sortedAges } from '../restatement/restatementAges';
+import { refreshWindow } from '../restatement/restateWindow';
 import { isoAt } from '../time/instants';
 import { type Interval, wholeSecondInstant } from '../time/intervals';
 import { withdrawBackfillWindows } from './abortBackfill';
@@ -46,6 +48,8 @@ export interface CreateBackfillCommand {
   from: string;
   until: string;
   windowHours: number;
+  /** Also export again the covered windows of the range (each once, a new version of it). */
+  refresh?: boolean;
   /** Same key + same request = same backfill, however often it is sent. */
   idempotencyKey?: string;
   /** Epoch ms after which the request stops recording windows and leaves the rest to the reconciler. */
@@ -75,17 +79,16 @@ export async function createBackfill(
   const { spotId } = command;
   await deps.credentials.getCredentials(spotId);
   const range = { fromMs: Date.parse(command.from), untilMs: Date.parse(command.until) };
-  const plan = planBackfill(
-    range,
-    await windowsBetween(deps.coverage, spotId, range.fromMs, range.untilMs),
-    command.windowHours,
-  );
+  const known = await windowsBetween(deps.coverage, spotId, range.fromMs, range.untilMs);
+  const plan = planBackfill(range, known, command.windowHours);
+  const refreshed =
+    command.refresh === true ? known.filter((window) => window.state === WindowState.COVERED).map(boundsOfWindow) : [];
   if (plan.windows.length > MAX_BACKFILL_WINDOWS)
     throw new BackfillTooLargeError(plan.windows.length, MAX_BACKFILL_WINDOWS);
   await assertWindowsFitDeadline(deps, spotId, plan.windows);
   const { backfillId, replayed } = await bindIdempotencyKey(deps, command);
   const existing = replayed ? await deps.backfills.get(spotId, backfillId) : undefined;
-  let record = existing ?? (await recordPlan(deps, command, backfillId, plan));
+  let record = existing ?? (await recordPlan(deps, command, backfillId, plan, refreshed));
   if (!replayed) deps.metrics.count('BackfillsCreated');
   if (record.recording) {
     const recordUntilMs = command.recordUntilMs ?? Number.POSITIVE_INFINITY;
@@ -127,6 +130,7 @@ async function recordPlan(
   command: CreateBackfillCommand,
   backfillId: string,
   plan: ReturnType<typeof planBackfill>,
+  refreshed: readonly { from: string; until: string }[],
 ): Promise<BackfillRecord> {
   try {
     return await deps.backfills.create({
@@ -137,6 +141,7 @@ async function recordPlan(
       windowHours: command.windowHours,
       windows: plan.windows.map(boundsOf),
       skipped: plan.skipped.map(boundsOf),
+      ...(command.refresh === true && { refreshed: [...refreshed] }),
       state: BackfillState.ACTIVE,
       recording: true,
       createdAt: isoAt(deps.now()),
@@ -172,7 +177,7 @@ async function bindIdempotencyKey(
 
 /** Stable hash of what was asked, to tell a retry from a reuse of the key for another backfill. */
 export function backfillFingerprint(
-  command: Pick<CreateBackfillCommand, 'spotId' | 'from' | 'until' | 'windowHours'>,
+  command: Pick<CreateBackfillCommand, 'spotId' | 'from' | 'until' | 'windowHours' | 'refresh'>,
 ): string {
   const canonical = JSON.stringify([
     command.spotId,
@@ -180,6 +185,8 @@ export function backfillFingerprint(
     command.from,
     command.until,
     command.windowHours,
+    // Only a refresh adds to it, so the keys of earlier backfills still match their retries.
+    ...(command.refresh === true ? ['refresh'] : []),
   ]);
   return createHash('sha256').update(canonical).digest('base64url');
 }
@@ -197,13 +204,19 @@ export async function recordBackfillWindows(
 ): Promise<BackfillRecord> {
   const { spotId, backfillId } = record;
   const source: WindowSource = { kind: 'backfill', backfillId };
+  const restate = await spotRestatementAges(deps, spotId);
   if (record.state === BackfillState.ACTIVE) {
     for (const planned of record.windows) {
       if (deps.now() >= recordUntilMs) return record;
       const existing = await deps.coverage.getWindow(spotId, planned.from, planned.until);
       if (existing !== undefined && isWindowOfBackfill(existing, backfillId)) continue;
       // A window of another planner with the same bounds stays theirs: nothing is exported twice.
-      await planWindowExport(deps, spotId, intervalOf(planned), source, { refillGap: true });
+      await planWindowExport(deps, spotId, intervalOf(planned), source, { refillGap: true, restate });
+    }
+    // Asked to refresh: each covered window of the range exported again, once for this backfill.
+    for (const covered of record.refreshed ?? []) {
+      if (deps.now() >= recordUntilMs) return record;
+      await refreshWindow(deps, spotId, covered, backfillId);
     }
   }
   const recorded = await deps.backfills.markRecorded(spotId, backfillId);
@@ -230,6 +243,20 @@ export async function finishInterruptedBackfills(
     if (!recorded.recording) finished += 1;
   }
   return finished;
+}
+
+/**
+ * The ages at which the spot's schedules restate their windows, which its backfill windows follow
+ * too (each window is restated only at the ages it is not yet that old when first exported, so a
+ * backfill of old hours is settled by its first export).
+ */
+async function spotRestatementAges(deps: BackfillDependencies, spotId: string): Promise<string[]> {
+  const ages = new Set((await deps.coverage.listWatermarks(spotId)).flatMap((watermark) => watermark.restate ?? []));
+  return sortedAges([...ages]);
+}
+
+function boundsOfWindow(window: CoverageWindow): { from: string; until: string } {
+  return { from: window.from, until: window.until };
 }
 
 function intervalOf(window: { from: string; until: string }): Interval {

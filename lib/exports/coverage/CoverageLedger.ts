@@ -21,6 +21,57 @@ export const WindowState = {
 
 export type WindowState = (typeof WindowState)[keyof typeof WindowState];
 
+/**
+ * One archived export of a window: the window's data as the upstream read it. The first version is
+ * the export that covered it; each restatement adds one.
+ */
+export interface WindowVersion {
+  exportId: string;
+  /** When the upstream read the data (the export's upstream start; its request when not known). */
+  exportedAt: string;
+  /**
+   * The restatement age it answered (`P1D`), or `refresh` for a backfill's re-export of covered
+   * hours; absent for the export that first covered the window.
+   */
+  age?: string;
+}
+
+/** Where a window's restatement stands; the window itself stays COVERED throughout. */
+export const RestatementState = {
+  /** Due, but the spot's budget of restatements for the day is spent: it starts on a later day. */
+  WAITING: 'WAITING',
+  /** Its export is queued, running or archiving. */
+  IN_FLIGHT: 'IN_FLIGHT',
+  /** Its export failed for a reason that may pass: exported again after the cooldown. */
+  RETRYING: 'RETRYING',
+  /** Archived: a version of its own. */
+  ARCHIVED: 'ARCHIVED',
+  /** Every attempt failed: the window stays covered by its older version. */
+  GIVEN_UP: 'GIVEN_UP',
+} as const;
+
+export type RestatementState = (typeof RestatementState)[keyof typeof RestatementState];
+
+/** The current (or last) restatement of a covered window: exporting it again at `age`. */
+export interface WindowRestatement {
+  /** The restatement age it answers, from the window's `restate`; `refresh` for a backfill's re-export. */
+  age: string;
+  /** A refresh: the backfill that asked for it (not counted in the daily budget). */
+  backfillId?: string;
+  state: RestatementState;
+  /** The export of the current (or last) attempt; absent while WAITING. */
+  exportId?: string;
+  /** Every export that attempted it, oldest first. */
+  exportIds: string[];
+  attempts: number;
+  /** When it was found due. */
+  dueSince: string;
+  /** RETRYING, WAITING: when it may start. */
+  nextAttemptAt?: string;
+  /** RETRYING, GIVEN_UP: why the last attempt did not archive; WAITING: why it waits. */
+  reason?: string;
+}
+
 /** Who planned a window (its shape is the coverage answer's, ./spotCoverageSchema.ts). */
 export type { WindowSource };
 
@@ -46,6 +97,17 @@ export interface CoverageWindow {
   rows?: number;
   coveredAt?: string;
   /**
+   * The ages (ISO 8601 durations, ascending) at which the window is exported again once covered:
+   * its schedule's `restate`. Absent or empty: never restated.
+   */
+  restate?: string[];
+  /** COVERED: every archived export of it, oldest first. */
+  versions?: WindowVersion[];
+  /** COVERED: its current or last restatement. */
+  restatement?: WindowRestatement;
+  /** Restatement ages given up on: they are not tried again. */
+  givenUpAges?: string[];
+  /**
    * When the reconciler must look at it: an IN_FLIGHT window's export is checked (started if it was
    * never recorded, its outcome settled if it was missed), a RETRYING one is attempted again. Absent
    * once COVERED or a GAP.
@@ -62,6 +124,8 @@ export interface ScheduleWatermark {
   schedule: string;
   until: string;
   updatedAt: string;
+  /** The schedule's restatement ages as of its last run: backfill windows of the spot follow them. */
+  restate?: string[];
 }
 
 export interface WindowPage {
@@ -78,7 +142,7 @@ export interface WindowUpdate {
   expectedStates?: readonly WindowState[];
   changes: Partial<Omit<CoverageWindow, 'spotId' | 'from' | 'until' | 'version'>>;
   /** Fields to delete (`dueAt`: the reconciler need not look at it again). */
-  remove?: readonly ('nextAttemptAt' | 'reason' | 'dueAt')[];
+  remove?: readonly ('nextAttemptAt' | 'reason' | 'dueAt' | 'restatement')[];
   /** Only at this version. */
   expectedVersion?: number;
 }
@@ -130,6 +194,12 @@ export interface CoverageLedger {
     schedule: string,
     until: string,
     updatedAt: string,
+    restate?: readonly string[],
   ): Promise<ScheduleWatermark>;
   listWatermarks(spotId: string): Promise<ScheduleWatermark[]>;
+  /**
+   * Takes one of the spot's `limit` restatements of the UTC `day` (`YYYY-MM-DD`): false when the
+   * day's are all taken. One conditional write; a day's count is kept until it expires.
+   */
+  takeRestatementBudget(spotId: string, day: string, limit: number): Promise<boolean>;
 }

@@ -7,7 +7,9 @@ import {
   wholeSecondInstant,
 } from '../time/intervals';
 import { type CoverageWindow, WindowState } from './CoverageLedger';
+import { currencyOf, isRestatementWaiting, nextRestatement, WindowCurrency } from './windowVersions';
 import type {
+  CoveredWindowView,
   CoverageGapView,
   CoverageOfWindows,
   InstantInterval,
@@ -28,6 +30,7 @@ export function coverageOfWindows(
   windows: readonly CoverageWindow[],
   part: Interval,
   rangeFromMs: number,
+  nowMs: number = Date.now(),
 ): CoverageOfWindows {
   const clippedOf = (states: readonly WindowState[]) =>
     mergeIntervals(
@@ -37,6 +40,13 @@ export function coverageOfWindows(
         .filter((interval) => interval !== undefined),
     );
   const covered = clippedOf([WindowState.COVERED]);
+  const settled = mergeIntervals(
+    windows
+      .filter((window) => currencyOf(window) === WindowCurrency.SETTLED)
+      .map((window) => clip(intervalOf(window), part))
+      .filter((interval) => interval !== undefined),
+  );
+  const provisional = covered.flatMap((interval) => subtractIntervals(interval, settled));
   const inFlightOrCovered = clippedOf([WindowState.COVERED, WindowState.IN_FLIGHT, WindowState.RETRYING]);
   const planned = clippedOf(Object.values(WindowState));
   const inFlightMs = coveredMs(inFlightOrCovered) - coveredMs(covered);
@@ -88,8 +98,14 @@ export function coverageOfWindows(
       }),
     );
 
+  const coveredWindows = listedHere
+    .filter((window) => window.state === WindowState.COVERED)
+    .map((window): CoveredWindowView => coveredWindowView(window, nowMs));
+
   return {
     covered: covered.map(instantsOf),
+    provisional: provisional.map(instantsOf),
+    coveredWindows,
     overlaps: overlaps.map(instantsOf),
     gaps,
     inFlight,
@@ -100,7 +116,42 @@ export function coverageOfWindows(
       gapHours: hoursOf(gapMs),
       notPlannedHours: hoursOf(notPlannedMs),
       overlapHours: hoursOf(coveredMs(overlaps)),
+      provisionalHours: hoursOf(coveredMs(provisional)),
+      restatementsWaiting: coveredWindows.filter((view) => view.restatement?.state === 'WAITING').length,
     },
+  };
+}
+
+function coveredWindowView(window: CoverageWindow, nowMs: number): CoveredWindowView {
+  const currency = currencyOf(window) ?? WindowCurrency.PROVISIONAL;
+  const restatement = window.restatement;
+  const next =
+    restatement?.nextAttemptAt !== undefined &&
+    (restatement.state === 'RETRYING' || isRestatementWaiting(window))
+      ? restatement.nextAttemptAt
+      : (() => {
+          const due = nextRestatement(window, nowMs);
+          return due === undefined ? undefined : new Date(Math.max(due.dueAtMs, nowMs)).toISOString();
+        })();
+  return {
+    from: window.from,
+    until: window.until,
+    source: window.source,
+    currency,
+    versions: (window.versions ?? []).map((version) => ({ ...version })),
+    ...(window.restate !== undefined && window.restate.length > 0 && { restate: [...window.restate] }),
+    ...(currency === WindowCurrency.PROVISIONAL && next !== undefined && { nextRestatementAt: next }),
+    ...(restatement !== undefined && {
+      restatement: {
+        age: restatement.age,
+        state: restatement.state,
+        exportIds: [...restatement.exportIds],
+        attempts: restatement.attempts,
+        dueSince: restatement.dueSince,
+        ...(restatement.nextAttemptAt !== undefined && { nextAttemptAt: restatement.nextAttemptAt }),
+        ...(restatement.reason !== undefined && { reason: restatement.reason }),
+      },
+    }),
   };
 }
 

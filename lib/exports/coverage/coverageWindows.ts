@@ -13,6 +13,7 @@ import { isoAt } from '../time/instants';
 import { type Interval, wholeSecondInstant } from '../time/intervals';
 import { type CoverageWindow, type WindowSource, WindowState, type WindowUpdate } from './CoverageLedger';
 import type { CoverageDependencies } from './ports';
+import { nextRestatement, versionOf } from './windowVersions';
 
 const MS_PER_SECOND = 1000;
 /** Tries of a read-modify-write of a window that lost a race. */
@@ -79,7 +80,7 @@ export function windowOutcomeOf(record: ExportRecord, archiving: boolean): Windo
 }
 
 /** How an export of a window is started: its source, queue priority and origin, from who planned the window. */
-function startOf(source: WindowSource): {
+export function exportStartOf(source: WindowSource): {
   source: ExportSource;
   origin?: ExportOrigin;
   priority: QueuePriority;
@@ -106,7 +107,7 @@ function windowSourceOf(record: ExportRecord): WindowSource {
 }
 
 /** When an IN_FLIGHT window's export is checked next (the reconciler's safety net). */
-function nextCheckAt(deps: Pick<CoverageDependencies, 'settings' | 'now'>): string {
+export function nextCheckAt(deps: Pick<CoverageDependencies, 'settings' | 'now'>): string {
   return isoAt(deps.now() + deps.settings.reconcileStaleAfterSeconds * MS_PER_SECOND);
 }
 
@@ -127,7 +128,7 @@ export async function planWindowExport(
   spotId: string,
   interval: Interval,
   source: WindowSource,
-  { refillGap = false } = {},
+  { refillGap = false, restate = [] }: { refillGap?: boolean; restate?: readonly string[] } = {},
 ): Promise<PlannedWindowResult> {
   const exportId = newExportId(deps.now());
   const { window, created } = await deps.coverage.claimWindow(
@@ -141,6 +142,7 @@ export async function planWindowExport(
       exportIds: [exportId],
       attempts: 1,
       plannedAt: isoAt(deps.now()),
+      ...(restate.length > 0 && { restate: [...restate] }),
       // If the export below is never recorded (a crash), the reconciler records it then.
       dueAt: isoAt(deps.now() + deps.settings.startLockLeaseSeconds * MS_PER_SECOND),
     },
@@ -159,7 +161,7 @@ export async function startWindowExport(
   deps: WindowPlanningDependencies,
   window: CoverageWindow,
 ): Promise<CoverageWindow> {
-  const { source, origin, priority } = startOf(window.source);
+  const { source, origin, priority } = exportStartOf(window.source);
   await startExport(deps, {
     spotId: window.spotId,
     request: { kind: 'dateRange', from: window.from, until: window.until },
@@ -197,13 +199,16 @@ export async function recordWindowOutcomeLater(
  * data is kept), or, for the window's current attempt, a retry after a cooldown that doubles each
  * time, or a GAP once the attempts are spent or the failure is final (announced once). An export
  * the ledger did not plan (an API start of a date range) adds its window when covered. Nothing to
- * do while the outcome is not known, or for a conversation export.
+ * do while the outcome is not known, for a conversation export, or for a restatement (a covered
+ * window exported again: lib/exports/restatement records those, and never uncovers the window).
+ * Each archived export is a version of its window; a covered window with restatement ages is due
+ * again when its next one is.
  */
 export async function recordWindowOutcome(
   deps: WindowOutcomeDependencies,
   record: ExportRecord,
 ): Promise<void> {
-  if (record.request.kind !== 'dateRange') return;
+  if (record.request.kind !== 'dateRange' || record.origin?.restatement !== undefined) return;
   const outcome = windowOutcomeOf(record, deps.settings.archiving);
   if (outcome === undefined) return;
   const { from, until } = record.request;
@@ -223,6 +228,7 @@ export async function recordWindowOutcome(
         plannedAt: record.requestedAt,
         ...(outcome.rows !== undefined && { rows: outcome.rows }),
         coveredAt: isoAt(deps.now()),
+        versions: [versionOf(record)],
       });
       if (created) return;
       window = found;
@@ -240,17 +246,34 @@ async function applyOutcome(
 ): Promise<'written' | 'nothing to do' | 'lost race'> {
   const { spotId, from, until } = window;
   if (outcome.kind === 'covered') {
-    if (window.state === WindowState.COVERED && window.exportIds.includes(record.exportId))
+    const versions = window.versions ?? [];
+    if (
+      window.state === WindowState.COVERED &&
+      window.exportIds.includes(record.exportId) &&
+      versions.some((version) => version.exportId === record.exportId)
+    )
       return 'nothing to do';
+    const covered: CoverageWindow = {
+      ...window,
+      state: WindowState.COVERED,
+      exportIds: window.exportIds.includes(record.exportId)
+        ? window.exportIds
+        : [...window.exportIds, record.exportId],
+      versions: versions.some((version) => version.exportId === record.exportId)
+        ? versions
+        : [...versions, versionOf(record)],
+    };
+    const next = nextRestatement(covered, deps.now());
     const update: WindowUpdate = {
       expectedVersion: window.version,
       changes: {
-        state: WindowState.COVERED,
-        exportIds: window.exportIds.includes(record.exportId)
-          ? window.exportIds
-          : [...window.exportIds, record.exportId],
+        state: covered.state,
+        exportIds: covered.exportIds,
+        versions: covered.versions as NonNullable<CoverageWindow['versions']>,
         ...(outcome.rows !== undefined && { rows: outcome.rows }),
-        coveredAt: isoAt(deps.now()),
+        coveredAt: window.state === WindowState.COVERED ? (window.coveredAt ?? isoAt(deps.now())) : isoAt(deps.now()),
+        // Due again at its next restatement age, if it has one left.
+        ...(next !== undefined && { dueAt: isoAt(Math.max(next.dueAtMs, deps.now())) }),
       },
       remove: ['nextAttemptAt', 'reason', 'dueAt'],
     };

@@ -20,6 +20,11 @@ export interface ScheduleRunCommand {
   /** A run ends this long before its scheduled time. */
   lagSeconds: number;
   maxWindowHours: number;
+  /**
+   * The ages at which the run's windows are exported again once covered (ISO 8601 durations,
+   * checked where the schedule is configured); absent: never.
+   */
+  restate?: readonly string[];
 }
 
 export interface ScheduledWindow {
@@ -64,7 +69,13 @@ export async function runSchedule(
     const known = await windowsBetween(deps.coverage, spotId, startMs, endMs);
     const planned = planWindows({ fromMs: startMs, untilMs: endMs }, occupiedBy(known), run.maxWindowHours);
     for (const interval of planned) {
-      const result = await planWindowExport(deps, spotId, interval, { kind: 'schedule', schedule });
+      const result = await planWindowExport(
+        deps,
+        spotId,
+        interval,
+        { kind: 'schedule', schedule },
+        { restate: run.restate ?? [] },
+      );
       const record = await deps.store.getExport(spotId, result.window.exportId);
       windows.push({
         from: result.window.from,
@@ -77,7 +88,13 @@ export async function runSchedule(
   }
   const advanced =
     startMs < endMs
-      ? await deps.coverage.advanceWatermark(spotId, schedule, wholeSecondInstant(endMs), isoAt(deps.now()))
+      ? await deps.coverage.advanceWatermark(
+          spotId,
+          schedule,
+          wholeSecondInstant(endMs),
+          isoAt(deps.now()),
+          run.restate ?? [],
+        )
       : watermark;
   return { spotId, schedule, watermark: advanced?.until ?? wholeSecondInstant(endMs), windows };
 }

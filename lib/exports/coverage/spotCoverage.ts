@@ -106,7 +106,7 @@ export async function spotCoverage(
     spotId,
     range: { from: wholeSecondInstant(rangeFromMs), until: readUntil },
     page: { from: wholeSecondInstant(cursorMs), until: wholeSecondInstant(pageUntilMs) },
-    ...coverageOfWindows(windows, part, rangeFromMs),
+    ...coverageOfWindows(windows, part, rangeFromMs, deps.now()),
     watermarks: watermarks
       .map((watermark) => ({
         schedule: watermark.schedule,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { exportIdField, instantField, secondInstantField, spotIdField } from '../record/viewFields';
-import { WindowState } from './CoverageLedger';
+import { RestatementState, WindowState } from './CoverageLedger';
 
 /**
  * The coverage answer (`GET /spots/{spotId}/coverage`), one zod/mini schema per part: the types
@@ -82,6 +82,75 @@ export const windowInFlightSchema = z
 /** A window whose export is queued, running or archiving (`IN_FLIGHT`), or failed and waits to be tried again (`RETRYING`). */
 export type WindowInFlightView = z.infer<typeof windowInFlightSchema>;
 
+export const windowVersionSchema = z
+  .object({
+    exportId: exportIdField,
+    exportedAt: instantField.check(
+      z.describe('When the upstream read the data: the export\'s upstream start (its request when not known).'),
+    ),
+    age: z
+      .optional(z.string())
+      .check(
+        z.describe(
+          'The restatement age it answered (`P1D`), or `refresh` for a backfill\'s re-export; absent for the first export.',
+        ),
+      ),
+  })
+  .register(z.globalRegistry, {
+    id: 'WindowVersion',
+    description: 'One archived export of a window: the newest is what `comments` reads.',
+  });
+
+export const windowRestatementSchema = z
+  .object({
+    age: z.string().check(z.describe('The restatement age (`P7D`), or `refresh` for a backfill\'s re-export.')),
+    state: z
+      .enum(Object.values(RestatementState) as [RestatementState, ...RestatementState[]])
+      .check(
+        z.describe(
+          '`WAITING`: due, but the spot\'s restatements of the day are taken (`nextAttemptAt`); `IN_FLIGHT`: its export is queued, running or archiving; `RETRYING`: it failed and is tried again at `nextAttemptAt`; `ARCHIVED`: a version of its own; `GIVEN_UP`: every attempt failed, the window stays covered by its older version.',
+        ),
+      ),
+    exportIds: z.array(exportIdField),
+    attempts: z.int().check(z.gte(0)),
+    dueSince: instantField,
+    nextAttemptAt: z.optional(instantField),
+    reason: z.optional(z.string()),
+  })
+  .register(z.globalRegistry, {
+    id: 'WindowRestatement',
+    description: "A covered window's current (or last) restatement: the window stays covered throughout.",
+  });
+
+export const coveredWindowSchema = z
+  .object({
+    from: secondInstantField,
+    until: secondInstantField,
+    source: windowSourceSchema,
+    currency: z
+      .enum(['settled', 'provisional'])
+      .check(
+        z.describe(
+          '`settled`: every restatement age is answered by an archived version (or the window has none); `provisional`: a restatement is to come, waiting, running, or was given up.',
+        ),
+      ),
+    versions: z
+      .array(windowVersionSchema)
+      .check(z.describe('Every archived export of the window, oldest first; the last is the newest.')),
+    restate: z.optional(z.array(z.string())).check(z.describe('The ages at which it is exported again.')),
+    nextRestatementAt: z
+      .optional(instantField)
+      .check(z.describe('Provisional: when its next restatement is due (or may start).')),
+    restatement: z.optional(windowRestatementSchema),
+  })
+  .register(z.globalRegistry, {
+    id: 'CoveredWindow',
+    description: 'A covered window, with its versions and how current its data is.',
+  });
+
+/** A covered window with its versions and whether it is settled. */
+export type CoveredWindowView = z.infer<typeof coveredWindowSchema>;
+
 export const watermarkSchema = z
   .object({
     schedule: z.string().check(z.describe("The schedule's name among the spot's.")),
@@ -105,6 +174,17 @@ export const coverageSummarySchema = z
       'No window holds them: before a schedule began, after its watermark, never asked for.',
     ),
     overlapHours: hours('Exported by more than one window (counted once above).'),
+    provisionalHours: hours(
+      'Of the covered hours, those no settled window covers: a restatement of them is still to come (or was given up).',
+    ),
+    restatementsWaiting: z
+      .int()
+      .check(
+        z.gte(0),
+        z.describe(
+          "Covered windows listed on the page whose restatement is due but waits for the spot's daily budget.",
+        ),
+      ),
   })
   .register(z.globalRegistry, {
     id: 'CoverageSummary',
@@ -125,6 +205,12 @@ export const spotCoverageSchema = z
       ),
     ),
     covered: z.array(instantIntervalSchema).check(z.describe('Where the data is archived, merged.')),
+    provisional: z
+      .array(instantIntervalSchema)
+      .check(z.describe('Of the covered hours, those no settled window covers, merged.')),
+    coveredWindows: z
+      .array(coveredWindowSchema)
+      .check(z.describe('The covered windows, with their versions; listed on the page their start falls in.')),
     overlaps: z
       .array(instantIntervalSchema)
       .check(z.describe('Where more than one window covers (or is exporting) the same hours: allowed.')),
@@ -149,4 +235,7 @@ export const spotCoverageSchema = z
 export type SpotCoverage = z.infer<typeof spotCoverageSchema>;
 
 /** What a spot's windows say about one stretch of time: the parts of a page the windows make. */
-export type CoverageOfWindows = Pick<SpotCoverage, 'covered' | 'overlaps' | 'gaps' | 'inFlight' | 'summary'>;
+export type CoverageOfWindows = Pick<
+  SpotCoverage,
+  'covered' | 'provisional' | 'coveredWindows' | 'overlaps' | 'gaps' | 'inFlight' | 'summary'
+>;

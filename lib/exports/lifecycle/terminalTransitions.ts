@@ -1,4 +1,4 @@
-import { recordWindowOutcomeLater } from '../coverage/coverageWindows';
+import { recordExportOutcomeLater } from '../restatement/recordExportOutcome';
 import { startNextQueuedLater } from '../queue/spotQueue';
 import type { ExportRecord } from '../record/ExportRecord';
 import { ExportStatus, isTerminal } from '../record/ExportStatus';
@@ -21,7 +21,7 @@ export async function onTerminal(deps: LifecycleDependencies, record: ExportReco
         : 'ExportsFailed',
   );
   // Its window, if it exports one, is covered or tried again (a COMPLETED one once archived).
-  await recordWindowOutcomeLater(deps, record);
+  await recordExportOutcomeLater(deps, record);
   // A queued export that ends frees nothing; one that held the spot hands it on.
   if (released) await startNextQueuedLater(deps, record.spotId);
 }

@@ -1,5 +1,6 @@
 import { finishInterruptedBackfills } from '../backfill/createBackfill';
 import type { BackfillDependencies } from '../backfill/ports';
+import { WindowState } from '../coverage/CoverageLedger';
 import { advanceWindow } from '../coverage/coverageWindows';
 import type { FleetDependencies } from '../fleet/ports';
 import { trackFreshness } from '../fleet/trackFreshness';
@@ -10,6 +11,7 @@ import type { ExportRecord } from '../record/ExportRecord';
 import { ExportStatus, isTerminal } from '../record/ExportStatus';
 import { ExportAlreadyFinishedError } from '../record/errors';
 import { isTransientFailure } from '../record/failureReasons';
+import { restateWindow } from '../restatement/restateWindow';
 import { isoAt } from '../time/instants';
 import { ensurePollingWorkflow, startWorkflowExecution } from '../workflow/startWorkflow';
 import { ReconcileFailedError } from './errors';
@@ -56,7 +58,7 @@ export interface ReconcileSummary {
  *   still-running export a new workflow if its own is gone;
  * - COMPLETED exports whose archive never finished: a workflow that archives them;
  * - coverage windows that are due: retried after their cooldown, their export recorded or their
- *   outcome settled if a crash lost it;
+ *   outcome settled if a crash lost it; covered ones restated at their ages (lib/exports/restatement);
  * - backfills whose creation was interrupted: their remaining windows recorded and queued;
  * - queued exports whose spot is free: started;
  * - given the freshness marks, every configured spot measured against its freshness target
@@ -115,7 +117,12 @@ export async function reconcileExports(
   });
   for (const window of await deps.coverage.findDueWindows(isoAt(deps.now()), batchSize)) {
     await attempt(window.exportId, async () => {
-      if ((await advanceWindow(deps, window)) !== 'nothing to do') summary.windowsAdvanced += 1;
+      // A covered window is due for its restatement; any other, for its own export.
+      const advanced =
+        window.state === WindowState.COVERED
+          ? await restateWindow(deps, window)
+          : await advanceWindow(deps, window);
+      if (advanced !== 'nothing to do') summary.windowsAdvanced += 1;
     });
   }
   // Last: the windows just retried, and the spots the sweep freed, may have queued exports to start.

@@ -29,6 +29,11 @@ export type ExportSource = 'api' | 'schedule' | 'backfill';
 export const QueuePriority = {
   /** API starts that chose to queue, and scheduled runs. */
   FIRST: 1,
+  /**
+   * Restatements (covered windows exported again at an age): behind what is due now, ahead of
+   * history. Between the two others, so exports queued before it existed keep their places.
+   */
+  RESTATEMENT: 1.5,
   /** Backfill windows: history waits for what is due now. */
   BACKFILL: 2,
 } as const;
@@ -47,6 +52,8 @@ export interface ExportOrigin {
   schedule?: string;
   /** The backfill this export is a window of. */
   backfillId?: string;
+  /** A restatement: the window was covered, and is exported again at this age (`P1D`). */
+  restatement?: { age: string };
 }
 
 /** The last transient reason the upstream create was put off. */

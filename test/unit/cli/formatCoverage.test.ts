@@ -8,7 +8,7 @@ const part = (fromMinute: number, untilMinute: number) => ({
   fromMs: fromMinute * 60_000,
   untilMs: untilMinute * 60_000,
 });
-const NO_PARTS = { covered: [], inFlight: [], gap: [], notPlanned: [] };
+const NO_PARTS = { covered: [], provisional: [], inFlight: [], gap: [], notPlanned: [] };
 
 describe('formatCoverage', () => {
   it('draws a line per UTC day with a cell per hour and the hours covered that day, then the legend and the totals', () => {
@@ -88,6 +88,8 @@ describe('formatCoverage', () => {
         gapHours: 0,
         notPlannedHours: 6,
         overlapHours: 1.5,
+        provisionalHours: 0,
+        restatementsWaiting: 0,
       },
       watermarks: [],
     });
@@ -116,6 +118,8 @@ describe('formatCoverage', () => {
         gapHours: 0,
         notPlannedHours: 720,
         overlapHours: 0,
+        provisionalHours: 0,
+        restatementsWaiting: 0,
       },
     });
 
@@ -125,6 +129,24 @@ describe('formatCoverage', () => {
     // Assess
     expect(text).toContain('Nothing is planned in this range');
     expect(text).not.toContain('UTC hour');
+  });
+});
+
+describe('formatCoverage of provisional hours', () => {
+  it('draws them with their own cell, explains it, and says how many restatements wait for the budget', () => {
+    // Prepare: the first six covered hours are provisional
+    const view = coverageView({
+      provisional: [{ from: '2026-11-20T09:30:00Z', until: '2026-11-20T15:30:00Z' }],
+      summary: { ...coverageView().summary, provisionalHours: 6, restatementsWaiting: 2 },
+    });
+
+    // Act
+    const text = formatCoverage(view);
+
+    // Assess
+    expect(text).toContain('2026-11-20            +++ ++++## ######   14.5 h');
+    expect(text).toContain('+ covered, provisional: exported again at its restatement ages, not settled yet');
+    expect(text).toContain("6 h of the covered are provisional. 2 restatement(s) waiting for the spot's daily budget.");
   });
 });
 
@@ -139,6 +161,15 @@ describe('cellOf', () => {
     );
     expect(cellOf(hour, { ...NO_PARTS, covered: [part(0, 20)], inFlight: [part(20, 60)] })).toBe(
       CoverageCell.IN_FLIGHT,
+    );
+  });
+
+  it('shows a covered hour whose restatement is still to come as provisional, apart from a settled one', () => {
+    expect(cellOf(hour, { ...NO_PARTS, covered: [part(0, 20)], provisional: [part(20, 60)] })).toBe(
+      CoverageCell.PROVISIONAL,
+    );
+    expect(cellOf(hour, { ...NO_PARTS, covered: [part(0, 40)], provisional: [part(40, 60)] })).toBe(
+      CoverageCell.COVERED,
     );
   });
 

@@ -9,6 +9,8 @@ const ZERO = {
   gapHours: 0,
   notPlannedHours: 0,
   overlapHours: 0,
+  provisionalHours: 0,
+  restatementsWaiting: 0,
 };
 
 describe('mergeCoveragePages', () => {

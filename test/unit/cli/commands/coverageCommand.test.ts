@@ -31,6 +31,8 @@ const NO_GAPS = {
     gapHours: 0,
     notPlannedHours: 4,
     overlapHours: 0,
+    provisionalHours: 0,
+    restatementsWaiting: 0,
   },
 };
 
@@ -87,6 +89,8 @@ describe('coverage command', () => {
         gapHours: 0,
         notPlannedHours: 0,
         overlapHours: 0,
+        provisionalHours: 0,
+        restatementsWaiting: 0,
       },
       nextToken: 'page2',
     });
@@ -101,6 +105,8 @@ describe('coverage command', () => {
         gapHours: 0,
         notPlannedHours: 4,
         overlapHours: 0,
+        provisionalHours: 0,
+        restatementsWaiting: 0,
       },
     });
     const server = await serve((request) => ({
@@ -143,6 +149,8 @@ describe('coverage command', () => {
       gapHours: 0,
       notPlannedHours: 4,
       overlapHours: 0,
+      provisionalHours: 0,
+      restatementsWaiting: 0,
     });
     expect(merged.inFlight).toHaveLength(1);
   });

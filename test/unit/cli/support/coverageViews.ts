@@ -12,6 +12,8 @@ export function coverageView(overrides: Partial<SpotCoverage> = {}): SpotCoverag
     range: { from: '2026-11-20T09:30:00Z', until: '2026-11-21T12:00:00Z' },
     page: { from: '2026-11-20T09:30:00Z', until: '2026-11-21T12:00:00Z' },
     covered: [{ from: '2026-11-20T09:30:00Z', until: '2026-11-21T06:00:00Z' }],
+    provisional: [],
+    coveredWindows: [],
     overlaps: [],
     gaps: [
       {
@@ -46,6 +48,8 @@ export function coverageView(overrides: Partial<SpotCoverage> = {}): SpotCoverag
       gapHours: 2,
       notPlannedHours: 2,
       overlapHours: 0,
+      provisionalHours: 0,
+      restatementsWaiting: 0,
     },
     watermarks: [
       { schedule: 'hourly', until: '2026-11-21T10:00:00Z', updatedAt: '2026-11-21T10:00:01.250Z' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoDurationSeconds } from '../../../../lib/events/isoDurationSeconds';
+import { isoDurationSeconds } from '../../../../../lib/exports/time/isoDurationSeconds';
 
 describe('isoDurationSeconds', () => {
   it.each([
