@@ -148,7 +148,9 @@ function summaryLine(summary: SpotCoverage['summary']): string {
 
 function restatementText(summary: SpotCoverage['summary']): string {
   const provisional =
-    summary.provisionalHours > 0 ? ` ${hoursText(summary.provisionalHours)} of the covered are provisional.` : '';
+    summary.provisionalHours > 0
+      ? ` ${hoursText(summary.provisionalHours)} of the covered are provisional.`
+      : '';
   const waiting =
     summary.restatementsWaiting > 0
       ? ` ${summary.restatementsWaiting} restatement(s) waiting for the spot's daily budget.`

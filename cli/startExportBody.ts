@@ -1,10 +1,10 @@
-import { isoDurationSeconds } from '../lib/exports/time/isoDurationSeconds';
 import {
   CSV_DELIMITERS,
   FUTURE_WINDOW_ALLOWANCE_SECONDS,
   MAX_RECORDS_IN_FILE,
 } from '../lib/exports/requests/exportRequestLimits';
 import { exportRequestSchema } from '../lib/exports/requests/exportRequestSchema';
+import { isoDurationSeconds } from '../lib/exports/time/isoDurationSeconds';
 import { fieldProblemsOf } from '../lib/http/invalidRequest';
 import type { CliOptionValues } from './CliCommand';
 import { integerOption, stringOption } from './cliOptions';

@@ -1,9 +1,9 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
-import { isoDurationSeconds } from '../lib/exports/time/isoDurationSeconds';
 import { spotIdSchema } from '../lib/exports/record/spotIdSchema';
 import { MAX_EXPORT_RANGE_HOURS } from '../lib/exports/requests/exportRequestLimits';
 import { restatementAgesProblem } from '../lib/exports/restatement/restatementAges';
+import { isoDurationSeconds } from '../lib/exports/time/isoDurationSeconds';
 import { SETTINGS } from '../lib/settings/settingsTable';
 import { suggestName } from '../lib/text/suggestName';
 import { canonicalTimeZone, checkScheduleExpression } from './scheduleExpression';
@@ -66,7 +66,9 @@ const scheduleShape = {
     .optional(),
   // The ages at which each covered window is exported again, for comments moderated, edited or
   // deleted after the first export (checked against the lag below, in scheduleSchema).
-  restate: z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of ISO-8601 durations' }).optional(),
+  restate: z
+    .array(z.string({ error: 'must be a string' }), { error: 'must be a list of ISO-8601 durations' })
+    .optional(),
   // A run's range is cut into windows of at most this many hours (the upstream allows 730).
   maxWindowHours: z
     .number({ error: 'must be a number' })

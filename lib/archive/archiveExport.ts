@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { WindowOutcomeDependencies } from '../exports/coverage/coverageWindows';
-import { recordExportOutcomeLater } from '../exports/restatement/recordExportOutcome';
 import {
   type ArchivedFile,
   ArchiveStatus,
@@ -16,6 +15,7 @@ import { itemsWithin } from '../exports/record/ExportRecord';
 import { ExportStatus } from '../exports/record/ExportStatus';
 import type { ExportStore } from '../exports/record/ExportStore';
 import { isTransientFailure } from '../exports/record/failureReasons';
+import { recordExportOutcomeLater } from '../exports/restatement/recordExportOutcome';
 import { checkDownloadLink } from '../openweb/downloadLinkPolicy';
 import {
   archiveManifestKey,

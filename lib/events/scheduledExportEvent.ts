@@ -3,8 +3,8 @@ import { schemaOnFirstUse } from '../exports/record/schemaOnFirstUse';
 import { spotIdSchema } from '../exports/record/spotIdSchema';
 import { MAX_EXPORT_RANGE_HOURS } from '../exports/requests/exportRequestLimits';
 import { restatementAgesProblem, sortedAges } from '../exports/restatement/restatementAges';
-import { InvalidScheduledExportEventError } from './errors';
 import { isoDurationSeconds } from '../exports/time/isoDurationSeconds';
+import { InvalidScheduledExportEventError } from './errors';
 
 /**
  * What an EventBridge Scheduler schedule sends to the start function. `scheduledTime` is
@@ -69,7 +69,9 @@ const scheduledExportEventSchema = schemaOnFirstUse(() =>
           z.lte(MAX_EXPORT_RANGE_HOURS, `must be at most ${MAX_EXPORT_RANGE_HOURS}`),
         ),
     ),
-    restate: z.optional(z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of durations' })),
+    restate: z.optional(
+      z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of durations' }),
+    ),
     scheduledTime: z.string({ error: 'must be a string' }).check(
       z.regex(ISO_INSTANT, 'must be an ISO-8601 instant'),
       z.refine((text: string) => Number.isFinite(Date.parse(text)), 'is not a real instant'),

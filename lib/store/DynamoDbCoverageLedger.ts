@@ -389,8 +389,7 @@ export class DynamoDbCoverageLedger implements CoverageLedger {
         new UpdateCommand({
           TableName: this.#tableName,
           Key: restatementBudgetKey(spotId, day),
-          UpdateExpression:
-            'SET #entityType = :entityType, #ttl = :ttl ADD #taken :one',
+          UpdateExpression: 'SET #entityType = :entityType, #ttl = :ttl ADD #taken :one',
           ConditionExpression: 'attribute_not_exists(#taken) OR #taken < :limit',
           ExpressionAttributeNames: {
             '#entityType': ExportTableAttribute.entityType,
@@ -399,7 +398,8 @@ export class DynamoDbCoverageLedger implements CoverageLedger {
           },
           ExpressionAttributeValues: {
             ':entityType': EntityType.restatementBudget,
-            ':ttl': Date.parse(`${day}T00:00:00Z`) / 1000 + (RESTATEMENT_BUDGET_KEPT_DAYS + 1) * SECONDS_PER_DAY,
+            ':ttl':
+              Date.parse(`${day}T00:00:00Z`) / 1000 + (RESTATEMENT_BUDGET_KEPT_DAYS + 1) * SECONDS_PER_DAY,
             ':one': 1,
             ':limit': limit,
           },
@@ -455,7 +455,8 @@ function windowOf(item: StoredItem): CoverageWindow {
     restate: Array.isArray(item.restate) && item.restate.length > 0 ? item.restate : undefined,
     versions: Array.isArray(item.versions) ? item.versions : undefined,
     restatement: item.restatement,
-    givenUpAges: Array.isArray(item.givenUpAges) && item.givenUpAges.length > 0 ? item.givenUpAges : undefined,
+    givenUpAges:
+      Array.isArray(item.givenUpAges) && item.givenUpAges.length > 0 ? item.givenUpAges : undefined,
     version: typeof item.version === 'number' ? item.version : 1,
   }) as CoverageWindow;
 }

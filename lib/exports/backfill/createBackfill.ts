@@ -82,7 +82,9 @@ export async function createBackfill(
   const known = await windowsBetween(deps.coverage, spotId, range.fromMs, range.untilMs);
   const plan = planBackfill(range, known, command.windowHours);
   const refreshed =
-    command.refresh === true ? known.filter((window) => window.state === WindowState.COVERED).map(boundsOfWindow) : [];
+    command.refresh === true
+      ? known.filter((window) => window.state === WindowState.COVERED).map(boundsOfWindow)
+      : [];
   if (plan.windows.length > MAX_BACKFILL_WINDOWS)
     throw new BackfillTooLargeError(plan.windows.length, MAX_BACKFILL_WINDOWS);
   await assertWindowsFitDeadline(deps, spotId, plan.windows);
@@ -251,7 +253,9 @@ export async function finishInterruptedBackfills(
  * backfill of old hours is settled by its first export).
  */
 async function spotRestatementAges(deps: BackfillDependencies, spotId: string): Promise<string[]> {
-  const ages = new Set((await deps.coverage.listWatermarks(spotId)).flatMap((watermark) => watermark.restate ?? []));
+  const ages = new Set(
+    (await deps.coverage.listWatermarks(spotId)).flatMap((watermark) => watermark.restate ?? []),
+  );
   return sortedAges([...ages]);
 }
 

@@ -7,14 +7,14 @@ import {
   wholeSecondInstant,
 } from '../time/intervals';
 import { type CoverageWindow, WindowState } from './CoverageLedger';
-import { currencyOf, isRestatementWaiting, nextRestatement, WindowCurrency } from './windowVersions';
 import type {
-  CoveredWindowView,
   CoverageGapView,
   CoverageOfWindows,
+  CoveredWindowView,
   InstantInterval,
   WindowInFlightView,
 } from './spotCoverageSchema';
+import { currencyOf, isRestatementWaiting, nextRestatement, WindowCurrency } from './windowVersions';
 
 const MS_PER_HOUR = 3_600_000;
 /** Hours are given to the thousandth (3.6 s). */

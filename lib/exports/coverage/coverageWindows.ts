@@ -271,7 +271,8 @@ async function applyOutcome(
         exportIds: covered.exportIds,
         versions: covered.versions as NonNullable<CoverageWindow['versions']>,
         ...(outcome.rows !== undefined && { rows: outcome.rows }),
-        coveredAt: window.state === WindowState.COVERED ? (window.coveredAt ?? isoAt(deps.now())) : isoAt(deps.now()),
+        coveredAt:
+          window.state === WindowState.COVERED ? (window.coveredAt ?? isoAt(deps.now())) : isoAt(deps.now()),
         // Due again at its next restatement age, if it has one left.
         ...(next !== undefined && { dueAt: isoAt(Math.max(next.dueAtMs, deps.now())) }),
       },

@@ -86,13 +86,15 @@ export const windowVersionSchema = z
   .object({
     exportId: exportIdField,
     exportedAt: instantField.check(
-      z.describe('When the upstream read the data: the export\'s upstream start (its request when not known).'),
+      z.describe(
+        "When the upstream read the data: the export's upstream start (its request when not known).",
+      ),
     ),
     age: z
       .optional(z.string())
       .check(
         z.describe(
-          'The restatement age it answered (`P1D`), or `refresh` for a backfill\'s re-export; absent for the first export.',
+          "The restatement age it answered (`P1D`), or `refresh` for a backfill's re-export; absent for the first export.",
         ),
       ),
   })
@@ -103,12 +105,14 @@ export const windowVersionSchema = z
 
 export const windowRestatementSchema = z
   .object({
-    age: z.string().check(z.describe('The restatement age (`P7D`), or `refresh` for a backfill\'s re-export.')),
+    age: z
+      .string()
+      .check(z.describe("The restatement age (`P7D`), or `refresh` for a backfill's re-export.")),
     state: z
       .enum(Object.values(RestatementState) as [RestatementState, ...RestatementState[]])
       .check(
         z.describe(
-          '`WAITING`: due, but the spot\'s restatements of the day are taken (`nextAttemptAt`); `IN_FLIGHT`: its export is queued, running or archiving; `RETRYING`: it failed and is tried again at `nextAttemptAt`; `ARCHIVED`: a version of its own; `GIVEN_UP`: every attempt failed, the window stays covered by its older version.',
+          "`WAITING`: due, but the spot's restatements of the day are taken (`nextAttemptAt`); `IN_FLIGHT`: its export is queued, running or archiving; `RETRYING`: it failed and is tried again at `nextAttemptAt`; `ARCHIVED`: a version of its own; `GIVEN_UP`: every attempt failed, the window stays covered by its older version.",
         ),
       ),
     exportIds: z.array(exportIdField),
@@ -210,7 +214,9 @@ export const spotCoverageSchema = z
       .check(z.describe('Of the covered hours, those no settled window covers, merged.')),
     coveredWindows: z
       .array(coveredWindowSchema)
-      .check(z.describe('The covered windows, with their versions; listed on the page their start falls in.')),
+      .check(
+        z.describe('The covered windows, with their versions; listed on the page their start falls in.'),
+      ),
     overlaps: z
       .array(instantIntervalSchema)
       .check(z.describe('Where more than one window covers (or is exporting) the same hours: allowed.')),

@@ -1,6 +1,6 @@
 import type { ExportRecord } from '../record/ExportRecord';
 import { isoDurationSeconds } from '../time/isoDurationSeconds';
-import { type CoverageWindow, RestatementState, type WindowVersion, WindowState } from './CoverageLedger';
+import { type CoverageWindow, RestatementState, WindowState, type WindowVersion } from './CoverageLedger';
 
 const MS_PER_SECOND = 1000;
 

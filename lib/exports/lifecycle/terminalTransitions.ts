@@ -1,7 +1,7 @@
-import { recordExportOutcomeLater } from '../restatement/recordExportOutcome';
 import { startNextQueuedLater } from '../queue/spotQueue';
 import type { ExportRecord } from '../record/ExportRecord';
 import { ExportStatus, isTerminal } from '../record/ExportStatus';
+import { recordExportOutcomeLater } from '../restatement/recordExportOutcome';
 import type { LifecycleDependencies } from './ports';
 
 /**

@@ -6,7 +6,10 @@ import { recordRestatementOutcome } from './recordRestatementOutcome';
  * What an export's end means for the coverage ledger: a restatement's for its window's restatement
  * (the window stays covered), any other date-range export's for its window (covered, retried, a gap).
  */
-export async function recordExportOutcome(deps: WindowOutcomeDependencies, record: ExportRecord): Promise<void> {
+export async function recordExportOutcome(
+  deps: WindowOutcomeDependencies,
+  record: ExportRecord,
+): Promise<void> {
   if (record.origin?.restatement !== undefined) await recordRestatementOutcome(deps, record);
   else await recordWindowOutcome(deps, record);
 }

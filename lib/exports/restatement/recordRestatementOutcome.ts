@@ -35,12 +35,16 @@ export async function recordRestatementOutcome(
     const written = await deps.coverage.updateWindow(record.spotId, from, until, update);
     if (written === undefined) continue;
     if (outcome.kind === 'covered') deps.metrics.count('RestatementsArchived');
-    else if (written.restatement?.state === RestatementState.GIVEN_UP) deps.metrics.count('RestatementsGivenUp');
+    else if (written.restatement?.state === RestatementState.GIVEN_UP)
+      deps.metrics.count('RestatementsGivenUp');
     return;
   }
 }
 
-function dueAfter(deps: RestatementOutcomeDependencies, window: CoverageWindow): Pick<WindowUpdate, 'remove'> & {
+function dueAfter(
+  deps: RestatementOutcomeDependencies,
+  window: CoverageWindow,
+): Pick<WindowUpdate, 'remove'> & {
   dueAt?: string;
 } {
   const next = nextRestatement(window, deps.now());
@@ -111,7 +115,9 @@ function failedUpdate(
       },
       // A refresh given up leaves the ages as they were.
       givenUpAges:
-        current.age === REFRESH_AGE ? (window.givenUpAges ?? []) : [...(window.givenUpAges ?? []), current.age],
+        current.age === REFRESH_AGE
+          ? (window.givenUpAges ?? [])
+          : [...(window.givenUpAges ?? []), current.age],
     };
     const { dueAt, remove } = dueAfter(deps, givenUp);
     return {

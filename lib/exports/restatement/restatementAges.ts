@@ -23,7 +23,8 @@ export function restatementAgesProblem(ages: readonly string[], lagSeconds: numb
     if (seconds === undefined)
       return `${JSON.stringify(age)} must be an ISO 8601 duration in weeks, days, hours, minutes or seconds, like P1D or P7D`;
     if (seconds <= 0) return `${age} must be longer than zero`;
-    if (seconds < lagSeconds) return `${age} must be at least the schedule's lag: its windows are that old when first exported`;
+    if (seconds < lagSeconds)
+      return `${age} must be at least the schedule's lag: its windows are that old when first exported`;
     if (seconds > MAX_RESTATEMENT_AGE_SECONDS)
       return `${age} must be at most P${MAX_RESTATEMENT_AGE_SECONDS / SECONDS_PER_DAY}D`;
     if (seen.has(seconds)) return `${age} is listed twice`;

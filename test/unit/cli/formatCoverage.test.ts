@@ -146,7 +146,9 @@ describe('formatCoverage of provisional hours', () => {
     // Assess
     expect(text).toContain('2026-11-20            +++ ++++## ######   14.5 h');
     expect(text).toContain('+ covered, provisional: exported again at its restatement ages, not settled yet');
-    expect(text).toContain("6 h of the covered are provisional. 2 restatement(s) waiting for the spot's daily budget.");
+    expect(text).toContain(
+      "6 h of the covered are provisional. 2 restatement(s) waiting for the spot's daily budget.",
+    );
   });
 });
 
