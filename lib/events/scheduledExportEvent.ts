@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import { schemaOnFirstUse } from '../exports/record/schemaOnFirstUse';
 import { spotIdSchema } from '../exports/record/spotIdSchema';
 import { MAX_EXPORT_RANGE_HOURS } from '../exports/requests/exportRequestLimits';
-import { restatementAgesProblem, sortedAges } from '../exports/restatement/restatementAges';
+import { InvalidRestatementAgesError } from '../exports/restatement/errors';
+import { checkedRestatementAges } from '../exports/restatement/restatementAges';
 import { isoDurationSeconds } from '../exports/time/isoDurationSeconds';
 import { InvalidScheduledExportEventError } from './errors';
 
@@ -94,8 +95,6 @@ export function scheduledRunOf(event: unknown): ScheduledRun {
   if (!parsed.success) throw new InvalidScheduledExportEventError(describe(parsed.error));
   const { spotId, schedule, window, lag, maxWindowHours, scheduledTime, restate = [] } = parsed.data;
   const lagSeconds = lag === undefined ? 0 : (isoDurationSeconds(lag) ?? 0);
-  const problem = restatementAgesProblem(restate, lagSeconds);
-  if (problem !== undefined) throw new InvalidScheduledExportEventError([`restate: ${problem}`]);
   return {
     spotId,
     schedule,
@@ -103,8 +102,19 @@ export function scheduledRunOf(event: unknown): ScheduledRun {
     firstWindowSeconds: isoDurationSeconds(window) ?? 0,
     lagSeconds,
     maxWindowHours: maxWindowHours ?? MAX_EXPORT_RANGE_HOURS,
-    restate: sortedAges(restate),
+    restate: restatementAgesOf(restate, lagSeconds),
   };
+}
+
+/** @throws InvalidScheduledExportEventError naming what is wrong with the ages */
+function restatementAgesOf(ages: readonly string[], lagSeconds: number): string[] {
+  try {
+    return checkedRestatementAges(ages, lagSeconds);
+  } catch (error) {
+    if (error instanceof InvalidRestatementAgesError)
+      throw new InvalidScheduledExportEventError([`restate: ${error.why}`]);
+    throw error;
+  }
 }
 
 function describe(error: z.core.$ZodError): string[] {

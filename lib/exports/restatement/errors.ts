@@ -4,9 +4,11 @@ import { ServiceError } from '../../errors/ClassifiedError';
 export class InvalidRestatementAgesError extends ServiceError {
   override name = 'InvalidRestatementAgesError';
   readonly ages: readonly string[];
+  readonly why: string;
 
   constructor(ages: readonly string[], problem: string, options?: ErrorOptions) {
     super(`Invalid restatement ages ${JSON.stringify(ages)}: ${problem}`, options);
     this.ages = ages;
+    this.why = problem;
   }
 }

@@ -85,6 +85,7 @@ describe('lib/ folders', () => {
       'reconciler',
       'record',
       'requests',
+      'restatement',
       'time',
       'upstream',
       'workflow',

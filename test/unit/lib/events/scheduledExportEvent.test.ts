@@ -27,7 +27,13 @@ describe('scheduledRunOf', () => {
       firstWindowSeconds: 6 * 3600,
       lagSeconds: 0,
       maxWindowHours: 730,
+      restate: [],
     });
+  });
+
+  it("reads the schedule's restatement ages, shortest first", () => {
+    // Act / Assess
+    expect(scheduledRunOf({ ...event, restate: ['P7D', 'P1D'] }).restate).toEqual(['P1D', 'P7D']);
   });
 
   it('truncates the scheduled time to whole seconds, reads offsets, the lag and the window size', () => {
@@ -70,6 +76,10 @@ describe('scheduledRunOf', () => {
     ['a malformed spot id', { spotId: 'abc' }],
     ['a scheduled time that is not an instant', { scheduledTime: 'tomorrow' }],
     ['a missing scheduled time', { scheduledTime: undefined }],
+    ['restatement ages that are not a list', { restate: 'P1D' }],
+    ['a restatement age in months', { restate: ['P1M'] }],
+    ['a restatement age shorter than the lag', { lag: 'PT2H', restate: ['PT1H'] }],
+    ['five restatement ages', { restate: ['P1D', 'P2D', 'P3D', 'P4D', 'P5D'] }],
   ])('throws InvalidScheduledExportEventError for %s', (_, change) => {
     // Act / Assess
     expect(() => scheduledRunOf({ ...event, ...change })).toThrow(InvalidScheduledExportEventError);
