@@ -279,7 +279,7 @@ export const SETTINGS = {
     env: 'RESTATEMENTS_PER_SPOT_PER_DAY',
     config: 'exports.restatementsPerSpotPerDay',
     scope: 'deployment',
-    readBy: 'all',
+    readBy: 'lifecycle',
     kind: { type: 'integer', min: 0, max: 1_000 },
     default: 48,
     unit: 'exports',
