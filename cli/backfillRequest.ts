@@ -52,7 +52,7 @@ export function backfillBody(
       command,
     );
   }
-  return { from, until, windowHours, refresh: booleanOption(values, 'refresh') };
+  return { from, until, windowHours, ...(booleanOption(values, 'refresh') && { refresh: true }) };
 }
 
 /** `--window`: `730h`, `24h`, `7d` or a bare number of hours, 1 to 730 hours. */

@@ -26,11 +26,14 @@ import {
 import {
   coverageGapSchema,
   coverageSummarySchema,
+  coveredWindowSchema,
   instantIntervalSchema,
   spotCoverageSchema,
   watermarkSchema,
   windowInFlightSchema,
+  windowRestatementSchema,
   windowSourceSchema,
+  windowVersionSchema,
 } from '../lib/exports/coverage/spotCoverageSchema';
 import type { SpotStatus } from '../lib/exports/fleet/fleetStatus';
 import { ExportStatus } from '../lib/exports/record/ExportStatus';
@@ -241,6 +244,9 @@ export const COMPONENT_SCHEMAS = [
   windowSourceSchema,
   coverageGapSchema,
   windowInFlightSchema,
+  coveredWindowSchema,
+  windowVersionSchema,
+  windowRestatementSchema,
   watermarkSchema,
   coverageSummarySchema,
   backfillRequestSchema,

@@ -12,7 +12,7 @@ export interface BackfillRequest {
   until: string;
   windowHours: number;
   /** Also export again the hours the ledger covers (each covered window once, a new version of it). */
-  refresh: boolean;
+  refresh?: boolean;
 }
 
 /** A backfill's body's shape; the checks between its fields come on top, in `backfillRequestSchema`. */
@@ -60,7 +60,7 @@ export function backfillRequestSchema(options: { nowMs: number }): z.ZodMiniType
         from: value.from,
         until: value.until,
         windowHours: value.windowHours ?? DEFAULT_BACKFILL_WINDOW_HOURS,
-        refresh: value.refresh ?? false,
+        ...(value.refresh === true && { refresh: true }),
       }),
     ),
   ) as unknown as z.ZodMiniType<BackfillRequest>;

@@ -63,10 +63,8 @@ function archivedUpdate(
   const isCurrent = current?.exportId === record.exportId;
   const restated: CoverageWindow = {
     ...window,
+    // `exportIds` stays the window's own attempts: a restatement's exports are its versions and its restatement's.
     versions: [...versions, versionOf(record)],
-    exportIds: window.exportIds.includes(record.exportId)
-      ? window.exportIds
-      : [...window.exportIds, record.exportId],
     ...(isCurrent &&
       current !== undefined && {
         restatement: {
@@ -85,7 +83,6 @@ function archivedUpdate(
     expectedVersion: window.version,
     changes: {
       versions: restated.versions as NonNullable<CoverageWindow['versions']>,
-      exportIds: restated.exportIds,
       ...(rows !== undefined && { rows }),
       ...(restated.restatement !== undefined && { restatement: restated.restatement }),
       ...(dueAt !== undefined && { dueAt }),

@@ -109,6 +109,8 @@ describe('the coverage API over the ledger in dynalite', () => {
       gapHours: 4,
       notPlannedHours: 4,
       overlapHours: 0,
+      provisionalHours: 0,
+      restatementsWaiting: 0,
     });
     expect(body.inFlight.map(({ from, state }) => ({ from, state }))).toEqual([
       { from: iso(12), state: 'IN_FLIGHT' },

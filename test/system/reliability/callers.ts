@@ -26,12 +26,13 @@ export function windowRequest(window: number): { from: string; until: string } {
 }
 
 /** The schedule event for a window: the same scheduled time on every redelivery. */
-export function scheduleEvent(spotId: string, window: number) {
+export function scheduleEvent(spotId: string, window: number, restate: readonly string[] = []) {
   return {
     source: 'schedule',
     spotId,
     schedule: SCHEDULE_NAME,
     window: SCHEDULE_WINDOW,
+    ...(restate.length > 0 && { restate }),
     scheduledTime: windowRequest(window).until,
   };
 }
@@ -107,10 +108,11 @@ export async function deliverSchedule(
   window: number,
   container: () => ScenarioContainer = () => scenario.main,
   concurrent = false,
+  restate: readonly string[] = [],
 ): Promise<boolean> {
   for (let delivery = 1; delivery <= SCHEDULER_MAX_DELIVERIES; delivery++) {
     try {
-      await container().invoke(HandlerNames.START, scheduleEvent(spotId, window));
+      await container().invoke(HandlerNames.START, scheduleEvent(spotId, window, restate));
       return true;
     } catch {
       if (!scenario.realTime && !concurrent)

@@ -7,7 +7,7 @@ import type { OpenWebClient } from '../../../lib/openweb/OpenWebClient';
 import { exportKey } from '../../../lib/store/tableKeys';
 import { deliverSchedule, startViaApi } from './callers';
 import { checkInvariants } from './checkInvariants';
-import { driveToEnd } from './driveToEnd';
+import { driveToEnd, reconcileNow } from './driveToEnd';
 import { FaultScenario } from './FaultScenario';
 
 const SPOT = 'sp_demo';
@@ -182,5 +182,43 @@ describe('checkInvariants', () => {
     expect(violations.some((violation) => violation.startsWith(`hole: schedule daily of ${SPOT}`))).toBe(
       true,
     );
+  });
+
+  it('reports a restated window that lost its coverage, and a window restated twice for one age', async () => {
+    // Prepare: a window restated at P7D, driven to its end (no archive step: COMPLETED covers it)
+    scenario = await FaultScenario.start({ seed: 1, settings: { archiving: false } });
+    await deliverSchedule(scenario, SPOT, 11, undefined, false, ['P7D']);
+    await driveToEnd(scenario);
+    scenario.clock.advance(Date.parse('2026-11-08T00:00:00Z') - scenario.clock.now());
+    await reconcileNow(scenario);
+    await driveToEnd(scenario);
+    const clean = await checkInvariants(scenario);
+    const [window] = (
+      await scenario.harness.coverage.listWindows(SPOT, {
+        from: '2000-01-01T00:00:00Z',
+        until: '2100-01-01T00:00:00Z',
+        limit: 10,
+      })
+    ).windows;
+    const name = `window ${SPOT}/${window?.from}..${window?.until}`;
+
+    // Act: a second P7D restatement under way, and the window uncovered
+    await startExport(scenario.main.deps, {
+      spotId: SPOT,
+      request: { kind: 'dateRange', from: window?.from as string, until: window?.until as string },
+      source: 'schedule',
+      whenBusy: 'queue',
+      origin: { schedule: 'daily', restatement: { age: 'P7D' } },
+    });
+    await scenario.harness.coverage.updateWindow(SPOT, window?.from as string, window?.until as string, {
+      changes: { state: WindowState.RETRYING },
+    });
+    const violations = await checkInvariants(scenario, { requireSettled: false });
+
+    // Assess
+    expect(clean).toEqual([]);
+    expect(window?.versions?.map((version) => version.age)).toEqual([undefined, 'P7D']);
+    expect(violations).toContain(`uncovered: ${name} has archived versions but is RETRYING`);
+    expect(violations).toContain(`restated twice: ${name} has 2 restatements at P7D`);
   });
 });

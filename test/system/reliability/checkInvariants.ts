@@ -53,7 +53,53 @@ export async function checkInvariants(
     ...(await queuedExportsNotStalled(scenario, records)),
     ...(await archivesLeftToTheSweep(scenario, records)),
     ...(await scheduledWindowsAccountedFor(scenario, records)),
+    ...(await restatementsKeepCoverage(scenario, records)),
   ];
+}
+
+/**
+ * Restatement: a window once covered stays covered (a restatement never removes coverage), each of
+ * its versions is an archived export of it (the newest is what `comments` reads), and no window is
+ * restated twice for the same age (one restatement export per window and age completed or under
+ * way; a failed attempt's retry is the only second one).
+ */
+async function restatementsKeepCoverage(scenario: FaultScenario, records: ExportRecord[]): Promise<string[]> {
+  const byId = new Map(records.map((record) => [record.exportId, record]));
+  const violations: string[] = [];
+  for (const spotId of SCENARIO_SPOTS) {
+    const windows = await windowsBetween(scenario.harness.coverage, spotId, LEDGER_FROM_MS, LEDGER_UNTIL_MS);
+    for (const window of windows) {
+      const name = `window ${window.spotId}/${window.from}..${window.until}`;
+      const versions = window.versions ?? [];
+      if ((versions.length > 0 || window.restatement !== undefined) && window.state !== WindowState.COVERED)
+        violations.push(`uncovered: ${name} has archived versions but is ${window.state}`);
+      for (const version of versions) {
+        const record = byId.get(version.exportId);
+        if (
+          record?.status !== ExportStatus.COMPLETED ||
+          (scenario.settings.archiving && record.archive?.status !== ArchiveStatus.ARCHIVED)
+        )
+          violations.push(`version: ${name} lists ${version.exportId}, which is not an archived export`);
+      }
+      const restatements = records.filter(
+        (record) =>
+          record.spotId === spotId &&
+          record.origin?.restatement !== undefined &&
+          record.request.kind === 'dateRange' &&
+          record.request.from === window.from &&
+          record.request.until === window.until,
+      );
+      const liveByAge = new Map<string, number>();
+      for (const record of restatements) {
+        if (record.status !== ExportStatus.COMPLETED && isTerminal(record.status)) continue;
+        const age = record.origin?.restatement?.age as string;
+        liveByAge.set(age, (liveByAge.get(age) ?? 0) + 1);
+      }
+      for (const [age, count] of liveByAge)
+        if (count > 1) violations.push(`restated twice: ${name} has ${count} restatements at ${age}`);
+    }
+  }
+  return violations;
 }
 
 /** A queued export waits only behind an active export of its spot: a free spot starts the next one. */
@@ -116,6 +162,17 @@ async function scheduledWindowsAccountedFor(
     for (const record of records) {
       const planner = record.origin?.schedule !== undefined ? 'scheduled' : 'backfill';
       const planned = record.origin?.schedule !== undefined || record.origin?.backfillId !== undefined;
+      // A restatement exports a covered window again: it is one of the window's restatement's exports.
+      if (record.origin?.restatement !== undefined && record.request.kind === 'dateRange') {
+        const restated = byBounds.get(`${record.request.from}..${record.request.until}`);
+        const known =
+          restated?.restatement?.exportIds.includes(record.exportId) === true ||
+          (restated?.versions ?? []).some((version) => version.exportId === record.exportId) ||
+          (isTerminal(record.status) && record.status !== ExportStatus.COMPLETED);
+        if (record.spotId === spotId && !known)
+          violations.push(`window: restatement ${record.exportId} belongs to no window's restatement`);
+        continue;
+      }
       if (record.spotId !== spotId || !planned || record.request.kind !== 'dateRange') continue;
       const window = byBounds.get(`${record.request.from}..${record.request.until}`);
       // An aborted backfill withdraws its unfinished windows: their exports end ABORTED.

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ExportRecord } from '../../../lib/exports/record/ExportRecord';
+import type { ExportSettings } from '../../../lib/exports/record/ExportSettings';
 import { pollingExecutionName } from '../../../lib/exports/workflow/workflowContract';
 import { HandlerNames } from '../../../lib/http/routeTable';
 import {
@@ -8,6 +9,7 @@ import {
   type SeededRandom,
 } from '../../../local/openweb-simulator/seededRandom';
 import { abortViaApi, deliverSchedule, startViaApi } from './callers';
+import { driveToEnd } from './driveToEnd';
 import { FaultScenario, type ScenarioContainer } from './FaultScenario';
 import { FAULTED_ENDPOINTS, SERVER_ERROR_RATE } from './faultProfiles';
 import type { ReliabilityScenario } from './ReliabilityScenario';
@@ -24,6 +26,10 @@ const MAX_RACE_DELAY_TURNS = 6;
 /** Rounds in which both workflows of one export poll at the same time. */
 const TWO_POLLER_ROUNDS = 4;
 const MS_PER_SECOND = 1000;
+const HOUR_MS = 3_600_000;
+/** The suite's windows end in October 2026 and its clock starts in November: a week's age is still to come. */
+const RESTATE = ['P7D', 'P14D'];
+const RESTATE_DUE_MS = Date.parse('2026-11-07T00:00:00Z');
 
 function serverErrors(rate: number) {
   return {
@@ -44,6 +50,8 @@ async function turns(count: number): Promise<void> {
 
 interface RaceKind {
   name: string;
+  /** Settings of its own, e.g. no archive step, so a COMPLETED export covers its window as the suite steps it. */
+  settings?: Partial<ExportSettings>;
   run(scenario: FaultScenario, random: SeededRandom): Promise<void>;
 }
 
@@ -146,6 +154,31 @@ export const RACE_KINDS: readonly RaceKind[] = [
     },
   },
   {
+    name: 'a restatement due while the reconciler runs several times at once',
+    // The suite's stepped workflows stop at the archive step: with archiving off a COMPLETED export covers.
+    settings: { archiving: false },
+    run: async (scenario, random) => {
+      scenario.harness.simulator.setFaults(serverErrors(SERVER_ERROR_RATE));
+      await deliverSchedule(scenario, SPOT, SCHEDULE_WINDOW, undefined, false, RESTATE);
+      await driveToEnd(scenario);
+      // Past the first age, at a random hour of the day: the windows are due for their P7D restatement.
+      scenario.clock.advance(
+        Math.max(0, RESTATE_DUE_MS - scenario.clock.now()) + Math.floor(random() * 24) * HOUR_MS,
+      );
+      scenario.countFault('concurrentReconcile', CONCURRENT_DELIVERIES - 1);
+      await Promise.all(
+        Array.from({ length: CONCURRENT_DELIVERIES }, () =>
+          scenario
+            .container()
+            .invoke(HandlerNames.RECONCILE, { source: 'reconciler' })
+            .catch(() => undefined),
+        ),
+      );
+      // Some restatements fail upstream (driveToEnd fails a share of what it finishes) and are retried.
+      await stepWorkflows(scenario);
+    },
+  },
+  {
     name: 'runtime restart mid-export',
     run: async (scenario, random) => {
       scenario.harness.simulator.setFaults(serverErrors(SERVER_ERROR_RATE / 2));
@@ -168,7 +201,8 @@ export function raceScenarios(seeds: readonly number[]): ReliabilityScenario[] {
       (seed): ReliabilityScenario => ({
         group: `race: ${kind.name}`,
         name: `${kind.name} (seed ${seed})`,
-        start: () => FaultScenario.start({ seed }),
+        start: () =>
+          FaultScenario.start({ seed, ...(kind.settings !== undefined && { settings: kind.settings }) }),
         run: (scenario) => kind.run(scenario, createSeededRandom(deriveSeed(seed, `race:${kind.name}`))),
       }),
     ),

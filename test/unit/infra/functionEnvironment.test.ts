@@ -28,6 +28,7 @@ describe('functionEnvironment', () => {
       RECONCILE_STALE_AFTER_SECONDS: '900',
       WINDOW_RETRY_ATTEMPTS: '3',
       WINDOW_RETRY_COOLDOWN_SECONDS: '600',
+      RESTATEMENTS_PER_SPOT_PER_DAY: '48',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       POWERTOOLS_SERVICE_NAME: 'openweb-exports',
       POWERTOOLS_METRICS_NAMESPACE: 'OpenWebExports',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WindowState } from '../../../../../lib/exports/coverage/CoverageLedger';
+import { RestatementState, WindowState } from '../../../../../lib/exports/coverage/CoverageLedger';
 import { coverageOfWindows, hoursOf } from '../../../../../lib/exports/coverage/coverageOfWindows';
 import { coverageWindowFixture } from '../../../../support/coverageWindowFixtures';
 
@@ -32,6 +32,8 @@ describe('coverageOfWindows', () => {
       gapHours: 4,
       notPlannedHours: 4,
       overlapHours: 0,
+      provisionalHours: 0,
+      restatementsWaiting: 0,
     });
     const { coveredHours, inFlightHours, gapHours, notPlannedHours, hours } = coverage.summary;
     expect(coveredHours + inFlightHours + gapHours + notPlannedHours).toBe(hours);
@@ -145,6 +147,8 @@ describe('coverageOfWindows', () => {
     // Assess
     expect(coverage).toEqual({
       covered: [],
+      provisional: [],
+      coveredWindows: [],
       overlaps: [],
       gaps: [],
       inFlight: [],
@@ -155,8 +159,44 @@ describe('coverageOfWindows', () => {
         gapHours: 0,
         notPlannedHours: 24,
         overlapHours: 0,
+        provisionalHours: 0,
+        restatementsWaiting: 0,
       },
     });
+  });
+
+  it('lists covered windows with their versions, and the covered hours no settled window holds as provisional', () => {
+    // Prepare: 00-06 settled (no restatement age left), 06-12 waiting for its P1D restatement
+    const settled = {
+      ...window(0, 6),
+      restate: ['P1D'],
+      versions: [{ exportId: 'ex_01kak3f4v2qz7m9d8c5b4a0101', exportedAt: '2026-11-02T06:00:00.000Z' }],
+    };
+    const provisional = {
+      ...window(6, 12),
+      restate: ['P1D'],
+      versions: [{ exportId: 'ex_01kak3f4v2qz7m9d8c5b4a0102', exportedAt: iso(12) }],
+      restatement: {
+        age: 'P1D',
+        state: RestatementState.WAITING,
+        exportIds: [],
+        attempts: 0,
+        dueSince: '2026-11-02T12:00:00.000Z',
+        nextAttemptAt: '2026-11-03T00:00:00.000Z',
+      },
+    };
+
+    // Act
+    const coverage = coverageOfWindows([settled, provisional], DAY, DAY.fromMs, DAY.untilMs);
+
+    // Assess
+    expect(coverage.provisional).toEqual([{ from: iso(6), until: iso(12) }]);
+    expect(coverage.summary).toMatchObject({ coveredHours: 12, provisionalHours: 6, restatementsWaiting: 1 });
+    expect(coverage.coveredWindows.map((w) => [w.from, w.currency, w.versions.length])).toEqual([
+      [iso(0), 'settled', 1],
+      [iso(6), 'provisional', 1],
+    ]);
+    expect(coverage.coveredWindows[1]?.nextRestatementAt).toBe('2026-11-03T00:00:00.000Z');
   });
 });
 
