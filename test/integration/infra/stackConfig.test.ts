@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scheduledExportEventOf } from '../../../infra/scheduledExportEventOf';
 import { parseStackConfig, StackConfigError } from '../../../infra/stackConfig';
 import { DEFAULT_SECRET_NAME_PREFIX } from '../../../lib/config';
 import {
@@ -121,6 +122,21 @@ describe('parseStackConfig', () => {
     expect(config.spots[0]?.schedules[0]).toMatchObject({ window: 'P90D', maxWindowHours: 24 });
   });
 
+  it("takes a schedule's restatement ages and puts them in its runs' event", () => {
+    // Act
+    const config = parseStackConfig({
+      spots: [{ spotId: 'sp_abc', schedules: [{ ...validSchedule, restate: ['P1D', 'P7D'] }] }],
+    });
+    const schedule = config.spots[0]?.schedules[0] as NonNullable<(typeof config.spots)[0]['schedules'][0]>;
+
+    // Assess
+    expect(schedule.restate).toEqual(['P1D', 'P7D']);
+    expect(scheduledExportEventOf('sp_abc', schedule, '<aws.scheduler.scheduled-time>').restate).toEqual([
+      'P1D',
+      'P7D',
+    ]);
+  });
+
   it('names schedules by position unless named, and refuses one name twice for a spot', () => {
     // Act
     const named = parseStackConfig({
@@ -149,6 +165,18 @@ describe('parseStackConfig', () => {
     ['a fractional window size', { maxWindowHours: 2.5 }, 'maxWindowHours: must be a whole number of hours'],
     ['a lag that is not a duration', { lag: '15 minutes' }, 'lag: must be an ISO-8601 duration'],
     ['a schedule name with a slash', { name: 'a/b' }, 'name: must be 1-64 of letters'],
+    ['restatement ages that are not a list', { restate: 'P1D' }, 'restate: must be a list'],
+    ['a restatement age in months', { restate: ['P1M'] }, 'restate: "P1M" must be an ISO 8601 duration'],
+    [
+      'a restatement age below the lag',
+      { lag: 'PT2H', restate: ['PT1H'] },
+      "restate: PT1H must be at least the schedule's lag",
+    ],
+    [
+      'five restatement ages',
+      { restate: ['P1D', 'P2D', 'P3D', 'P4D', 'P5D'] },
+      'restate: must list at most 4 ages',
+    ],
   ])('rejects %s', (_, change, message) => {
     // Act
     const problems = problemsOf({
