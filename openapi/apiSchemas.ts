@@ -202,6 +202,17 @@ const spotStatusSchema = z
         newestFrom: secondInstant.optional(),
       })
       .meta({ description: 'Windows given up on in the last 30 days.' }),
+    restatements: z
+      .strictObject({
+        provisionalHours: z.number().min(0).meta({
+          description:
+            'Covered hours of the last 30 days no settled window holds: a restatement of them is to come.',
+        }),
+        waiting: z.number().int().min(0).meta({
+          description: "Covered windows whose restatement is due but waits for the spot's daily budget.",
+        }),
+      })
+      .meta({ description: 'How current the covered hours are (schedules with `restate`).' }),
     lastFailure: z
       .strictObject({ exportId, at: instant, reason: z.string() })
       .optional()

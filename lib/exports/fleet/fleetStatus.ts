@@ -4,9 +4,11 @@ import { backfillProgressOf } from '../backfill/readBackfill';
 import { WindowState } from '../coverage/CoverageLedger';
 import { hoursOf } from '../coverage/coverageOfWindows';
 import { windowsBetween } from '../coverage/runSchedule';
+import { currencyOf, isRestatementWaiting, WindowCurrency } from '../coverage/windowVersions';
 import { ExportStatus } from '../record/ExportStatus';
 import { InvalidPaginationTokenError } from '../record/errors';
 import { isoAt } from '../time/instants';
+import { coveredMs, mergeIntervals, subtractIntervals } from '../time/intervals';
 import { UnknownSpotError } from './errors';
 import type { FleetDependencies } from './ports';
 import { type SpotFreshness, spotFreshness } from './spotFreshness';
@@ -53,6 +55,14 @@ export interface GapsView {
   newestFrom?: string;
 }
 
+/** How current the spot's covered hours are: what restatement has still to re-read. */
+export interface RestatementsView {
+  /** Of the last days' covered hours, those no settled window holds: a restatement is still to come. */
+  provisionalHours: number;
+  /** Covered windows whose restatement is due but waits for the spot's daily budget. */
+  waiting: number;
+}
+
 export interface LastFailureView {
   exportId: string;
   at: string;
@@ -70,6 +80,8 @@ export interface SpotStatus extends SpotFreshness {
   backfills: OpenBackfillView[];
   /** Of the last FLEET_LOOKBACK_DAYS days. */
   gaps: GapsView;
+  /** Of the last FLEET_LOOKBACK_DAYS days. */
+  restatements: RestatementsView;
   lastFailure?: LastFailureView;
 }
 
@@ -173,6 +185,15 @@ export async function spotStatus(deps: FleetReadDependencies, spotId: string): P
     return covering.length > 0 ? total : total + Date.parse(gap.until) - Date.parse(gap.from);
   }, 0);
   const newest = gapWindows[0];
+  const covered = windows.filter((window) => window.state === WindowState.COVERED);
+  const intervalOf = (window: { from: string; until: string }) => ({
+    fromMs: Date.parse(window.from),
+    untilMs: Date.parse(window.until),
+  });
+  const settled = covered.filter((window) => currencyOf(window) === WindowCurrency.SETTLED).map(intervalOf);
+  const provisional = mergeIntervals(
+    covered.filter((window) => currencyOf(window) === WindowCurrency.PROVISIONAL).map(intervalOf),
+  ).flatMap((interval) => subtractIntervals(interval, settled));
   return {
     spotId,
     configured: spotId in targets,
@@ -187,6 +208,10 @@ export async function spotStatus(deps: FleetReadDependencies, spotId: string): P
         newestReason: newest.reason ?? 'no reason was recorded',
         newestFrom: newest.from,
       }),
+    },
+    restatements: {
+      provisionalHours: hoursOf(coveredMs(provisional)),
+      waiting: covered.filter(isRestatementWaiting).length,
     },
     ...(lastFailure !== undefined && { lastFailure }),
   };

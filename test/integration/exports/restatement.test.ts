@@ -12,6 +12,7 @@ import {
   windowsBetween,
 } from '../../../lib/exports/coverage/runSchedule';
 import { spotCoverage } from '../../../lib/exports/coverage/spotCoverage';
+import { fleetStatus } from '../../../lib/exports/fleet/fleetStatus';
 import { abortExport } from '../../../lib/exports/lifecycle/abortExport';
 import { pollExportForWorkflow } from '../../../lib/exports/lifecycle/pollExportForWorkflow';
 import { reconcileExports } from '../../../lib/exports/reconciler/reconcileExports';
@@ -269,6 +270,9 @@ describe('restatement: covered windows exported again at their ages', () => {
       coverage.coveredWindows.find((w) => w.restatement?.state === 'WAITING')?.restatement?.reason,
     ).toContain('restatements of');
     expect(h.metrics).toContain('RestatementsWaiting');
+    const fleet = await fleetStatus(h.deps, { spotIds: [SPOT] });
+    // the two windows: the first hour, and the three hours the next run exported from the watermark
+    expect(fleet.items[0]?.restatements).toEqual({ provisionalHours: 4, waiting: 1 });
   });
 
   it('keeps the older version and the coverage when a restatement fails for good', async () => {

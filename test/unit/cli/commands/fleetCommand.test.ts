@@ -34,6 +34,7 @@ function spot(spotId: string, overrides: Partial<SpotStatusView> = {}): SpotStat
     queued: 0,
     backfills: [],
     gaps: { count: 0, hours: 0 },
+    restatements: { provisionalHours: 0, waiting: 0 },
     ...overrides,
   };
 }
