@@ -93,6 +93,7 @@ describe('localScheduleDefinitions', () => {
       firstWindowSeconds: 24 * 60 * 60,
       lagSeconds: 0,
       maxWindowHours: 730,
+      restate: [],
     });
     expect(isReconcilerEvent(reconcilerEvent)).toBe(true);
   });
