@@ -83,3 +83,65 @@ describe('DynamoDbCoverageLedger.listWindows', () => {
     expect(pages).toBe(Math.ceil((WINDOWS - 9) / 7));
   });
 });
+
+describe('DynamoDbCoverageLedger restatement bookkeeping', () => {
+  it("takes a spot's restatements of a day up to the limit, one conditional write each, days apart", async () => {
+    // Act
+    const taken = [];
+    for (let index = 0; index < 3; index += 1)
+      taken.push(await ledger.takeRestatementBudget('sp_budget', '2026-11-02', 2));
+    const nextDay = await ledger.takeRestatementBudget('sp_budget', '2026-11-03', 2);
+    const otherSpot = await ledger.takeRestatementBudget('sp_budget_other', '2026-11-02', 2);
+    const none = await ledger.takeRestatementBudget('sp_budget_none', '2026-11-02', 0);
+
+    // Assess
+    expect(taken).toEqual([true, true, false]);
+    expect([nextDay, otherSpot, none]).toEqual([true, true, false]);
+  });
+
+  it("keeps a schedule's restatement ages on its watermark, and a window's versions and restatement", async () => {
+    // Act
+    await ledger.advanceWatermark('sp_ages', 'hourly', '2026-11-02T00:00:00Z', '2026-11-02T00:00:01.000Z', [
+      'P1D',
+      'P7D',
+    ]);
+    await ledger.claimWindow({
+      spotId: 'sp_ages',
+      from: '2026-11-01T23:00:00Z',
+      until: '2026-11-02T00:00:00Z',
+      state: 'COVERED',
+      source: { kind: 'schedule', schedule: 'hourly' },
+      exportId: 'ex_01kak3f4v2qz7m9d8c5b4a0001',
+      exportIds: ['ex_01kak3f4v2qz7m9d8c5b4a0001'],
+      attempts: 1,
+      plannedAt: '2026-11-02T00:00:01.000Z',
+      restate: ['P1D', 'P7D'],
+      versions: [{ exportId: 'ex_01kak3f4v2qz7m9d8c5b4a0001', exportedAt: '2026-11-02T00:00:05.000Z' }],
+    });
+    const restating = await ledger.updateWindow('sp_ages', '2026-11-01T23:00:00Z', '2026-11-02T00:00:00Z', {
+      changes: {
+        restatement: {
+          age: 'P1D',
+          state: 'IN_FLIGHT',
+          exportId: 'ex_01kak3f4v2qz7m9d8c5b4a0002',
+          exportIds: ['ex_01kak3f4v2qz7m9d8c5b4a0002'],
+          attempts: 1,
+          dueSince: '2026-11-03T00:00:00.000Z',
+        },
+        dueAt: '2026-11-03T00:15:00.000Z',
+      },
+    });
+    const due = await ledger.findDueWindows('2026-11-03T01:00:00.000Z', 10);
+
+    // Assess
+    expect((await ledger.listWatermarks('sp_ages'))[0]?.restate).toEqual(['P1D', 'P7D']);
+    expect(restating?.state).toBe('COVERED');
+    expect(restating?.restate).toEqual(['P1D', 'P7D']);
+    expect(restating?.versions).toHaveLength(1);
+    expect(restating?.restatement?.exportId).toBe('ex_01kak3f4v2qz7m9d8c5b4a0002');
+    expect(due.map((window) => [window.spotId, window.restatement?.state])).toContainEqual([
+      'sp_ages',
+      'IN_FLIGHT',
+    ]);
+  });
+});
