@@ -7,12 +7,15 @@ import S3rver from '@20minutes/s3rver';
 import { S3Client } from '@aws-sdk/client-s3';
 import { AWS_CONNECTION_TIMEOUT_MS, AWS_REQUEST_TIMEOUT_MS } from '../lib/runtime/AwsClients';
 import { PresignedArchiveReader } from '../lib/s3/PresignedArchiveReader';
+import { objectVersioning, type S3rverStore } from './objectVersioning';
 import { LOCAL_ARCHIVE_BUCKET } from '../lib/settings/localRuntimeLayout';
 
 /** The stand-in accepts requests signed with this key pair only. */
 const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 const LOOPBACK_HOST = '127.0.0.1';
 const LOCAL_S3_REGION = 'us-east-1';
+/** Noncurrent versions, beside the buckets (bucket names cannot start with `_`). */
+const VERSIONS_FOLDER = '_versions';
 
 export interface LocalS3 {
   endpoint: string;
@@ -27,7 +30,7 @@ export interface LocalS3 {
 /**
  * S3's API in this process (s3rver), on loopback, the way dynalite stands in for DynamoDB:
  * the archive's S3 adapter runs against it unchanged, multipart uploads and presigned GETs
- * included. Objects live under `directory` (a temporary one, removed on close, when omitted).
+ * included, and versioning (./objectVersioning.ts). Objects live under `directory` (a temporary one, removed on close, when omitted).
  */
 export async function startLocalS3(options: { directory?: string; port?: number } = {}): Promise<LocalS3> {
   const temporary =
@@ -44,6 +47,9 @@ export async function startLocalS3(options: { directory?: string; port?: number 
     // Created by the stand-in itself, like the table dynalite serves.
     configureBuckets: [{ name: LOCAL_ARCHIVE_BUCKET, configs: [] }],
   });
+  // Versioned like the deployed bucket: overwritten and deleted objects stay as noncurrent versions.
+  const internals = server as unknown as { store: S3rverStore; middleware: unknown[] };
+  internals.middleware.unshift(objectVersioning(internals.store, join(directory, VERSIONS_FOLDER)));
   const address = (await server.run()) as AddressInfo;
   const endpoint = `http://${LOOPBACK_HOST}:${address.port}`;
   const client = new S3Client({

@@ -5,6 +5,7 @@ import { crc32, createGzip, constants as zlibConstants } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import type { ArchivedFile } from '../exports/record/ExportArchive';
 import { CsvRecordCounter } from './CsvRecordCounter';
+import { CsvUserRowFilter, type CsvUserRowFilterOptions } from './CsvUserRowFilter';
 import { CorruptArchiveError, TableRowCountMismatchError } from './errors';
 import { CommentParquetTee } from './parquet/CommentParquetTee';
 import type { CommentFileLineage } from './parquet/CommentParquetWriter';
@@ -51,6 +52,8 @@ export interface ArchiveZipFileOptions {
   nextTarget: (entryName: string) => ZipEntryTarget;
   /** Also writes each CSV as Parquet, to its target's `parquetKey`; without it, only the CSV is stored. */
   parquet?: ZipEntryParquetOptions;
+  /** Stores every CSV without these users' records (the spot's suppressed users), counting them per file. */
+  without?: CsvUserRowFilterOptions;
 }
 
 /**
@@ -83,12 +86,20 @@ export async function archiveZipFile(options: ArchiveZipFileOptions): Promise<Ar
               }),
             }
           : undefined;
-      const stored = await storeEntry(zip, entry, target.key, options.storage, parquet);
+      const { rowsLeftOut, ...stored } = await storeEntry(
+        zip,
+        entry,
+        target.key,
+        options.storage,
+        parquet,
+        options.without,
+      );
       files.push({
         name,
         key: target.key,
         sourceLink: options.sourceLink,
         ...stored,
+        ...(options.without !== undefined && { rowsSuppressed: rowsLeftOut }),
       });
     }
     return files;
@@ -108,9 +119,53 @@ async function storeEntry(
   key: string,
   storage: ArchiveWriter,
   parquet: EntryParquet | undefined,
-): Promise<Pick<ArchivedFile, 'bytes' | 'sha256' | 'rows' | 'parquet'>> {
+  suppressed: CsvUserRowFilterOptions | undefined,
+): Promise<StoredCsv> {
   const source = await openEntry(zip, entry);
-  const check = new EntryCheck(entry);
+  return storeCsv({
+    source,
+    checks: [new EntryCheck(entry)],
+    key,
+    storage,
+    ...(parquet !== undefined && { parquet }),
+    ...(suppressed !== undefined && { without: suppressed }),
+    label: entry.fileName,
+    readError: (error) => asCorrupt(error, entry),
+  });
+}
+
+/** A stored CSV: its gzip object, its Parquet file, and the records left out of both. */
+export type StoredCsv = Pick<ArchivedFile, 'bytes' | 'sha256' | 'rows' | 'parquet'> & {
+  /** Records of the users it was stored without; 0 when none was named. */
+  rowsLeftOut: number;
+};
+
+export interface StoreCsvOptions {
+  /** The CSV's bytes, uncompressed. */
+  source: Readable;
+  /** Transforms the bytes pass through first, as they are (the zip entry's CRC and size check). */
+  checks?: Transform[];
+  key: string;
+  storage: ArchiveWriter;
+  /** Also writes the rows as this Parquet file. */
+  parquet?: ZipEntryParquetOptions & { key: string; lineage: CommentFileLineage };
+  /** Stores the CSV (and its Parquet file) without these users' records. */
+  without?: CsvUserRowFilterOptions;
+  /** What errors name the file by. */
+  label: string;
+  /** What a failure to read or transform the bytes (not to store them) is thrown as. */
+  readError?: (error: unknown) => unknown;
+}
+
+/**
+ * Stores one CSV gzip-compressed under `key`, and with `parquet` its rows as a Parquet file, in one
+ * streamed pass, optionally without some users' records: the archive stores each zip entry this
+ * way, and an erasure rewrites an archived file this way.
+ * @throws TableRowCountMismatchError when the Parquet file's rows are not the CSV's
+ */
+export async function storeCsv(options: StoreCsvOptions): Promise<StoredCsv> {
+  const { parquet } = options;
+  const filter = options.without === undefined ? undefined : new CsvUserRowFilter(options.without);
   const counter = new CsvRecordCounter();
   const digest = new DigestMeter();
   const body = new PassThrough();
@@ -125,8 +180,9 @@ async function storeEntry(
           ...(parquet.rowGroupRows !== undefined && { rowGroupRows: parquet.rowGroupRows }),
         });
   const piping = pipeline([
-    source,
-    check,
+    options.source,
+    ...(options.checks ?? []),
+    ...(filter === undefined ? [] : [filter]),
     counter,
     new PieceCollector(CSV_PIECE_BYTES),
     ...(tee === undefined ? [] : [tee]),
@@ -135,18 +191,23 @@ async function storeEntry(
     digest,
     body,
   ]);
-  const uploads = [upload(storage, key, body, { contentType: ARCHIVED_FILE_CONTENT_TYPE })];
+  const uploads = [upload(options.storage, options.key, body, { contentType: ARCHIVED_FILE_CONTENT_TYPE })];
   if (parquet !== undefined && parquetBody !== undefined) {
-    uploads.push(upload(storage, parquet.key, parquetBody, { contentType: PARQUET_FILE_CONTENT_TYPE }));
+    uploads.push(upload(options.storage, parquet.key, parquetBody, { contentType: PARQUET_FILE_CONTENT_TYPE }));
   }
   const [piped, ...uploaded] = await Promise.allSettled([piping, ...uploads]);
-  if (piped?.status === 'rejected') throw asCorrupt(piped.reason, entry);
+  if (piped?.status === 'rejected') throw options.readError === undefined ? piped.reason : options.readError(piped.reason);
   for (const outcome of uploaded) if (outcome.status === 'rejected') throw outcome.reason;
-  const stored = { bytes: digest.bytes, sha256: digest.sha256(), rows: counter.rows };
+  const stored = {
+    bytes: digest.bytes,
+    sha256: digest.sha256(),
+    rows: counter.rows,
+    rowsLeftOut: filter?.removed ?? 0,
+  };
   if (tee === undefined || parquet === undefined) return stored;
   if (tee.rows !== counter.rows) {
     throw new TableRowCountMismatchError(
-      `${entry.fileName}: ${counter.rows} rows counted in the CSV, but ${tee.rows} written to its Parquet file`,
+      `${options.label}: ${counter.rows} rows counted in the CSV, but ${tee.rows} written to its Parquet file`,
     );
   }
   return {

@@ -90,6 +90,7 @@ export async function archivedFiles(
       bytes: file.bytes,
       sha256: file.sha256,
       rows: file.rows,
+      ...(file.rowsSuppressed !== undefined && { rowsSuppressed: file.rowsSuppressed }),
       url: await storage.downloadUrl(file.key, deps.archiveSettings.urlExpirySeconds),
       urlExpiresAt,
     })),

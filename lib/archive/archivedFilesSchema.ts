@@ -35,6 +35,13 @@ export const archiveSummarySchema = z
         ),
       ),
     catalogReason: z.optional(z.string()),
+    rowsSuppressed: z
+      .optional(z.int().check(z.gte(0)))
+      .check(
+        z.describe(
+          "Records of the spot's erased users left out before the files were written; present when the spot had any.",
+        ),
+      ),
   })
   .register(z.globalRegistry, {
     id: 'ArchiveSummary',
@@ -45,7 +52,10 @@ export const archiveSummarySchema = z
 export type ArchiveSummaryView = z.infer<typeof archiveSummarySchema>;
 
 /** An export's archive as the API shows it: PENDING, ARCHIVED, FAILED, or NONE with nothing to archive. */
-export type ArchiveView = Omit<ArchiveSummaryView, 'files' | 'rows' | 'catalog' | 'catalogReason'>;
+export type ArchiveView = Omit<
+  ArchiveSummaryView,
+  'files' | 'rows' | 'rowsSuppressed' | 'catalog' | 'catalogReason'
+>;
 
 export const archiveStateSchema = z
   .object({
@@ -81,6 +91,9 @@ export const archivedFileSchema = z
     bytes: z.int().check(z.gte(0), z.describe('Size of the stored `.csv.gz`.')),
     sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/), z.describe('Hex SHA-256 of the stored `.csv.gz`.')),
     rows: z.int().check(z.gte(0), z.describe('CSV records, header excluded.')),
+    rowsSuppressed: z
+      .optional(z.int().check(z.gte(0)))
+      .check(z.describe("Records of the spot's erased users left out before the file was written.")),
     url: z
       .string()
       .check(z.describe('Fetches the stored `.csv.gz`, no header needed, until `urlExpiresAt`.')),

@@ -94,3 +94,25 @@ export interface TablePartitions {
    */
   register(spotId: string, date: string): Promise<void>;
 }
+
+/** One stored version of an object (the bucket is versioned). */
+export interface ObjectVersion {
+  versionId: string;
+  /** The current version; the others are noncurrent (kept by the bucket after an overwrite or delete). */
+  isLatest: boolean;
+}
+
+/**
+ * What an erasure does to the archive beyond writing: reads archived objects whole or streamed,
+ * and removes versions of them for good (S3 ListObjectVersions and DeleteObject with a version id).
+ */
+export interface ArchiveObjects {
+  /** The object's bytes as a stream. @throws ArchivedObjectMissingError */
+  open(key: string): Promise<Readable>;
+  /** The whole object (a manifest). @throws ArchivedObjectMissingError */
+  read(key: string): Promise<Uint8Array>;
+  /** Every version of exactly this key, delete markers included, current first. */
+  versionsOf(key: string): Promise<ObjectVersion[]>;
+  /** Deletes one version for good (no delete marker is left). */
+  deleteVersion(key: string, versionId: string): Promise<void>;
+}

@@ -57,6 +57,7 @@ function archiveSummary(record: ExportRecord): ArchiveSummaryView {
     ...(files > 0 && rows !== undefined && { rows }),
     ...(archive?.catalog !== undefined && { catalog: archive.catalog }),
     ...(archive?.catalogReason !== undefined && { catalogReason: archive.catalogReason }),
+    ...(archive?.rowsSuppressed !== undefined && { rowsSuppressed: archive.rowsSuppressed }),
   };
 }
 

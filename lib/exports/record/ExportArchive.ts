@@ -37,6 +37,11 @@ export interface ArchivedFile {
   rows: number;
   /** 1-based position of the upstream link the file came from. */
   sourceLink: number;
+  /**
+   * Records of the spot's suppressed users (erased, kept out of later exports) left out before the
+   * file was written; present when the spot had any suppressed user at archive time.
+   */
+  rowsSuppressed?: number;
   /** The same rows as a Parquet file of the `comment_rows` table; absent in archives made before it existed. */
   parquet?: ArchivedParquetFile;
 }
@@ -67,6 +72,8 @@ export interface ExportArchive {
   rows?: number;
   /** Stored bytes of every file. */
   bytes?: number;
+  /** Records of suppressed users left out of every file; present when the spot had any. */
+  rowsSuppressed?: number;
   /**
    * Object key of the manifest: JSON `{"files": ArchivedFile[], "parquetSchema": …}` of every
    * file, in order (ArchiveManifest).

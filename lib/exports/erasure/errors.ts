@@ -1,0 +1,43 @@
+import { ServiceError } from '../../errors/ClassifiedError';
+import { type Problem, ProblemType } from '../../errors/problems';
+import type { ErasureRecord } from './ErasureRecord';
+
+/** No erasure with this id for this spot (an unknown id, a malformed one and another spot's alike). */
+export class ErasureNotFoundError extends ServiceError {
+  override name = 'ErasureNotFoundError';
+  readonly spotId: string;
+  readonly erasureId: string;
+
+  constructor(spotId: string, erasureId: string, options?: ErrorOptions) {
+    super(`Erasure ${erasureId} of spot ${spotId} not found`, options);
+    this.spotId = spotId;
+    this.erasureId = erasureId;
+  }
+
+  override get problem(): Problem {
+    return { type: ProblemType.ERASURE_NOT_FOUND };
+  }
+}
+
+/** The erasure of this user exists already: the request is that erasure. */
+export class ErasureAlreadyExistsError extends ServiceError {
+  override name = 'ErasureAlreadyExistsError';
+  /** Undefined only if it vanished between the refused write and the read. */
+  readonly existing: ErasureRecord | undefined;
+
+  constructor(existing: ErasureRecord | undefined, options?: ErrorOptions) {
+    super(`The erasure exists already`, options);
+    this.existing = existing;
+  }
+}
+
+/** Another run wrote the erasure since it was read (or holds its lease): this run stops. */
+export class ErasureChangedError extends ServiceError {
+  override name = 'ErasureChangedError';
+  readonly current: ErasureRecord | undefined;
+
+  constructor(spotId: string, erasureId: string, current: ErasureRecord | undefined, options?: ErrorOptions) {
+    super(`Erasure ${erasureId} of spot ${spotId} changed concurrently`, options);
+    this.current = current;
+  }
+}

@@ -1,0 +1,53 @@
+import { ErasureAlreadyExistsError } from './errors';
+import { type ErasureRecord, ErasureStatus, erasureIdOf } from './ErasureRecord';
+import type { ErasureStore, SuppressionList } from './ports';
+
+export interface RequestErasureDependencies {
+  erasures: ErasureStore;
+  suppressions: SuppressionList;
+  /** Epoch ms. */
+  now: () => number;
+}
+
+export interface RequestErasureResult {
+  record: ErasureRecord;
+  /** False when the request is an erasure of the same user asked for before. */
+  created: boolean;
+}
+
+/**
+ * Asks for a user to be erased from a spot's archive. The user joins the spot's suppression list
+ * first, so every export archived from now on is stored without their rows; then the erasure is
+ * recorded RUNNING (the run rewrites what is archived already). Two requests for the same user are
+ * one erasure; a FAILED one is taken up again.
+ */
+export async function requestErasure(
+  deps: RequestErasureDependencies,
+  command: { spotId: string; userId: string },
+): Promise<RequestErasureResult> {
+  const { spotId, userId } = command;
+  const erasureId = erasureIdOf(spotId, userId);
+  const at = new Date(deps.now()).toISOString();
+  await deps.suppressions.suppress(spotId, userId, erasureId, at);
+  try {
+    const record = await deps.erasures.create({
+      spotId,
+      erasureId,
+      userId,
+      status: ErasureStatus.RUNNING,
+      requestedAt: at,
+      updatedAt: at,
+      exportsDone: [],
+      filesRead: 0,
+      files: [],
+    });
+    return { record, created: true };
+  } catch (error) {
+    if (!(error instanceof ErasureAlreadyExistsError) || error.existing === undefined) throw error;
+    const existing = error.existing;
+    if (existing.status !== ErasureStatus.FAILED) return { record: existing, created: false };
+    const { reason: _reason, verification: _verification, ...rest } = existing;
+    const retried = await deps.erasures.save({ ...rest, status: ErasureStatus.RUNNING, updatedAt: at });
+    return { record: retried, created: false };
+  }
+}
