@@ -6,6 +6,7 @@ import { parseWorkflowTask } from '../lib/exports/workflow/workflowTaskInput';
 import { HandlerNames } from '../lib/http/routeTable';
 import {
   dynamoDbArchiveRecordsFactory,
+  dynamoDbSuppressionListFactory,
   dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
 } from '../lib/runtime/adapterFactories/dynamoDbFactories';
@@ -65,6 +66,7 @@ export const handler = makeArchiveHandler(
     store: dynamoDbExportStoreFactory,
     coverage: dynamoDbCoverageLedgerFactory,
     archives: dynamoDbArchiveRecordsFactory,
+    suppressions: dynamoDbSuppressionListFactory,
     archiveWriter: s3ArchiveWriterFactory,
     partitions: glueTablePartitionsFactory,
     archiveEvents: eventBridgeArchiveEventsFactory,

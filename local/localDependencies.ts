@@ -10,6 +10,7 @@ import type { ExportMetrics } from '../lib/exports/record/ports';
 import type { PollingWorkflows } from '../lib/exports/workflow/ports';
 import {
   dynamoDbArchiveRecordsFactory,
+  dynamoDbSuppressionListFactory,
   dynamoDbBackfillStoreFactory,
   dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
@@ -95,6 +96,7 @@ export function localDependencies(parts: LocalDependencyParts): {
     {
       ...lifecycle,
       archives: dynamoDbArchiveRecordsFactory,
+      suppressions: dynamoDbSuppressionListFactory,
       archiveWriter: s3ArchiveWriterFactory,
       archiveReader: () => archiveStorage.archiveReader(),
       // DuckDB (`openweb-exports query`) reads the partitions from the keys: nothing to register.

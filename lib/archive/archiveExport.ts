@@ -10,6 +10,7 @@ import {
   type ExportArchive,
   INLINE_FILES_MAX_BYTES,
 } from '../exports/record/ExportArchive';
+import type { SuppressionList } from '../exports/erasure/ports';
 import type { ExportRecord } from '../exports/record/ExportRecord';
 import { itemsWithin } from '../exports/record/ExportRecord';
 import { ExportStatus } from '../exports/record/ExportStatus';
@@ -45,6 +46,8 @@ export interface ArchiveDependencies extends WindowOutcomeDependencies {
   partitions: TablePartitions;
   archiveEvents: ArchiveEvents;
   archiveSettings: ArchiveSettings;
+  /** The spot's erased users: their rows are left out of every file before it is written. */
+  suppressions: Pick<SuppressionList, 'suppressedUsers'>;
   fetch?: typeof fetch;
 }
 
@@ -213,6 +216,13 @@ async function storeEveryFile(deps: ArchiveDependencies, record: ExportRecord): 
     if (rejection !== undefined)
       throw new ArchiveRejectedError(`link ${index + 1} is refused by the download policy (${rejection})`);
   });
+  // Read once the archive is claimed: a user suppressed before the claim is left out; one suppressed
+  // later is swept by the erasure, which waits for this archive to finish.
+  const suppressed = await deps.suppressions.suppressedUsers(record.spotId);
+  const without =
+    suppressed.length === 0
+      ? undefined
+      : { delimiter: record.request.delimiter ?? DEFAULT_CSV_DELIMITER, userIds: new Set(suppressed) };
   const scratch = await mkdtemp(join(tmpdir(), 'openweb-archive-'));
   try {
     const files: ArchivedFile[] = [];
@@ -239,6 +249,7 @@ async function storeEveryFile(deps: ArchiveDependencies, record: ExportRecord): 
             };
           },
           ...(writeTable && { parquet: parquetOptions(record) }),
+          ...(without !== undefined && { without }),
         })),
       );
       await rm(zipPath, { force: true });
@@ -250,7 +261,7 @@ async function storeEveryFile(deps: ArchiveDependencies, record: ExportRecord): 
 }
 
 /** The export's CSV delimiter and the lineage every row of its Parquet files carries. */
-function parquetOptions(record: ExportRecord): ZipEntryParquetOptions {
+export function parquetOptions(record: ExportRecord): ZipEntryParquetOptions {
   const { request } = record;
   return {
     delimiter: request.delimiter ?? DEFAULT_CSV_DELIMITER,
@@ -282,6 +293,9 @@ async function storeManifest(
     fileCount: files.length,
     rows: files.reduce((sum, file) => sum + file.rows, 0),
     bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+    ...(files.some((file) => file.rowsSuppressed !== undefined) && {
+      rowsSuppressed: files.reduce((sum, file) => sum + (file.rowsSuppressed ?? 0), 0),
+    }),
     manifestKey,
   };
 }

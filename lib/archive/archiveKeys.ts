@@ -51,3 +51,18 @@ export function commentTableObjectKey(
 ): string {
   return `${commentRowsPartitionPrefix(spotId, partitionDate)}${exportId}-${fileNumber}.parquet`;
 }
+
+const REVISABLE_KEY = /^(.*?)(?:\.r(\d+))?(\.csv\.gz|\.parquet)$/;
+
+/**
+ * The key of the next revision of an archived data file, beside it: `…/3.csv.gz` → `…/3.r1.csv.gz`
+ * → `…/3.r2.csv.gz`, `…/<exportId>-3.parquet` → `…/<exportId>-3.r1.parquet`. A rewritten file
+ * (an erasure) gets a key of its own, so the manifest switches from the old file to the new one
+ * in one write, and a reader never sees a file that disagrees with the manifest it read.
+ */
+export function revisedObjectKey(key: string): string {
+  const match = REVISABLE_KEY.exec(key);
+  if (match === null) throw new RangeError(`${key} is not an archived data file`);
+  const [, stem, revision, extension] = match;
+  return `${stem}.r${Number(revision ?? 0) + 1}${extension}`;
+}

@@ -60,6 +60,15 @@ export interface ArchiveRecords {
   recordCatalogRegistered(spotId: string, exportId: string): Promise<boolean>;
 }
 
+/** An archived export's record rewritten by an erasure (the exports table). */
+export interface ArchiveRevisions {
+  /**
+   * Replaces an ARCHIVED export's archive state (its files rewritten without an erased user's rows);
+   * refused unless the archive is ARCHIVED. @throws ArchiveClaimRefusedError
+   */
+  revise(spotId: string, exportId: string, archive: ExportArchive): Promise<ExportRecord>;
+}
+
 /** Where a finished archive is announced (the export bus), so consumers load the files without polling. */
 export interface ArchiveEvents {
   publishArchived(record: ExportRecord): Promise<void>;

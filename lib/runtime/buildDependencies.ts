@@ -9,6 +9,7 @@ import type {
   TablePartitions,
 } from '../archive/ports';
 import { type Config, ConfigError } from '../config';
+import type { ErasureStore, SuppressionList } from '../exports/erasure/ports';
 import type { ExportDependencies } from '../exports/ExportDependencies';
 import type { FreshnessMarks } from '../exports/fleet/ports';
 import type { ExportSettings } from '../exports/record/ExportSettings';
@@ -31,6 +32,10 @@ export interface Dependencies extends ExportDependencies {
   /** The query table's partitions (Glue in AWS); the archive registers each one it writes to. */
   partitions: TablePartitions;
   archiveSettings: ArchiveSettings;
+  /** The erasures' records. */
+  erasures: ErasureStore;
+  /** The spots' erased users, left out of every archive. */
+  suppressions: SuppressionList;
   /** The fetch of the upstream client and of archive downloads; the global one unless given. */
   fetch?: typeof fetch;
 }

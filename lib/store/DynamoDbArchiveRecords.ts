@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ArchiveClaimRefusedError } from '../archive/errors';
-import type { ArchiveClaim, ArchiveRecords } from '../archive/ports';
+import type { ArchiveClaim, ArchiveRecords, ArchiveRevisions } from '../archive/ports';
 import { ArchiveStatus, CatalogStatus, type ExportArchive } from '../exports/record/ExportArchive';
 import type { ExportRecord } from '../exports/record/ExportRecord';
 import { ExportStatus } from '../exports/record/ExportStatus';
@@ -16,7 +16,7 @@ export interface DynamoDbArchiveRecordsOptions {
 }
 
 /** The `archive` attribute of export items: claimed by one run at a time, finished only by it. */
-export class DynamoDbArchiveRecords implements ArchiveRecords {
+export class DynamoDbArchiveRecords implements ArchiveRecords, ArchiveRevisions {
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
   readonly #links: DynamoDbExportLinks;
@@ -81,6 +81,15 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
         values: { ':pending': ArchiveStatus.PENDING, ':runId': runId },
       },
     );
+  }
+
+  async revise(spotId: string, exportId: string, archive: ExportArchive): Promise<ExportRecord> {
+    return this.#write(spotId, exportId, withoutUndefined({ ...archive }), {
+      index: 'keep',
+      condition: 'attribute_exists(#pk) AND #archive.#archiveStatus = :archived',
+      names: {},
+      values: { ':archived': ArchiveStatus.ARCHIVED },
+    });
   }
 
   async lapseClaim(spotId: string, exportId: string, runId: string, at: string): Promise<boolean> {
@@ -162,20 +171,25 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
     exportId: string,
     archive: ExportArchive,
     expression: {
-      index: { partition: string; dueAt: string } | 'remove';
+      index: { partition: string; dueAt: string } | 'remove' | 'keep';
       condition: string;
       names: Record<string, string>;
       values: Record<string, unknown>;
     },
   ): Promise<ExportRecord> {
     const index =
-      expression.index === 'remove'
-        ? { update: ' REMOVE #activeIndexPk, #activeIndexSk', set: '', values: {} }
-        : {
-            update: '',
-            set: ', #activeIndexPk = :indexPartition, #activeIndexSk = :indexDueAt',
-            values: { ':indexPartition': expression.index.partition, ':indexDueAt': expression.index.dueAt },
-          };
+      expression.index === 'keep'
+        ? { update: '', set: '', values: {} }
+        : expression.index === 'remove'
+          ? { update: ' REMOVE #activeIndexPk, #activeIndexSk', set: '', values: {} }
+          : {
+              update: '',
+              set: ', #activeIndexPk = :indexPartition, #activeIndexSk = :indexDueAt',
+              values: {
+                ':indexPartition': expression.index.partition,
+                ':indexDueAt': expression.index.dueAt,
+              },
+            };
     try {
       const { Attributes } = await this.#client.send(
         new UpdateCommand({
@@ -187,10 +201,13 @@ export class DynamoDbArchiveRecords implements ArchiveRecords {
             '#pk': ExportTableAttribute.partitionKey,
             '#archive': 'archive',
             '#archiveStatus': 'status',
-            '#runId': 'runId',
+            // DynamoDB refuses a name the expressions do not use.
+            ...(expression.condition.includes('#runId') && { '#runId': 'runId' }),
             '#version': 'version',
-            '#activeIndexPk': ExportTableAttribute.activeIndexPartitionKey,
-            '#activeIndexSk': ExportTableAttribute.activeIndexSortKey,
+            ...(expression.index !== 'keep' && {
+              '#activeIndexPk': ExportTableAttribute.activeIndexPartitionKey,
+              '#activeIndexSk': ExportTableAttribute.activeIndexSortKey,
+            }),
             ...expression.names,
           },
           ExpressionAttributeValues: {

@@ -15,6 +15,8 @@ import type { ExportStatus } from '../exports/record/ExportStatus';
  * | watermark       | SPOT#<spotId> | WATERMARK#<schedule> | –                                    | –                                |
  * | freshness mark  | SPOT#<spotId> | FRESHNESS            | –                                    | FRESHNESS_DUE / checkAt          |
  * | backfill        | SPOT#<spotId> | BACKFILL#<id>        | –                                    | BACKFILL_OPEN / createdAt (while its windows are being recorded) |
+ * | erasure         | SPOT#<spotId> | ERASURE#<erasureId>  | –                                    | ERASURE_RUNNING / leaseUntil ?? requestedAt (while RUNNING) |
+ * | suppressed user | SPOT#<spotId> | SUPPRESSED#<userId>  | –                                    | –                                |
  * | auth pacing     | UPSTREAM_AUTH | PACING               | –                                    | –                                |
  *
  * Export ids sort by creation time, so a descending query lists newest first
@@ -33,6 +35,8 @@ export const EntityType = {
   scheduleWatermark: 'SCHEDULE_WATERMARK',
   backfill: 'BACKFILL',
   freshnessMark: 'FRESHNESS_MARK',
+  erasure: 'ERASURE',
+  suppressedUser: 'SUPPRESSED_USER',
   authPacing: 'AUTH_PACING',
   restatementBudget: 'RESTATEMENT_BUDGET',
 } as const;
@@ -62,6 +66,8 @@ export const ReconcilerIndexPartition = {
   BACKFILL_OPEN: 'BACKFILL_OPEN',
   /** Freshness marks, by when the freshness watch measures their spot next. */
   FRESHNESS_DUE: 'FRESHNESS_DUE',
+  /** RUNNING erasures, by when their run's lease lapses (else when they were asked for). */
+  ERASURE_RUNNING: 'ERASURE_RUNNING',
 } as const;
 
 export type ReconcilerIndexPartition =
@@ -120,6 +126,19 @@ export const BACKFILL_SORT_KEY_PREFIX = 'BACKFILL#';
 
 export function backfillKey(spotId: string, backfillId: string): TableKey {
   return { pk: spotPartitionKey(spotId), sk: `${BACKFILL_SORT_KEY_PREFIX}${backfillId}` };
+}
+
+export const ERASURE_SORT_KEY_PREFIX = 'ERASURE#';
+
+export function erasureKey(spotId: string, erasureId: string): TableKey {
+  return { pk: spotPartitionKey(spotId), sk: `${ERASURE_SORT_KEY_PREFIX}${erasureId}` };
+}
+
+/** Sort-key prefix of a spot's suppression list: one item per user. */
+export const SUPPRESSED_USER_SORT_KEY_PREFIX = 'SUPPRESSED#';
+
+export function suppressedUserKey(spotId: string, userId: string): TableKey {
+  return { pk: spotPartitionKey(spotId), sk: `${SUPPRESSED_USER_SORT_KEY_PREFIX}${userId}` };
 }
 
 /** Whether the spot was last announced stale: one `Coverage Stale` per episode. */

@@ -9,6 +9,7 @@ import { newExportId } from '../../lib/exports/record/exportId';
 import { downloadLinkPolicy } from '../../lib/openweb/downloadLinkPolicy';
 import { S3ArchiveWriter } from '../../lib/s3/S3ArchiveWriter';
 import { DynamoDbArchiveRecords } from '../../lib/store/DynamoDbArchiveRecords';
+import { DynamoDbSuppressionList } from '../../lib/store/DynamoDbSuppressionList';
 import type { LocalS3 } from '../../local/localS3';
 import type { ExportHarness } from './exportHarness';
 
@@ -48,6 +49,7 @@ export function archiveDependenciesOn(
     store: h.store,
     archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
     archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
+    suppressions: new DynamoDbSuppressionList({ client: h.table.documentClient, tableName: h.table.tableName }),
     partitions: PATH_TABLE_PARTITIONS,
     archiveEvents: { publishArchived: async () => {} },
     coverage: h.coverage,

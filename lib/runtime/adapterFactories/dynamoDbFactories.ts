@@ -1,10 +1,12 @@
 import { DynamoDbArchiveRecords } from '../../store/DynamoDbArchiveRecords';
 import { DynamoDbBackfillStore } from '../../store/DynamoDbBackfillStore';
 import { DynamoDbCoverageLedger } from '../../store/DynamoDbCoverageLedger';
+import { DynamoDbErasureStore } from '../../store/DynamoDbErasureStore';
 import { DynamoDbExportStore } from '../../store/DynamoDbExportStore';
 import { DynamoDbFreshnessMarks } from '../../store/DynamoDbFreshnessMarks';
 import { DynamoDbIdempotencyKeys } from '../../store/DynamoDbIdempotencyKeys';
 import { DynamoDbSpotLocks } from '../../store/DynamoDbSpotLocks';
+import { DynamoDbSuppressionList } from '../../store/DynamoDbSuppressionList';
 import type { AdapterContext, AdapterFactory } from '../buildDependencies';
 import { requiredResource } from './requiredResource';
 
@@ -39,3 +41,11 @@ export const dynamoDbBackfillStoreFactory: AdapterFactory<'backfills'> = (contex
 /** The spots' freshness marks, beside the ledger on the same table. */
 export const dynamoDbFreshnessMarksFactory: AdapterFactory<'freshnessMarks'> = (context) =>
   new DynamoDbFreshnessMarks(table(context));
+
+/** The erasures, beside the records on the same table. */
+export const dynamoDbErasureStoreFactory: AdapterFactory<'erasures'> = (context) =>
+  new DynamoDbErasureStore(table(context));
+
+/** The spots' suppressed users, beside the records on the same table. */
+export const dynamoDbSuppressionListFactory: AdapterFactory<'suppressions'> = (context) =>
+  new DynamoDbSuppressionList(table(context));

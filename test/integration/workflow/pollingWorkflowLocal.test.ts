@@ -73,6 +73,7 @@ describe('the synthesized polling workflow run locally against the real handlers
           tableName: h.table.tableName,
         }),
         archiveWriter: new S3ArchiveWriter(bucket),
+        suppressions: { suppressedUsers: async () => [] },
         partitions: PATH_TABLE_PARTITIONS,
         archiveEvents: { publishArchived: async () => {} },
         archiveSettings,

@@ -1,0 +1,159 @@
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ErasureAlreadyExistsError, ErasureChangedError } from '../exports/erasure/errors';
+import { type ErasureRecord, ErasureStatus, type NewErasureRecord } from '../exports/erasure/ErasureRecord';
+import type { ErasurePage, ErasureStore } from '../exports/erasure/ports';
+import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
+import { withoutUndefined } from './exportItem';
+import { clampLimit } from './exportListing';
+import { decodePaginationToken, encodePaginationToken } from './paginationToken';
+import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
+import {
+  ERASURE_SORT_KEY_PREFIX,
+  EntityType,
+  erasureKey,
+  ReconcilerIndexPartition,
+  spotPartitionKey,
+} from './tableKeys';
+
+export interface DynamoDbErasureStoreOptions {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+}
+
+/**
+ * The erasures on the exports table: one item per erasure in its spot's partition, written whole
+ * and only over the version read. While RUNNING it sits in the reconciler index
+ * (`ERASURE_RUNNING`, by when its lease lapses), so a run that died is resumed.
+ */
+export class DynamoDbErasureStore implements ErasureStore {
+  readonly #client: DynamoDBDocumentClient;
+  readonly #tableName: string;
+
+  constructor(options: DynamoDbErasureStoreOptions) {
+    this.#client = options.client;
+    this.#tableName = options.tableName;
+  }
+
+  async create(record: NewErasureRecord): Promise<ErasureRecord> {
+    const created: ErasureRecord = { ...record, version: 1 };
+    try {
+      await this.#client.send(
+        new PutCommand({
+          TableName: this.#tableName,
+          Item: erasureItem(created),
+          ConditionExpression: 'attribute_not_exists(#pk)',
+          ExpressionAttributeNames: { '#pk': ExportTableAttribute.partitionKey },
+        }),
+      );
+      return created;
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      throw new ErasureAlreadyExistsError(await this.get(record.spotId, record.erasureId), { cause: error });
+    }
+  }
+
+  async get(spotId: string, erasureId: string): Promise<ErasureRecord | undefined> {
+    const { Item } = await this.#client.send(
+      new GetCommand({ TableName: this.#tableName, Key: erasureKey(spotId, erasureId), ConsistentRead: true }),
+    );
+    return Item === undefined ? undefined : erasureOf(Item);
+  }
+
+  async save(next: ErasureRecord): Promise<ErasureRecord> {
+    const saved: ErasureRecord = { ...next, version: next.version + 1 };
+    try {
+      await this.#client.send(
+        new PutCommand({
+          TableName: this.#tableName,
+          Item: erasureItem(saved),
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': next.version },
+        }),
+      );
+      return saved;
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      const current = await this.get(next.spotId, next.erasureId);
+      throw new ErasureChangedError(next.spotId, next.erasureId, current, { cause: error });
+    }
+  }
+
+  async listForSpot(spotId: string, options: { limit: number; nextToken?: string }): Promise<ErasurePage> {
+    const pk = spotPartitionKey(spotId);
+    const startKey =
+      options.nextToken === undefined
+        ? undefined
+        : decodePaginationToken(options.nextToken, {
+            attributeNames: [ExportTableAttribute.partitionKey, ExportTableAttribute.sortKey],
+            fixedValues: { [ExportTableAttribute.partitionKey]: pk },
+            prefixes: { [ExportTableAttribute.sortKey]: ERASURE_SORT_KEY_PREFIX },
+          });
+    const { Items = [], LastEvaluatedKey } = await this.#client.send(
+      new QueryCommand({
+        TableName: this.#tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: {
+          '#pk': ExportTableAttribute.partitionKey,
+          '#sk': ExportTableAttribute.sortKey,
+        },
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': ERASURE_SORT_KEY_PREFIX },
+        Limit: clampLimit(options.limit),
+        ...(startKey !== undefined && { ExclusiveStartKey: startKey }),
+      }),
+    );
+    return {
+      items: Items.map(erasureOf),
+      ...(LastEvaluatedKey !== undefined && {
+        nextToken: encodePaginationToken({
+          [ExportTableAttribute.partitionKey]: String(LastEvaluatedKey[ExportTableAttribute.partitionKey]),
+          [ExportTableAttribute.sortKey]: String(LastEvaluatedKey[ExportTableAttribute.sortKey]),
+        }),
+      }),
+    };
+  }
+
+  async findRunning(beforeIso: string, limit: number): Promise<ErasureRecord[]> {
+    const { Items = [] } = await this.#client.send(
+      new QueryCommand({
+        TableName: this.#tableName,
+        IndexName: ExportTableIndex.activeByLastPolled,
+        KeyConditionExpression: '#indexPk = :running AND #indexSk < :before',
+        ExpressionAttributeNames: {
+          '#indexPk': ExportTableAttribute.activeIndexPartitionKey,
+          '#indexSk': ExportTableAttribute.activeIndexSortKey,
+        },
+        ExpressionAttributeValues: { ':running': ReconcilerIndexPartition.ERASURE_RUNNING, ':before': beforeIso },
+        ScanIndexForward: true,
+        Limit: clampLimit(limit),
+      }),
+    );
+    return Items.map(erasureOf);
+  }
+}
+
+function erasureItem(record: ErasureRecord): StoredItem {
+  return withoutUndefined({
+    ...erasureKey(record.spotId, record.erasureId),
+    [ExportTableAttribute.entityType]: EntityType.erasure,
+    ...(record.status === ErasureStatus.RUNNING && {
+      [ExportTableAttribute.activeIndexPartitionKey]: ReconcilerIndexPartition.ERASURE_RUNNING,
+      [ExportTableAttribute.activeIndexSortKey]: record.leaseUntil ?? record.requestedAt,
+    }),
+    ...record,
+    verification: record.verification === undefined ? undefined : withoutUndefined({ ...record.verification }),
+    files: record.files.map((file) => withoutUndefined({ ...file })),
+  });
+}
+
+function erasureOf(item: StoredItem): ErasureRecord {
+  const {
+    pk: _pk,
+    sk: _sk,
+    [ExportTableAttribute.entityType]: _entityType,
+    [ExportTableAttribute.activeIndexPartitionKey]: _indexPk,
+    [ExportTableAttribute.activeIndexSortKey]: _indexSk,
+    ...record
+  } = item;
+  return record as unknown as ErasureRecord;
+}
