@@ -6,9 +6,9 @@ import { parseWorkflowTask } from '../lib/exports/workflow/workflowTaskInput';
 import { HandlerNames } from '../lib/http/routeTable';
 import {
   dynamoDbArchiveRecordsFactory,
-  dynamoDbSuppressionListFactory,
   dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
+  dynamoDbSuppressionListFactory,
 } from '../lib/runtime/adapterFactories/dynamoDbFactories';
 import {
   eventBridgeArchiveEventsFactory,

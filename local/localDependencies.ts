@@ -10,13 +10,13 @@ import type { ExportMetrics } from '../lib/exports/record/ports';
 import type { PollingWorkflows } from '../lib/exports/workflow/ports';
 import {
   dynamoDbArchiveRecordsFactory,
-  dynamoDbSuppressionListFactory,
   dynamoDbBackfillStoreFactory,
   dynamoDbCoverageLedgerFactory,
   dynamoDbExportStoreFactory,
   dynamoDbFreshnessMarksFactory,
   dynamoDbIdempotencyKeysFactory,
   dynamoDbSpotLocksFactory,
+  dynamoDbSuppressionListFactory,
 } from '../lib/runtime/adapterFactories/dynamoDbFactories';
 import { openWebUpstreamFactory } from '../lib/runtime/adapterFactories/openWebUpstreamFactory';
 import { s3ArchiveWriterFactory } from '../lib/runtime/adapterFactories/s3ArchiveWriterFactory';

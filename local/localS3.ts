@@ -7,8 +7,8 @@ import S3rver from '@20minutes/s3rver';
 import { S3Client } from '@aws-sdk/client-s3';
 import { AWS_CONNECTION_TIMEOUT_MS, AWS_REQUEST_TIMEOUT_MS } from '../lib/runtime/AwsClients';
 import { PresignedArchiveReader } from '../lib/s3/PresignedArchiveReader';
-import { objectVersioning, type S3rverStore } from './objectVersioning';
 import { LOCAL_ARCHIVE_BUCKET } from '../lib/settings/localRuntimeLayout';
+import { objectVersioning, type S3rverStore } from './objectVersioning';
 
 /** The stand-in accepts requests signed with this key pair only. */
 const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };

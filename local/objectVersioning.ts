@@ -50,7 +50,10 @@ export function objectVersioning(store: S3rverStore, versionsDirectory: string):
     await copyFile(store.getResourcePath(bucket, key, 'object'), join(folder, versionId));
   }
 
-  async function noncurrentOf(bucket: string, key: string): Promise<{ versionId: string; size: number; at: Date }[]> {
+  async function noncurrentOf(
+    bucket: string,
+    key: string,
+  ): Promise<{ versionId: string; size: number; at: Date }[]> {
     const folder = versionFolder(bucket, key);
     const names = await readdir(folder).catch(() => [] as string[]);
     const versions = [];
@@ -62,7 +65,9 @@ export function objectVersioning(store: S3rverStore, versionsDirectory: string):
   }
 
   async function currentId(bucket: string, key: string): Promise<string | undefined> {
-    const md5 = await readFile(store.getResourcePath(bucket, key, 'object.md5'), 'utf8').catch(() => undefined);
+    const md5 = await readFile(store.getResourcePath(bucket, key, 'object.md5'), 'utf8').catch(
+      () => undefined,
+    );
     if (md5 !== undefined) return `${CURRENT_VERSION_PREFIX}${md5}`;
     return (await store.existsObject(bucket, key)) ? `${CURRENT_VERSION_PREFIX}0` : undefined;
   }
@@ -80,7 +85,13 @@ export function objectVersioning(store: S3rverStore, versionsDirectory: string):
       const current = objects.find((object) => object.key === key);
       if (current !== undefined) {
         entries.push(
-          version(key, (await currentId(bucket, key)) as string, true, new Date(current.metadata['last-modified'] ?? 0), Number(current.metadata['content-length'] ?? 0)),
+          version(
+            key,
+            (await currentId(bucket, key)) as string,
+            true,
+            new Date(current.metadata['last-modified'] ?? 0),
+            Number(current.metadata['content-length'] ?? 0),
+          ),
         );
       }
       for (const noncurrent of await noncurrentOf(bucket, key)) {
@@ -102,7 +113,8 @@ export function objectVersioning(store: S3rverStore, versionsDirectory: string):
     }
     const folder = versionFolder(bucket, key);
     await rm(join(folder, versionId), { force: true });
-    if ((await readdir(folder).catch(() => [])).length === 0) await rm(folder, { recursive: true, force: true });
+    if ((await readdir(folder).catch(() => [])).length === 0)
+      await rm(folder, { recursive: true, force: true });
   }
 
   return async function versioning(ctx, next) {

@@ -115,16 +115,23 @@ export class ArchiveUserEraser implements ArchivedUserEraser {
     return { filesRead: manifest.files.length, rewritten };
   }
 
-  async checkExport(record: ExportRecord, userId: string, erasedKeys: readonly string[]): Promise<ExportCheck> {
+  async checkExport(
+    record: ExportRecord,
+    userId: string,
+    erasedKeys: readonly string[],
+  ): Promise<ExportCheck> {
     const manifest = await this.#manifestOf(record);
     const delimiter = record.request.delimiter ?? DEFAULT_CSV_DELIMITER;
     let rowsFound = 0;
-    for (const file of manifest.files) rowsFound += await this.#countRows(file.key, delimiter, new Set([userId]));
+    for (const file of manifest.files)
+      rowsFound += await this.#countRows(file.key, delimiter, new Set([userId]));
     const current = new Set(manifest.files.flatMap((file) => [file.key, file.parquet?.key]));
     let versionsLeft = 0;
     for (const key of erasedKeys) {
       const versions = await this.#objects.versionsOf(key);
-      versionsLeft += current.has(key) ? versions.filter((version) => !version.isLatest).length : versions.length;
+      versionsLeft += current.has(key)
+        ? versions.filter((version) => !version.isLatest).length
+        : versions.length;
     }
     return { filesChecked: manifest.files.length, rowsFound, versionsLeft };
   }

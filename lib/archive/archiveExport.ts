@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { WindowOutcomeDependencies } from '../exports/coverage/coverageWindows';
+import type { SuppressionList } from '../exports/erasure/ports';
 import {
   type ArchivedFile,
   ArchiveStatus,
@@ -10,7 +11,6 @@ import {
   type ExportArchive,
   INLINE_FILES_MAX_BYTES,
 } from '../exports/record/ExportArchive';
-import type { SuppressionList } from '../exports/erasure/ports';
 import type { ExportRecord } from '../exports/record/ExportRecord';
 import { itemsWithin } from '../exports/record/ExportRecord';
 import { ExportStatus } from '../exports/record/ExportStatus';

@@ -193,10 +193,13 @@ export async function storeCsv(options: StoreCsvOptions): Promise<StoredCsv> {
   ]);
   const uploads = [upload(options.storage, options.key, body, { contentType: ARCHIVED_FILE_CONTENT_TYPE })];
   if (parquet !== undefined && parquetBody !== undefined) {
-    uploads.push(upload(options.storage, parquet.key, parquetBody, { contentType: PARQUET_FILE_CONTENT_TYPE }));
+    uploads.push(
+      upload(options.storage, parquet.key, parquetBody, { contentType: PARQUET_FILE_CONTENT_TYPE }),
+    );
   }
   const [piped, ...uploaded] = await Promise.allSettled([piping, ...uploads]);
-  if (piped?.status === 'rejected') throw options.readError === undefined ? piped.reason : options.readError(piped.reason);
+  if (piped?.status === 'rejected')
+    throw options.readError === undefined ? piped.reason : options.readError(piped.reason);
   for (const outcome of uploaded) if (outcome.status === 'rejected') throw outcome.reason;
   const stored = {
     bytes: digest.bytes,

@@ -9,8 +9,8 @@ import type {
   TablePartitions,
 } from '../archive/ports';
 import { type Config, ConfigError } from '../config';
-import type { ErasureStore, SuppressionList } from '../exports/erasure/ports';
 import type { ExportDependencies } from '../exports/ExportDependencies';
+import type { ErasureStore, SuppressionList } from '../exports/erasure/ports';
 import type { FreshnessMarks } from '../exports/fleet/ports';
 import type { ExportSettings } from '../exports/record/ExportSettings';
 import type { ExportMetrics } from '../exports/record/ports';

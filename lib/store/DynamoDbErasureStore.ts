@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ErasureAlreadyExistsError, ErasureChangedError } from '../exports/erasure/errors';
 import { type ErasureRecord, ErasureStatus, type NewErasureRecord } from '../exports/erasure/ErasureRecord';
+import { ErasureAlreadyExistsError, ErasureChangedError } from '../exports/erasure/errors';
 import type { ErasurePage, ErasureStore } from '../exports/erasure/ports';
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { withoutUndefined } from './exportItem';
@@ -8,8 +8,8 @@ import { clampLimit } from './exportListing';
 import { decodePaginationToken, encodePaginationToken } from './paginationToken';
 import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
 import {
-  ERASURE_SORT_KEY_PREFIX,
   EntityType,
+  ERASURE_SORT_KEY_PREFIX,
   erasureKey,
   ReconcilerIndexPartition,
   spotPartitionKey,
@@ -54,7 +54,11 @@ export class DynamoDbErasureStore implements ErasureStore {
 
   async get(spotId: string, erasureId: string): Promise<ErasureRecord | undefined> {
     const { Item } = await this.#client.send(
-      new GetCommand({ TableName: this.#tableName, Key: erasureKey(spotId, erasureId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.#tableName,
+        Key: erasureKey(spotId, erasureId),
+        ConsistentRead: true,
+      }),
     );
     return Item === undefined ? undefined : erasureOf(Item);
   }
@@ -123,7 +127,10 @@ export class DynamoDbErasureStore implements ErasureStore {
           '#indexPk': ExportTableAttribute.activeIndexPartitionKey,
           '#indexSk': ExportTableAttribute.activeIndexSortKey,
         },
-        ExpressionAttributeValues: { ':running': ReconcilerIndexPartition.ERASURE_RUNNING, ':before': beforeIso },
+        ExpressionAttributeValues: {
+          ':running': ReconcilerIndexPartition.ERASURE_RUNNING,
+          ':before': beforeIso,
+        },
         ScanIndexForward: true,
         Limit: clampLimit(limit),
       }),
@@ -141,7 +148,8 @@ function erasureItem(record: ErasureRecord): StoredItem {
       [ExportTableAttribute.activeIndexSortKey]: record.leaseUntil ?? record.requestedAt,
     }),
     ...record,
-    verification: record.verification === undefined ? undefined : withoutUndefined({ ...record.verification }),
+    verification:
+      record.verification === undefined ? undefined : withoutUndefined({ ...record.verification }),
     files: record.files.map((file) => withoutUndefined({ ...file })),
   });
 }

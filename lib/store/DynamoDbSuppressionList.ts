@@ -60,7 +60,10 @@ export class DynamoDbSuppressionList implements SuppressionList {
             '#sk': ExportTableAttribute.sortKey,
             '#userId': 'userId',
           },
-          ExpressionAttributeValues: { ':pk': spotPartitionKey(spotId), ':prefix': SUPPRESSED_USER_SORT_KEY_PREFIX },
+          ExpressionAttributeValues: {
+            ':pk': spotPartitionKey(spotId),
+            ':prefix': SUPPRESSED_USER_SORT_KEY_PREFIX,
+          },
           ProjectionExpression: '#userId',
           // A strongly consistent read: a user suppressed a moment ago is left out of this archive.
           ConsistentRead: true,

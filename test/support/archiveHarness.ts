@@ -49,7 +49,10 @@ export function archiveDependenciesOn(
     store: h.store,
     archives: new DynamoDbArchiveRecords({ client: h.table.documentClient, tableName: h.table.tableName }),
     archiveWriter: new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }),
-    suppressions: new DynamoDbSuppressionList({ client: h.table.documentClient, tableName: h.table.tableName }),
+    suppressions: new DynamoDbSuppressionList({
+      client: h.table.documentClient,
+      tableName: h.table.tableName,
+    }),
     partitions: PATH_TABLE_PARTITIONS,
     archiveEvents: { publishArchived: async () => {} },
     coverage: h.coverage,

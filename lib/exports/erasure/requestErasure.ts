@@ -1,5 +1,5 @@
-import { ErasureAlreadyExistsError } from './errors';
 import { type ErasureRecord, ErasureStatus, erasureIdOf } from './ErasureRecord';
+import { ErasureAlreadyExistsError } from './errors';
 import type { ErasureStore, SuppressionList } from './ports';
 
 export interface RequestErasureDependencies {

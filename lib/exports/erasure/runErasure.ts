@@ -51,9 +51,13 @@ const EXPORTS_PAGE_SIZE = 100;
  * the user is left, FAILED with the reason otherwise.
  * @throws ErasureChangedError when another run took the erasure over meanwhile
  */
-export async function runErasure(deps: ErasureDependencies, command: RunErasureCommand): Promise<RunErasureResult> {
+export async function runErasure(
+  deps: ErasureDependencies,
+  command: RunErasureCommand,
+): Promise<RunErasureResult> {
   const stored = await deps.erasures.get(command.spotId, command.erasureId);
-  if (stored === undefined || stored.status !== ErasureStatus.RUNNING) return { outcome: 'finished', record: stored };
+  if (stored === undefined || stored.status !== ErasureStatus.RUNNING)
+    return { outcome: 'finished', record: stored };
   let record: ErasureRecord = stored;
   const nowIso = () => new Date(deps.now()).toISOString();
   if (record.runId !== undefined && record.runId !== command.runId && (record.leaseUntil ?? '') > nowIso()) {
@@ -75,7 +79,10 @@ export async function runErasure(deps: ErasureDependencies, command: RunErasureC
     const result = await deps.eraser.eraseFromExport(exported, record.userId, known, async (rewritten) => {
       record = await save(withFiles(record, rewritten));
     });
-    const cleaned = [...known, ...result.rewritten].map((file) => ({ ...file, state: ErasedFileState.CLEANED }));
+    const cleaned = [...known, ...result.rewritten].map((file) => ({
+      ...file,
+      state: ErasedFileState.CLEANED,
+    }));
     record = await save({
       ...withFiles(record, cleaned),
       exportsDone: [...record.exportsDone, exported.exportId],
@@ -88,7 +95,10 @@ export async function runErasure(deps: ErasureDependencies, command: RunErasureC
   }
 
   const verification = await verify(deps, record, exports.archived, nowIso());
-  const clean = verification.rowsFound === 0 && (verification.tableRowsFound ?? 0) === 0 && verification.versionsLeft === 0;
+  const clean =
+    verification.rowsFound === 0 &&
+    (verification.tableRowsFound ?? 0) === 0 &&
+    verification.versionsLeft === 0;
   const { runId: _runId, leaseUntil: _leaseUntil, ...rest } = record;
   const finished = await deps.erasures.save({
     ...rest,

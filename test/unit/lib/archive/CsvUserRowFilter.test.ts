@@ -65,7 +65,9 @@ describe('CsvUserRowFilter', () => {
     ];
     const text = formatCsv(rows, ',');
     const result = await filtered(text, ['u_3', 'u_5'], 5);
-    const expected = parseCsv(text, ',').filter((row, index) => index === 0 || !['u_3', 'u_5'].includes(row[1] ?? ''));
+    const expected = parseCsv(text, ',').filter(
+      (row, index) => index === 0 || !['u_3', 'u_5'].includes(row[1] ?? ''),
+    );
     expect(parseCsv(result.text, ',')).toEqual(expected);
     expect(result.removed).toBe(rows.length - expected.length);
   });
