@@ -79,6 +79,7 @@ describe('lib/ folders', () => {
       'backfill',
       'cost',
       'coverage',
+      'erasure',
       'fleet',
       'lifecycle',
       'queue',
