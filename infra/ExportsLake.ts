@@ -28,8 +28,6 @@ import { iamWildcardResourceFindingId } from './nagFindingIds';
 
 /** Where Athena writes query results in the archive bucket. */
 export const ATHENA_RESULTS_KEY_PREFIX = 'athena-results/';
-/** Query results are for the one who asked: gone after a week (the CLI reads them at once). */
-export const ATHENA_RESULTS_EXPIRE_AFTER_DAYS = 7;
 const ATHENA_RESULTS_NONCURRENT_EXPIRE_AFTER_DAYS = 1;
 const ABORT_INCOMPLETE_UPLOADS_AFTER_DAYS = 1;
 export const ATHENA_ENGINE_VERSION = 'Athena engine version 3';
@@ -54,6 +52,11 @@ export interface ExportsLakeProps {
   workGroupName: string;
   /** Athena cancels a query of the workgroup that would scan more. */
   maxScannedGigabytesPerQuery: number;
+  /**
+   * Query results are for the one who asked (the CLI reads them at once): deleted after this many
+   * days, so a result holding an erased user's rows does not outlive an erasure's deadline.
+   */
+  queryResultsExpireAfterDays: number;
 }
 
 /**
@@ -135,7 +138,7 @@ export class ExportsLake extends Construct {
     bucket.addLifecycleRule({
       id: 'AthenaQueryResults',
       prefix: ATHENA_RESULTS_KEY_PREFIX,
-      expiration: Duration.days(ATHENA_RESULTS_EXPIRE_AFTER_DAYS),
+      expiration: Duration.days(props.queryResultsExpireAfterDays),
       noncurrentVersionExpiration: Duration.days(ATHENA_RESULTS_NONCURRENT_EXPIRE_AFTER_DAYS),
       abortIncompleteMultipartUploadAfter: Duration.days(ABORT_INCOMPLETE_UPLOADS_AFTER_DAYS),
     });

@@ -77,6 +77,7 @@ export class OpenWebExports extends Construct {
       databaseName: catalogDatabaseName,
       workGroupName: this.namePrefix,
       maxScannedGigabytesPerQuery: config.archive.maxScannedGigabytesPerQuery,
+      queryResultsExpireAfterDays: config.archive.queryResultsExpireAfterDays,
     });
     const workflowIdentity = pollingStateMachineIdentity(Stack.of(this), this.namePrefix);
     this.functions = new ExportFunctions(this, 'Functions', {

@@ -160,6 +160,10 @@ export const SETTING_DESCRIPTIONS: { readonly [N in SettingName]: SettingDescrip
     description:
       'The Athena workgroup cancels a query that would scan more than this (Athena bills by bytes scanned).',
   },
+  archiveQueryResultsExpireAfterDays: {
+    description:
+      "Days after which the bucket's lifecycle rule deletes Athena's query result files (and one day later their old versions): a result that selected an erased user's rows is gone by then.",
+  },
   archiveDownloadTimeoutSeconds: {
     description: "Bound of one link's download by the archive task.",
   },

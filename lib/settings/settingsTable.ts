@@ -435,6 +435,13 @@ export const SETTINGS = {
     default: 10,
     unit: 'gigabytes',
   },
+  archiveQueryResultsExpireAfterDays: {
+    path: 'archive.queryResultsExpireAfterDays',
+    scope: 'deployment',
+    kind: { type: 'integer', min: 1, max: 30 },
+    default: 7,
+    unit: 'days',
+  },
   archiveDownloadTimeoutSeconds: {
     env: 'ARCHIVE_DOWNLOAD_TIMEOUT_SECONDS',
     config: 'archive.downloadTimeoutSeconds',

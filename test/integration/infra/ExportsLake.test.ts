@@ -30,7 +30,12 @@ let embedded: SynthesizedTestStack;
 beforeAll(() => {
   defaults = synthesizeTestStack({});
   configured = synthesizeTestStack({
-    archive: { catalogDatabaseName: 'exports_lake', maxScannedGigabytesPerQuery: 25, kmsKeyArn: KMS_KEY_ARN },
+    archive: {
+      catalogDatabaseName: 'exports_lake',
+      maxScannedGigabytesPerQuery: 25,
+      kmsKeyArn: KMS_KEY_ARN,
+      queryResultsExpireAfterDays: 2,
+    },
   });
   embedded = synthesizeTestStack({}, 'embedded');
 }, SYNTH_TIMEOUT_MS);
@@ -223,6 +228,18 @@ describe('the lake: catalog table, view and Athena workgroup', () => {
       NoncurrentVersionExpiration: { NoncurrentDays: 1 },
       AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
     });
+  });
+
+  it("expires the workgroup's results after the configured days", () => {
+    // Act
+    const rules = (
+      only(configured, 'AWS::S3::Bucket')[1].Properties.LifecycleConfiguration as {
+        Rules: Record<string, unknown>[];
+      }
+    ).Rules;
+
+    // Assess
+    expect(rules).toContainEqual(expect.objectContaining({ Id: 'AthenaQueryResults', ExpirationInDays: 2 }));
   });
 
   it('lets the archive function create partitions of comment_rows only, and tells it the database', () => {
