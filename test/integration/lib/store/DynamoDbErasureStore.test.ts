@@ -6,7 +6,6 @@ import {
 } from '../../../../lib/exports/erasure/ErasureRecord';
 import { ErasureAlreadyExistsError, ErasureChangedError } from '../../../../lib/exports/erasure/errors';
 import { DynamoDbErasureStore } from '../../../../lib/store/DynamoDbErasureStore';
-import { DynamoDbSuppressionList } from '../../../../lib/store/DynamoDbSuppressionList';
 import { captureError } from '../../../support/captureError';
 import { type DynaliteTable, startDynaliteTable } from '../../../support/dynalite';
 
