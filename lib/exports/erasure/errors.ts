@@ -41,3 +41,21 @@ export class ErasureChangedError extends ServiceError {
     this.current = current;
   }
 }
+
+/** A user id the archive cannot match safely (empty, too long, or with characters no upstream id has). */
+export class InvalidUserIdError extends ServiceError {
+  override name = 'InvalidUserIdError';
+
+  constructor(options?: ErrorOptions) {
+    super('The user id is not a valid upstream user id', options);
+  }
+
+  override get problem(): Problem {
+    return {
+      type: ProblemType.INVALID_REQUEST,
+      errors: [
+        { field: 'body.userId', message: 'must be 1 to 128 letters, digits or _ . : @ + - characters' },
+      ],
+    };
+  }
+}

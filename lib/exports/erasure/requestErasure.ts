@@ -1,5 +1,5 @@
-import { type ErasureRecord, ErasureStatus, erasureIdOf } from './ErasureRecord';
-import { ErasureAlreadyExistsError } from './errors';
+import { type ErasureRecord, ErasureStatus, erasureIdOf, USER_ID_PATTERN } from './ErasureRecord';
+import { ErasureAlreadyExistsError, InvalidUserIdError } from './errors';
 import type { ErasureStore, SuppressionList } from './ports';
 
 export interface RequestErasureDependencies {
@@ -20,12 +20,14 @@ export interface RequestErasureResult {
  * first, so every export archived from now on is stored without their rows; then the erasure is
  * recorded RUNNING (the run rewrites what is archived already). Two requests for the same user are
  * one erasure; a FAILED one is taken up again.
+ * @throws InvalidUserIdError before anything is written
  */
 export async function requestErasure(
   deps: RequestErasureDependencies,
   command: { spotId: string; userId: string },
 ): Promise<RequestErasureResult> {
   const { spotId, userId } = command;
+  if (!USER_ID_PATTERN.test(userId)) throw new InvalidUserIdError();
   const erasureId = erasureIdOf(spotId, userId);
   const at = new Date(deps.now()).toISOString();
   await deps.suppressions.suppress(spotId, userId, erasureId, at);

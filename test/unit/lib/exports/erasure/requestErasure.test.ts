@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ErasureStatus } from '../../../../../lib/exports/erasure/ErasureRecord';
+import { InvalidUserIdError } from '../../../../../lib/exports/erasure/errors';
 import { requestErasure } from '../../../../../lib/exports/erasure/requestErasure';
+import { captureError } from '../../../../support/captureError';
 import { InMemoryErasureStore, inMemorySuppressions } from './fakeErasures';
 
 const NOW = Date.parse('2026-11-01T00:00:00Z');
@@ -26,6 +28,24 @@ describe('requestErasure', () => {
     expect(first).toMatchObject({ created: true, record: { status: ErasureStatus.RUNNING, userId: 'u_1' } });
     expect(second).toEqual({ created: false, record: first.record });
     expect(erasures.records.size).toBe(1);
+  });
+
+  it('refuses a user id that is no upstream id before writing anything', async () => {
+    // Prepare
+    const log: string[] = [];
+    const deps = {
+      erasures: new InMemoryErasureStore(),
+      suppressions: inMemorySuppressions(log),
+      now: () => NOW,
+    };
+
+    // Act
+    const error = await captureError(requestErasure(deps, { spotId: 'sp_a', userId: "u_1' or 1=1" }));
+
+    // Assess
+    expect(error).toBeInstanceOf(InvalidUserIdError);
+    expect((error as InvalidUserIdError).problem).toMatchObject({ type: 'invalid-request' });
+    expect(log).toEqual([]);
   });
 
   it('takes a FAILED erasure of the same user up again', async () => {
