@@ -113,8 +113,6 @@ const PROBLEM_MEANINGS: Record<ProblemType, string> = {
   [ProblemType.UPSTREAM_TIMEOUT]: 'OpenWeb did not answer in time; retry later',
   [ProblemType.BACKFILL_NOT_FOUND]:
     "no such backfill for this spot (an unknown id, a malformed one and another spot's alike)",
-  [ProblemType.ERASURE_NOT_FOUND]:
-    "no such erasure for this spot (an unknown id, a malformed one and another spot's alike)",
   [ProblemType.SPOT_NOT_FOUND]:
     'a spot named in `spotId` is not one the deployment knows (or the caller may use); `suggestion` names the nearest known one',
 };
