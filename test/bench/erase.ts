@@ -2,7 +2,8 @@
 // rows (default 1,000,000) in ERASE_FILES files (default 100) of 10 exports, written as the archive
 // writes them (gzip CSV and Parquet, through the S3 adapter into the in-process, versioned S3
 // stand-in), with authors drawn from ERASE_USERS users (default 5,000): the user erased has about
-// ERASE_ROWS / ERASE_USERS rows, spread over most files. Then erases that user with the archive's
+// ERASE_ROWS / ERASE_USERS rows, spread over most files (ERASE_USER_FILES=5: only in the first 5
+// files, the case of a user active for a short time). Then erases that user with the archive's
 // eraser, export by export, and runs the check at the end (every file read again, versions
 // listed). Prints the wall time of the erasure and of the check, files read vs rewritten, rows
 // removed, the peak RSS growth over the process's baseline, the S3 requests by kind, and what the
@@ -26,6 +27,10 @@ import { COMMENT_FIELDS } from '../../local/openweb-simulator/simulatedComments'
 const ROWS = Number(process.env.ERASE_ROWS ?? 1_000_000);
 const FILES = Number(process.env.ERASE_FILES ?? 100);
 const USERS = Number(process.env.ERASE_USERS ?? 5_000);
+/** Set: the user erased writes only in the first this many files (every 50th row of each); unset: spread over all. */
+const USER_FILES =
+  process.env.ERASE_USER_FILES === undefined ? undefined : Number(process.env.ERASE_USER_FILES);
+const USER_FILE_ROW_STEP = 50;
 const EXPORTS = 10;
 const SPOT = 'sp_bench';
 const ERASED_USER = 'u_000007';
@@ -42,10 +47,14 @@ const S3_WRITE_KINDS = [
   'ListObjectVersionsCommand',
 ];
 
-function userOf(row: number): string {
+function userOf(row: number, fileIndex: number): string {
+  if (USER_FILES !== undefined && fileIndex < USER_FILES && row % USER_FILE_ROW_STEP === 0)
+    return ERASED_USER;
   // A fixed spread: row r's author, the same every run.
   const user = (row * 2_654_435_761) % USERS;
-  return `u_${user.toString(16).padStart(6, '0')}`;
+  const id = `u_${user.toString(16).padStart(6, '0')}`;
+  // With ERASE_USER_FILES, the user erased writes nowhere else.
+  return USER_FILES !== undefined && id === ERASED_USER ? 'u_other' : id;
 }
 
 function csvOf(fileIndex: number, rows: number): string {
@@ -54,7 +63,7 @@ function csvOf(fileIndex: number, rows: number): string {
     const row = fileIndex * rows + index;
     records.push([
       `msg_${row.toString(16).padStart(12, '0')}`,
-      userOf(row),
+      userOf(row, fileIndex),
       `Reader ${row % 97}`,
       SPOT,
       `post-${row % 12}`,
