@@ -37,7 +37,9 @@ const DAY: ExportRequest = {
 };
 const NEXT_DAY: ExportRequest = { ...DAY, from: '2026-10-31T00:00:00Z', until: '2026-11-01T00:00:00Z' };
 const HOUR_MS = 60 * 60 * 1000;
-const RECORDS = 120;
+const COMMENTS_PER_HOUR = 5;
+/** The simulator's comments of one day's window, none deleted. */
+const RECORDS = 24 * COMMENTS_PER_HOUR;
 
 /** `openweb-exports query <sql> --data-dir <dataDir> --format json`, as JSON rows. */
 async function query(dataDir: string, sql: string): Promise<Record<string, unknown>[]> {
@@ -64,7 +66,7 @@ describe('erasing a user from every archived file and version of a spot', () => 
 
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'erasure-'));
-    h = await startExportHarness({ simulator: { recordsPerExport: RECORDS } });
+    h = await startExportHarness({ simulator: { commentsPerHour: COMMENTS_PER_HOUR, deleteShare: 0 } });
     s3 = await startLocalS3({ directory: join(dataDir, LOCAL_S3_DATA_FOLDER) });
   });
 
