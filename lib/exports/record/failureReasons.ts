@@ -29,6 +29,31 @@ const TRANSIENT_NETWORK_CODES = new Set([
 ]);
 
 /**
+ * The codes AWS services refuse a call with when it came too fast (DynamoDB's
+ * `ThrottlingException` and `ProvisionedThroughputExceededException`, Step Functions' and
+ * EventBridge's `ThrottlingException`, S3's `SlowDown`…): the SDK's own list of throttling errors.
+ * The SDK marks none of them `$retryable` (DynamoDB's are client faults, status 400): once its
+ * retries are spent, they reach us by name only.
+ */
+const AWS_THROTTLING_CODES: ReadonlySet<string> = new Set([
+  'BandwidthLimitExceeded',
+  'EC2ThrottledException',
+  'LimitExceededException',
+  'PriorRequestNotComplete',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'RequestThrottled',
+  'RequestThrottledException',
+  'SlowDown',
+  'ThrottledException',
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+  'TransactionInProgressException',
+]);
+const HTTP_TOO_MANY_REQUESTS = 429;
+
+/**
  * Whether a failure of a workflow task is passing trouble worth trying again on the
  * task's own schedule: our own errors say so themselves (the upstream's throttling, outages
  * and garbled answers, credentials that could not be read); of other errors, AWS service
@@ -45,10 +70,13 @@ function isTransientAwsOrNetworkFailure(error: unknown): boolean {
   const sdk = error as Error & {
     $fault?: unknown;
     $retryable?: unknown;
+    $metadata?: { httpStatusCode?: unknown };
     code?: unknown;
     cause?: unknown;
   };
   if (sdk.$fault === 'server' || sdk.$retryable !== undefined) return true;
+  if (sdk.$fault !== undefined && AWS_THROTTLING_CODES.has(sdk.name)) return true;
+  if (sdk.$metadata?.httpStatusCode === HTTP_TOO_MANY_REQUESTS) return true;
   if (sdk.name === 'TimeoutError' || sdk.name === 'AbortError') return true;
   if (typeof sdk.code === 'string' && TRANSIENT_NETWORK_CODES.has(sdk.code)) return true;
   const causeCode = (sdk.cause as { code?: unknown } | undefined)?.code;

@@ -17,6 +17,15 @@ describe('isTransientFailure', () => {
   it.each([
     ['an AWS server fault', error('InternalServerError', { $fault: 'server' })],
     ['an AWS error marked retryable', error('ThrottlingException', { $fault: 'client', $retryable: {} })],
+    // As the SDK hands them over once its retries are spent: client faults, not marked retryable.
+    [
+      'DynamoDB throttling',
+      error('ThrottlingException', { $fault: 'client', $metadata: { httpStatusCode: 400 } }),
+    ],
+    ['DynamoDB throughput exceeded', error('ProvisionedThroughputExceededException', { $fault: 'client' })],
+    ['DynamoDB request limit', error('RequestLimitExceeded', { $fault: 'client' })],
+    ['S3 slowing down', error('SlowDown', { $fault: 'client', $metadata: { httpStatusCode: 503 } })],
+    ['an AWS 429', error('TooManyRequests', { $fault: 'client', $metadata: { httpStatusCode: 429 } })],
     ['a timeout', error('TimeoutError')],
     ['an abort', error('AbortError')],
     ['a reset connection', error('Error', { code: 'ECONNRESET' })],
@@ -28,6 +37,11 @@ describe('isTransientFailure', () => {
 
   it.each([
     ['an AWS client fault', error('AccessDeniedException', { $fault: 'client' })],
+    [
+      'a validation failure',
+      error('ValidationException', { $fault: 'client', $metadata: { httpStatusCode: 400 } }),
+    ],
+    ['a throttling name on an error AWS did not send', error('ThrottlingException')],
     ['a bug', new TypeError('undefined is not a function')],
     ['an unknown code', error('Error', { code: 'EACCES' })],
     ['something not an error', { code: 'ECONNRESET' }],
