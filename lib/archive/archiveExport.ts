@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { WindowOutcomeDependencies } from '../exports/coverage/coverageWindows';
+import { publishOrCount } from '../exports/coverage/publishOrCount';
 import type { SuppressionList } from '../exports/erasure/ports';
 import {
   type ArchivedFile,
@@ -156,7 +157,8 @@ export async function archiveExport(
       cause: error,
     });
   }
-  await deps.archiveEvents.publishArchived(record);
+  // The archive is recorded: a refused announcement is counted, and the window is still covered.
+  await publishOrCount(deps, () => deps.archiveEvents.publishArchived(record));
   await recordExportOutcomeLater(deps, record);
   // The catalog took this partition: it takes others again, so those it refused earlier follow.
   if (catalog?.catalog === CatalogStatus.REGISTERED) await catchUpCatalog(deps);

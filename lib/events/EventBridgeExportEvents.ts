@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { ArchiveEvents } from '../archive/ports';
 import type { CoverageWindow } from '../exports/coverage/CoverageLedger';
@@ -73,7 +74,17 @@ export interface EventBridgeExportEventsOptions {
   eventBusName: string;
   /** Named in `Export Archived` events. */
   archiveBucketName?: string;
+  /** Waits between sends of a refused entry; tests pass their own. */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/**
+ * How often an entry is sent (the first send included) while EventBridge refuses it for a passing
+ * reason. The SDK retries a refused call, never a refused entry of an accepted call: this does.
+ */
+export const PUT_EVENTS_MAX_SENDS = 3;
+/** The pause before the second send of a refused entry; each later one doubles it. */
+export const PUT_EVENTS_RESEND_DELAY_MS = 100;
 
 const DETAIL_TYPES: Partial<Record<ExportStatus, ExportEventDetailType>> = {
   [ExportStatus.COMPLETED]: ExportEventDetailType.COMPLETED,
@@ -86,11 +97,13 @@ export class EventBridgeExportEvents implements ExportEvents, ArchiveEvents {
   readonly #client: EventBridgeClient;
   readonly #eventBusName: string;
   readonly #archiveBucketName: string | undefined;
+  readonly #sleep: (ms: number) => Promise<void>;
 
   constructor(options: EventBridgeExportEventsOptions) {
     this.#client = options.client;
     this.#eventBusName = options.eventBusName;
     this.#archiveBucketName = options.archiveBucketName;
+    this.#sleep = options.sleep ?? sleep;
   }
 
   async publishTerminal(record: ExportRecord): Promise<void> {
@@ -129,21 +142,19 @@ export class EventBridgeExportEvents implements ExportEvents, ArchiveEvents {
     detailType: ExportEventDetailType,
     detail: object,
   ): Promise<void> {
-    const output = await this.#client.send(
-      new PutEventsCommand({
-        Entries: [
-          {
-            EventBusName: this.#eventBusName,
-            Source: EXPORT_EVENT_SOURCE,
-            DetailType: detailType,
-            Detail: JSON.stringify(detail),
-          },
-        ],
-      }),
-    );
-    // PutEvents answers 200 even when it rejected the entry; the count is the only signal.
-    if ((output.FailedEntryCount ?? 0) > 0) {
-      throw new ExportEventPublishError(record.exportId, output.Entries?.[0]?.ErrorCode);
+    const entry = {
+      EventBusName: this.#eventBusName,
+      Source: EXPORT_EVENT_SOURCE,
+      DetailType: detailType,
+      Detail: JSON.stringify(detail),
+    };
+    for (let send = 1; ; send++) {
+      const output = await this.#client.send(new PutEventsCommand({ Entries: [entry] }));
+      // PutEvents answers 200 even when it refused the entry; the count is the only signal.
+      if ((output.FailedEntryCount ?? 0) === 0) return;
+      const error = new ExportEventPublishError(record.exportId, output.Entries?.[0]?.ErrorCode, send);
+      if (!error.retryable || send >= PUT_EVENTS_MAX_SENDS) throw error;
+      await this.#sleep(PUT_EVENTS_RESEND_DELAY_MS * 2 ** (send - 1));
     }
   }
 }

@@ -1,16 +1,27 @@
 import { ServiceError } from '../errors/ClassifiedError';
 
+/** The entry error codes EventBridge documents as passing (PutEventsResultEntry): worth sending again. */
+const PASSING_ENTRY_ERROR_CODES: ReadonlySet<string> = new Set(['InternalFailure', 'ThrottlingException']);
+
 /** EventBridge refused an export event; the export's state is recorded, only the announcement is missing. */
 export class ExportEventPublishError extends ServiceError {
   override name = 'ExportEventPublishError';
   readonly errorCode: string | undefined;
+  /** How often the entry was sent. */
+  readonly sends: number;
 
-  constructor(exportId: string, errorCode: string | undefined, options?: ErrorOptions) {
+  constructor(exportId: string, errorCode: string | undefined, sends = 1, options?: ErrorOptions) {
     super(
-      `EventBridge did not accept the event of export ${exportId} (${errorCode ?? 'no error code'})`,
+      `EventBridge did not accept the event of export ${exportId} (${errorCode ?? 'no error code'}, ${sends} send(s))`,
       options,
     );
     this.errorCode = errorCode;
+    this.sends = sends;
+  }
+
+  /** Throttling and EventBridge's own failures pass; a refusal of the entry itself does not. */
+  override get retryable(): boolean {
+    return this.errorCode !== undefined && PASSING_ENTRY_ERROR_CODES.has(this.errorCode);
   }
 }
 

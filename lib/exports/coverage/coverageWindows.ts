@@ -13,6 +13,7 @@ import { isoAt } from '../time/instants';
 import { type Interval, wholeSecondInstant } from '../time/intervals';
 import { type CoverageWindow, type WindowSource, WindowState, type WindowUpdate } from './CoverageLedger';
 import type { CoverageDependencies } from './ports';
+import { publishOrCount } from './publishOrCount';
 import { nextRestatement, versionOf } from './windowVersions';
 
 const MS_PER_SECOND = 1000;
@@ -295,7 +296,7 @@ async function applyOutcome(
     });
     if (gap === undefined) return 'lost race';
     deps.metrics.count('CoverageGaps');
-    await deps.events.publishCoverageGap(gap);
+    await publishOrCount(deps, () => deps.events.publishCoverageGap(gap));
     return 'written';
   }
   const cooldownMs = deps.settings.windowRetryCooldownSeconds * MS_PER_SECOND * 2 ** (window.attempts - 1);

@@ -1,3 +1,4 @@
+import { publishOrCount } from '../coverage/publishOrCount';
 import { startNextQueuedLater } from '../queue/spotQueue';
 import type { ExportRecord } from '../record/ExportRecord';
 import { ExportStatus, isTerminal } from '../record/ExportStatus';
@@ -12,7 +13,8 @@ import type { LifecycleDependencies } from './ports';
 export async function onTerminal(deps: LifecycleDependencies, record: ExportRecord): Promise<void> {
   if (!isTerminal(record.status)) return;
   const released = await deps.spotLocks.release(record.spotId, record.exportId);
-  await deps.events.publishTerminal(record);
+  // A refused announcement is counted; the window and the queue behind the export still move on.
+  await publishOrCount(deps, () => deps.events.publishTerminal(record));
   deps.metrics.count(
     record.status === ExportStatus.COMPLETED
       ? 'ExportsCompleted'

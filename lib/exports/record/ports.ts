@@ -40,7 +40,8 @@ export type ExportMetricName =
   | 'BackfillsCreated'
   | 'BackfillsAborted'
   | 'StaleSpots'
-  | 'FreshnessEventsUnannounced';
+  | 'FreshnessEventsUnannounced'
+  | 'EventsNotPublished';
 
 /** What the record's own use cases touch; each concept's dependencies extend it with its ports. */
 export interface RecordDependencies {

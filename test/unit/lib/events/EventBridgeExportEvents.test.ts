@@ -1,16 +1,26 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { EventBridgeExportEvents } from '../../../../lib/events/EventBridgeExportEvents';
+import {
+  EventBridgeExportEvents,
+  PUT_EVENTS_MAX_SENDS,
+  PUT_EVENTS_RESEND_DELAY_MS,
+} from '../../../../lib/events/EventBridgeExportEvents';
 import { ExportEventPublishError } from '../../../../lib/events/errors';
 import { exportRecordFixture } from '../../../support/exportRecordFixtures';
 
 describe('EventBridgeExportEvents', () => {
   const client = new EventBridgeClient({ region: 'eu-west-1' });
   const eventBridge = mockClient(client);
-  const events = new EventBridgeExportEvents({ client, eventBusName: 'exports' });
+  const pauses: number[] = [];
+  const events = new EventBridgeExportEvents({
+    client,
+    eventBusName: 'exports',
+    sleep: async (ms) => void pauses.push(ms),
+  });
 
   beforeEach(() => {
+    pauses.length = 0;
     eventBridge.reset();
     eventBridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'e1' }] });
   });
@@ -144,7 +154,7 @@ describe('EventBridgeExportEvents', () => {
     expect(eventBridge).not.toHaveReceivedCommand(PutEventsCommand);
   });
 
-  it('throws ExportEventPublishError when EventBridge refuses the entry', async () => {
+  it('throws ExportEventPublishError when EventBridge refuses the entry every time it is sent', async () => {
     // Prepare
     eventBridge
       .on(PutEventsCommand)
@@ -154,9 +164,51 @@ describe('EventBridgeExportEvents', () => {
     await expect(events.publishTerminal(exportRecordFixture({ status: 'COMPLETED' }))).rejects.toMatchObject({
       name: 'ExportEventPublishError',
       errorCode: 'InternalFailure',
+      sends: PUT_EVENTS_MAX_SENDS,
+      retryable: true,
     });
+    expect(eventBridge).toHaveReceivedCommandTimes(PutEventsCommand, PUT_EVENTS_MAX_SENDS);
     await expect(events.publishTerminal(exportRecordFixture({ status: 'COMPLETED' }))).rejects.toBeInstanceOf(
       ExportEventPublishError,
     );
+  });
+
+  it('sends an entry refused for a passing reason again, after a growing pause, until it is accepted', async () => {
+    // Prepare: PutEvents answers 200 with the entry refused; the SDK's retries never see it.
+    const refused = {
+      FailedEntryCount: 1,
+      Entries: [{ ErrorCode: 'ThrottlingException', ErrorMessage: 'x' }],
+    };
+    eventBridge
+      .on(PutEventsCommand)
+      .resolvesOnce(refused)
+      .resolvesOnce(refused)
+      .resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'e3' }] });
+    const record = exportRecordFixture({ status: 'COMPLETED' });
+
+    // Act
+    await events.publishTerminal(record);
+
+    // Assess: the same entry three times, the last one accepted.
+    const sent = eventBridge.commandCalls(PutEventsCommand).map((call) => call.args[0].input.Entries);
+    expect(sent).toHaveLength(3);
+    expect(new Set(sent.map((entries) => JSON.stringify(entries))).size).toBe(1);
+    expect(pauses).toEqual([PUT_EVENTS_RESEND_DELAY_MS, 2 * PUT_EVENTS_RESEND_DELAY_MS]);
+  });
+
+  it('does not send again an entry EventBridge refuses for what it is', async () => {
+    // Prepare
+    eventBridge
+      .on(PutEventsCommand)
+      .resolves({ FailedEntryCount: 1, Entries: [{ ErrorCode: 'MalformedDetail', ErrorMessage: 'x' }] });
+
+    // Act / Assess
+    await expect(events.publishTerminal(exportRecordFixture({ status: 'FAILED' }))).rejects.toMatchObject({
+      errorCode: 'MalformedDetail',
+      sends: 1,
+      retryable: false,
+    });
+    expect(eventBridge).toHaveReceivedCommandTimes(PutEventsCommand, 1);
+    expect(pauses).toEqual([]);
   });
 });

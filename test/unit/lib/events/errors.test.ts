@@ -15,7 +15,22 @@ describe('event errors', () => {
     expect(uncoded.errorCode).toBeUndefined();
     expect(uncoded.message).toContain('no error code');
     expect(isClassified(coded) && coded.problem).toBeUndefined();
-    expect(coded.retryable).toBe(false);
+    expect(uncoded.retryable).toBe(false);
+  });
+
+  it.each([
+    ['ThrottlingException', true],
+    ['InternalFailure', true],
+    ['MalformedDetail', false],
+    ['AccessDeniedException', false],
+  ])('ExportEventPublishError for an entry refused with %s is passing: %s', (code, passing) => {
+    // Act
+    const error = new ExportEventPublishError('ex_1', code, 3);
+
+    // Assess
+    expect(error.retryable).toBe(passing);
+    expect(error.sends).toBe(3);
+    expect(error.message).toContain('3 send(s)');
   });
 
   it('InvalidScheduledExportEventError lists every problem of the schedule input', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ExportEventPublishError } from '../../../../../lib/events/errors';
 import { onTerminal } from '../../../../../lib/exports/lifecycle/terminalTransitions';
 import { startExport } from '../../../../../lib/exports/queue/startExport';
 import { ExportStatus } from '../../../../../lib/exports/record/ExportStatus';
@@ -66,6 +67,41 @@ describe('onTerminal', () => {
       'ExportsCompleted',
       'ExportsAborted',
     ]);
+  });
+
+  it('counts an announcement EventBridge refused and still hands the spot to the export queued next', async () => {
+    // Prepare: the bus refuses every event (the publisher gave up sending it again).
+    const lifecycle = inMemoryLifecycle();
+    const running = await startExport(lifecycle.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const queued = await startExport(lifecycle.deps, {
+      spotId: SPOT,
+      request: NEXT_DAY,
+      source: 'api',
+      whenBusy: 'queue',
+    });
+    const completed = await lifecycle.store.transition(SPOT, running.record.exportId, {
+      from: [ExportStatus.REQUESTED],
+      to: ExportStatus.COMPLETED,
+    });
+    const deps = {
+      ...lifecycle.deps,
+      events: {
+        ...lifecycle.deps.events,
+        publishTerminal: async () => {
+          throw new ExportEventPublishError(running.record.exportId, 'ThrottlingException', 3);
+        },
+      },
+    };
+
+    // Act
+    await onTerminal(deps, completed);
+
+    // Assess: the miss is counted, and nothing after the announcement was left undone.
+    expect(lifecycle.metrics).toEqual(expect.arrayContaining(['EventsNotPublished', 'ExportsCompleted']));
+    expect((await lifecycle.spotLocks.get(SPOT))?.exportId).toBe(queued.record.exportId);
+    expect((await lifecycle.store.getExport(SPOT, queued.record.exportId))?.status).toBe(
+      ExportStatus.REQUESTED,
+    );
   });
 
   it('does nothing for an export that has not ended', async () => {
