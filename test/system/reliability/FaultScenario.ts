@@ -1,6 +1,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ExtractedStateMachine } from '../../../infra/extractStateMachine';
+import type { ArchiveDependencies } from '../../../lib/archive/archiveExport';
+import { PATH_TABLE_PARTITIONS } from '../../../lib/archive/pathTablePartitions';
+import { EventBridgeExportEvents } from '../../../lib/events/EventBridgeExportEvents';
 import type { ExportDependencies } from '../../../lib/exports/ExportDependencies';
 import type { ExportRecord } from '../../../lib/exports/record/ExportRecord';
 import type { ExportSettings } from '../../../lib/exports/record/ExportSettings';
@@ -9,13 +12,26 @@ import type { PollingWorkflowInput } from '../../../lib/exports/workflow/workflo
 import type { HandlerName } from '../../../lib/http/routeTable';
 import type { OpenWebClientOptions } from '../../../lib/openweb/OpenWebClient';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
+import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
+import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
 import { upstreamTokenKey } from '../../../lib/store/tableKeys';
-import { type LocalHandlers, localHandlers } from '../../../local/localHandlers';
+import { StepFunctionsPollingWorkflows } from '../../../lib/workflow/StepFunctionsPollingWorkflows';
+import { type LocalArchiving, type LocalHandlers, localHandlers } from '../../../local/localHandlers';
+import { type LocalS3, startLocalS3 } from '../../../local/localS3';
 import { DEMO_SPOTS, type OpenWebSimulatorOptions } from '../../../local/openweb-simulator/index';
 import { createSeededRandom, deriveSeed } from '../../../local/openweb-simulator/seededRandom';
 import { lambdaContext, silentLogger } from '../../support/apiGatewayEvents';
+import { testArchiveSettings } from '../../support/archiveHarness';
 import { auditedStore, StoreAudit } from '../../support/auditedStore';
 import { type ExportHarness, ManualClock, startExportHarness } from '../../support/exportHarness';
+import type { AwsFaultInjector } from './AwsFaultInjector';
+import {
+  EventBusStandIn,
+  SUITE_EVENT_BUS_NAME,
+  SUITE_STATE_MACHINE_ARN,
+  stepFunctionsStandIn,
+  withoutRetryDelays,
+} from './awsStandIns';
 import { ScenarioRuntime } from './ScenarioRuntime';
 import { readsFirst, timePassingOnReads } from './storeViews';
 
@@ -58,6 +74,17 @@ export interface FaultScenarioOptions {
   simulator?: OpenWebSimulatorOptions;
   client?: Partial<OpenWebClientOptions>;
   workflows?: ScenarioWorkflows;
+  /**
+   * AWS refusing calls: the containers then reach the table, Step Functions and EventBridge
+   * through the system's own adapters and the SDK (its retries included), and the injector
+   * refuses a share of what they send while the system runs (never the suite's own reads).
+   */
+  aws?: AwsFaultInjector;
+  /**
+   * The archive on the S3 stand-in: the archive task's handler gets its dependencies (raw files
+   * only, no Parquet), and, with `aws`, its S3 calls meet the faults too.
+   */
+  archiving?: boolean;
 }
 
 /** One container: the use cases' dependencies and the deployed handlers around them. */
@@ -89,6 +116,12 @@ export class FaultScenario {
   readonly toleratedFindings: string[] = [];
   /** Every token an upstream client of the scenario received from the auth endpoint. */
   readonly tokensReceived: readonly ReceivedToken[];
+  /** The AWS-side faults, when the scenario has them. */
+  readonly aws: AwsFaultInjector | undefined;
+  /** The bus the system's events reach when the scenario has AWS-side faults. */
+  readonly eventBus: EventBusStandIn | undefined;
+  /** The archive bucket's stand-in, when the scenario archives. */
+  readonly archiveStorage: LocalS3 | undefined;
   readonly #options: FaultScenarioOptions;
   #runtime: ScenarioRuntime;
 
@@ -96,11 +129,26 @@ export class FaultScenario {
     options: FaultScenarioOptions,
     harness: ExportHarness,
     tokensReceived: readonly ReceivedToken[],
+    archiveStorage: LocalS3 | undefined,
   ) {
     this.seed = options.seed;
+    this.archiveStorage = archiveStorage;
     this.tokensReceived = tokensReceived;
     this.#options = options;
     this.harness = harness;
+    this.aws = options.aws;
+    if (options.aws !== undefined) {
+      const aws = options.aws;
+      aws.attach(harness.table.documentClient, 'DynamoDB');
+      withoutRetryDelays(harness.table.documentClient);
+      this.eventBus = new EventBusStandIn(() => aws.refusalNow('EventBridge', 'PutEventsEntry'));
+      aws.attach(this.eventBus.client, 'EventBridge');
+      withoutRetryDelays(this.eventBus.client);
+      if (archiveStorage !== undefined) {
+        aws.attach(archiveStorage.client, 'S3');
+        withoutRetryDelays(archiveStorage.client);
+      }
+    }
     this.#runtime = this.#newRuntime();
   }
 
@@ -141,7 +189,8 @@ export class FaultScenario {
         ...options.client,
       },
     });
-    return new FaultScenario(options, harness, tokensReceived);
+    const archiveStorage = options.archiving === true ? await startLocalS3() : undefined;
+    return new FaultScenario(options, harness, tokensReceived, archiveStorage);
   }
 
   get realTime(): boolean {
@@ -244,6 +293,7 @@ export class FaultScenario {
   async close(): Promise<void> {
     await this.#runtime.dropWorkflows();
     await this.harness.close();
+    await this.archiveStorage?.close();
   }
 
   #newRuntime(): ScenarioRuntime {
@@ -257,15 +307,70 @@ export class FaultScenario {
       ...this.harness.newContainer(),
       store: this.realTime ? store : timePassingOnReads(store, this.clock, SIMULATED_MS_PER_RECORD_READ),
       workflows,
+      ...this.#awsAdapters(workflows),
     });
   }
 
+  /** With AWS-side faults: the Step Functions and EventBridge adapters, on stand-in services. */
+  #awsAdapters(workflows: PollingWorkflows): Partial<ExportDependencies> {
+    if (this.aws === undefined || this.eventBus === undefined) return {};
+    const stepFunctions = stepFunctionsStandIn(() => workflows);
+    this.aws.attach(stepFunctions, 'SFN');
+    withoutRetryDelays(stepFunctions);
+    return {
+      workflows: new StepFunctionsPollingWorkflows({
+        client: stepFunctions,
+        stateMachineArn: SUITE_STATE_MACHINE_ARN,
+      }),
+      events: new EventBridgeExportEvents({
+        client: this.eventBus.client,
+        eventBusName: SUITE_EVENT_BUS_NAME,
+      }),
+    };
+  }
+
+  /** The archive task's and `/files`' dependencies, on the container's own. */
+  #archiving(deps: ExportDependencies): LocalArchiving | undefined {
+    const storage = this.archiveStorage;
+    if (storage === undefined) return undefined;
+    const { documentClient, tableName } = this.harness.table;
+    const archiveSettings = testArchiveSettings(this.harness.simulator.exportBaseUrl, { writeTable: false });
+    const archive: ArchiveDependencies = {
+      store: deps.store,
+      archives: new DynamoDbArchiveRecords({ client: documentClient, tableName }),
+      archiveWriter: new S3ArchiveWriter({ client: storage.client, bucketName: storage.bucketName }),
+      partitions: PATH_TABLE_PARTITIONS,
+      archiveEvents:
+        deps.events instanceof EventBridgeExportEvents ? deps.events : { publishArchived: async () => {} },
+      coverage: deps.coverage,
+      events: deps.events,
+      metrics: deps.metrics,
+      settings: deps.settings,
+      archiveSettings,
+      now: deps.now,
+    };
+    const files = {
+      store: deps.store,
+      archiveReader: storage.archiveReader(),
+      archiveSettings,
+      now: deps.now,
+    };
+    return { archive, files };
+  }
+
   #wrap(deps: ExportDependencies): ScenarioContainer {
-    const handlers = localHandlers(handlerRuntimeFor(deps, { logger: silentLogger() }));
+    const handlers = localHandlers(
+      handlerRuntimeFor(deps, { logger: silentLogger() }),
+      this.#archiving(deps),
+    );
+    const aws = this.aws;
+    const invoke = (handler: HandlerName, event: unknown) =>
+      handlers[handler](event, lambdaContext()) as Promise<unknown>;
     return {
       deps,
       handlers,
-      invoke: (handler, event) => handlers[handler](event, lambdaContext()) as Promise<unknown>,
+      // A handler's AWS calls are the system's: they meet the AWS-side faults.
+      invoke: aws === undefined ? invoke : (handler, event) => aws.within(() => invoke(handler, event)),
     };
   }
 }

@@ -89,17 +89,31 @@ export class ReliabilityReport {
   readonly scenarioNames = new Set<string>();
   readonly #groups = new Map<string, GroupTally>();
   readonly #faults = new Map<string, number>();
+  /** Where scenarios archive: the archives of COMPLETED exports, by how they ended. */
+  readonly #archives = new Map<string, number>();
 
   /** Tallies a finished scenario: its faults, its exports' end states and its violations. */
   async add(group: string, scenarioName: string, scenario: FaultScenario, violations: string[]) {
     const tally = this.#groups.get(group) ?? { ...EMPTY_TALLY };
     tally.scenarios += 1;
-    const faults = [...upstreamFaults(scenario.harness.simulator.requestLog), ...scenario.processFaults];
+    const faults = [
+      ...upstreamFaults(scenario.harness.simulator.requestLog),
+      ...scenario.processFaults,
+      // AWS-side: attempts refused (the SDK retried some of them), and PutEvents entries refused.
+      ...(scenario.aws?.refused ?? []),
+      ...[...(scenario.eventBus?.refusedEntries ?? [])].map(
+        ([code, count]) => [`EventBridge entry ${code}`, count] as const,
+      ),
+    ];
     for (const [kind, count] of faults) {
       this.#faults.set(kind, (this.#faults.get(kind) ?? 0) + count);
       tally.faults += count;
     }
     for (const record of await scenario.records()) {
+      if (scenario.archiveStorage !== undefined && record.status === ExportStatus.COMPLETED) {
+        const archive = record.archive?.status ?? 'not started';
+        this.#archives.set(archive, (this.#archives.get(archive) ?? 0) + 1);
+      }
       tally.started += 1;
       if (record.status === ExportStatus.COMPLETED) tally.completed += 1;
       else if (record.status === ExportStatus.ABORTED) tally.aborted += 1;
@@ -182,6 +196,14 @@ export class ReliabilityReport {
       '',
       'faults injected, by kind',
       table([['fault', 'count'], ...faultRows]),
+      ...(this.#archives.size === 0
+        ? []
+        : [
+            '',
+            `archives of COMPLETED exports where the scenario archives: ${[...this.#archives]
+              .map(([status, count]) => `${status} ${count}`)
+              .join(', ')}`,
+          ]),
       '',
       `tolerated (stale spot lock left by a crash between the terminal write and the release; the next start takes it over): ${this.tolerated.length}`,
       ...this.tolerated.slice(0, MAX_LISTED_FINDINGS).map((finding) => `  - ${finding}`),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AWS_FAULT_GROUP_PREFIX, awsFaultScenarios } from './awsFaultScenarios';
 import { crashSweeps, MAX_CRASH_STEPS } from './crashSweeps';
 import { ReliabilityReport } from './ReliabilityReport';
 import type { ReliabilityScenario } from './ReliabilityScenario';
@@ -20,6 +21,8 @@ const seeds = reliabilitySeeds();
 const report = new ReliabilityReport();
 /** Under transient upstream faults only, this share of exports must complete (the rest aborted by the scenario). */
 const MIN_GOODPUT_UNDER_UPSTREAM_FAULTS = 0.99;
+/** The same target while AWS refuses a share of the table's, Step Functions' and EventBridge's calls. */
+const MIN_GOODPUT_UNDER_AWS_FAULTS = 0.99;
 
 function scenarioTests(scenarios: ReliabilityScenario[]): void {
   for (const scenario of scenarios) {
@@ -65,6 +68,30 @@ describe('the system under faults, checked against its invariants', () => {
         expect(goodput, 'goodput under upstream faults').toBeGreaterThanOrEqual(
           MIN_GOODPUT_UNDER_UPSTREAM_FAULTS,
         );
+      },
+      scenarios.length * SCENARIO_TIMEOUT_MS,
+    );
+  });
+
+  describe('AWS pushing back (throttling, refused entries) beyond the SDK retries', () => {
+    const scenarios = awsFaultScenarios(seeds);
+    scenarioTests(scenarios);
+
+    it(
+      'summary: goodput while AWS pushes back stays at 99 % or more',
+      async () => {
+        // Prepare: the scenarios a filter left out (or all of them, run alone) run here.
+        const violations: string[] = [];
+        for (const scenario of scenarios.filter(({ name }) => !report.scenarioNames.has(name))) {
+          violations.push(...(await runScenario(scenario, report)));
+        }
+
+        // Act
+        const goodput = report.goodputOfGroups(AWS_FAULT_GROUP_PREFIX);
+
+        // Assess
+        expect(violations).toEqual([]);
+        expect(goodput, 'goodput while AWS pushes back').toBeGreaterThanOrEqual(MIN_GOODPUT_UNDER_AWS_FAULTS);
       },
       scenarios.length * SCENARIO_TIMEOUT_MS,
     );
