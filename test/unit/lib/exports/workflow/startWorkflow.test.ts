@@ -71,6 +71,25 @@ describe('startWorkflowExecution', () => {
     expect(lifecycle.metrics).toEqual(['WorkflowStartsFailed']);
     expect(lasting).toBeInstanceOf(TypeError);
   });
+
+  it('leaves to the reconciler a StartExecution Step Functions throttled after the SDK gave up', async () => {
+    // Prepare: as the SDK hands it over once its attempts are spent: a client fault, not marked retryable.
+    const lifecycle = inMemoryLifecycle();
+    lifecycle.deps.workflows.start = async () => {
+      throw Object.assign(new Error('Rate exceeded'), {
+        name: 'ThrottlingException',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 400, attempts: 3 },
+      });
+    };
+
+    // Act
+    const started = await startWorkflowExecution(lifecycle.deps, exportRecordFixture(), 'run-1');
+
+    // Assess
+    expect(started).toBe(false);
+    expect(lifecycle.metrics).toEqual(['WorkflowStartsFailed']);
+  });
 });
 
 describe('ensurePollingWorkflow', () => {
