@@ -20,7 +20,9 @@ interface WireRequest {
 
 function bodyText(body: unknown): string {
   if (typeof body === 'string') return body;
-  if (body instanceof Uint8Array) return Buffer.from(body).toString('utf8');
+  // The SDK's JSON body is a Uint8Array subclass that warns when read as a string: read its bytes.
+  if (body instanceof Uint8Array)
+    return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   return '{}';
 }
 
