@@ -104,6 +104,62 @@ describe('onTerminal', () => {
     );
   });
 
+  it('announces the end and records the window even when the table throttles the release, then releases', async () => {
+    // Prepare: the first release is refused as DynamoDB refuses it once the SDK gave up.
+    const lifecycle = inMemoryLifecycle();
+    const running = await startExport(lifecycle.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const aborted = await lifecycle.store.transition(SPOT, running.record.exportId, {
+      from: [ExportStatus.REQUESTED],
+      to: ExportStatus.ABORTED,
+    });
+    const release = lifecycle.spotLocks.release.bind(lifecycle.spotLocks);
+    let refusals = 1;
+    const deps = {
+      ...lifecycle.deps,
+      spotLocks: Object.assign(Object.create(lifecycle.spotLocks), {
+        release: async (spotId: string, exportId: string) => {
+          if (refusals-- > 0)
+            throw Object.assign(new Error('Rate exceeded'), {
+              name: 'ThrottlingException',
+              $fault: 'client',
+            });
+          return release(spotId, exportId);
+        },
+      }),
+    };
+
+    // Act
+    await onTerminal(deps, aborted);
+
+    // Assess: announced and counted, and the spot free after the second try.
+    expect(lifecycle.published.map((record) => record.exportId)).toEqual([running.record.exportId]);
+    expect(lifecycle.metrics).toContain('ExportsAborted');
+    expect(await lifecycle.spotLocks.get(SPOT)).toBeUndefined();
+  });
+
+  it('throws a release failure that will not pass (a missing grant), before announcing anything', async () => {
+    // Prepare
+    const lifecycle = inMemoryLifecycle();
+    const running = await startExport(lifecycle.deps, { spotId: SPOT, request: DAY, source: 'api' });
+    const failed = await lifecycle.store.transition(SPOT, running.record.exportId, {
+      from: [ExportStatus.REQUESTED],
+      to: ExportStatus.FAILED,
+    });
+    const denied = Object.assign(new Error('denied'), { name: 'AccessDeniedException', $fault: 'client' });
+    const deps = {
+      ...lifecycle.deps,
+      spotLocks: Object.assign(Object.create(lifecycle.spotLocks), {
+        release: async () => {
+          throw denied;
+        },
+      }),
+    };
+
+    // Act / Assess
+    await expect(onTerminal(deps, failed)).rejects.toBe(denied);
+    expect(lifecycle.published).toEqual([]);
+  });
+
   it('does nothing for an export that has not ended', async () => {
     // Prepare
     const lifecycle = inMemoryLifecycle();
