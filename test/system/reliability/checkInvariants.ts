@@ -192,9 +192,12 @@ async function scheduledWindowsAccountedFor(
 function windowFindings(window: CoverageWindow, byId: Map<string, ExportRecord>): string[] {
   const name = `window ${window.spotId}/${window.from}..${window.until}`;
   const exports = window.exportIds.map((exportId) => byId.get(exportId));
+  // A COMPLETED export whose archive FAILED holds none of the window's data: the window is tried again.
   const live = exports.filter(
     (record) =>
-      record !== undefined && (record.status === ExportStatus.COMPLETED || !isTerminal(record.status)),
+      record !== undefined &&
+      ((record.status === ExportStatus.COMPLETED && record.archive?.status !== ArchiveStatus.FAILED) ||
+        !isTerminal(record.status)),
   );
   const findings: string[] = [];
   if (live.length > 1) findings.push(`twice: ${name} has ${live.length} exports completed or under way`);
