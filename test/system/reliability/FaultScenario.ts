@@ -14,6 +14,7 @@ import type { OpenWebClientOptions } from '../../../lib/openweb/OpenWebClient';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
 import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
+import { DynamoDbSuppressionList } from '../../../lib/store/DynamoDbSuppressionList';
 import { upstreamTokenKey } from '../../../lib/store/tableKeys';
 import { StepFunctionsPollingWorkflows } from '../../../lib/workflow/StepFunctionsPollingWorkflows';
 import { type LocalArchiving, type LocalHandlers, localHandlers } from '../../../local/localHandlers';
@@ -339,6 +340,7 @@ export class FaultScenario {
       store: deps.store,
       archives: new DynamoDbArchiveRecords({ client: documentClient, tableName }),
       archiveWriter: new S3ArchiveWriter({ client: storage.client, bucketName: storage.bucketName }),
+      suppressions: new DynamoDbSuppressionList({ client: documentClient, tableName }),
       partitions: PATH_TABLE_PARTITIONS,
       archiveEvents:
         deps.events instanceof EventBridgeExportEvents ? deps.events : { publishArchived: async () => {} },
