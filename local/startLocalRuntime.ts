@@ -203,7 +203,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     invocations.handlers = localHandlers(handlerRuntimeFor(deps, { logger }), archiving);
 
     const schedules = new LocalSchedules({
-      definitions: localScheduleDefinitions(settings.stackConfig),
+      definitions: localScheduleDefinitions(settings.stackConfig, settings.timeScale),
       timeScale: settings.timeScale,
       invoke,
       onRun: (run) => reportScheduleRun(run, say),

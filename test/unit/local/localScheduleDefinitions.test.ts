@@ -6,6 +6,7 @@ import { HandlerNames } from '../../../lib/http/routeTable';
 import {
   localScheduleDefinitions,
   RECONCILER_SCHEDULE_NAME,
+  scaledRestatementAges,
 } from '../../../local/schedules/localScheduleDefinitions';
 
 describe('localScheduleDefinitions', () => {
@@ -24,7 +25,7 @@ describe('localScheduleDefinitions', () => {
     });
 
     // Act
-    const windows = localScheduleDefinitions(config).map((definition) => definition.flexibleWindowMs);
+    const windows = localScheduleDefinitions(config, 1).map((definition) => definition.flexibleWindowMs);
 
     // Assess
     expect(windows).toEqual([15 * 60_000, undefined, undefined]);
@@ -46,7 +47,7 @@ describe('localScheduleDefinitions', () => {
     });
 
     // Act
-    const definitions = localScheduleDefinitions(config);
+    const definitions = localScheduleDefinitions(config, 1);
 
     // Assess
     expect(
@@ -79,6 +80,7 @@ describe('localScheduleDefinitions', () => {
       parseStackConfig({
         spots: [{ spotId: 'sp_other', schedules: [{ expression: 'rate(1 day)', window: 'P1D' }] }],
       }),
+      1,
     );
 
     // Act
@@ -96,5 +98,60 @@ describe('localScheduleDefinitions', () => {
       restate: [],
     });
     expect(isReconcilerEvent(reconcilerEvent)).toBe(true);
+  });
+
+  it('sends restatement ages at the time scale, like its rate, in whole seconds', () => {
+    // Prepare
+    const config = parseStackConfig({
+      spots: [
+        {
+          spotId: 'sp_demo',
+          schedules: [{ expression: 'rate(1 hour)', window: 'PT6H', restate: ['P1D', 'PT1H'] }],
+        },
+      ],
+    });
+
+    // Act
+    const [scaled] = localScheduleDefinitions(config, 0.01);
+    const [asDeployed] = localScheduleDefinitions(config, 1);
+    const scaledRun = scheduledRunOf(scaled?.eventFor('2026-11-21T10:00:00Z'));
+    const deployedRun = scheduledRunOf(asDeployed?.eventFor('2026-11-21T10:00:00Z'));
+
+    // Assess: 36 s and 14.4 min, shortest first
+    expect(scaledRun.restate).toEqual(['PT36S', 'PT864S']);
+    expect(scaled?.description).toContain('again at PT864S, PT36S');
+    expect(deployedRun.restate).toEqual(['PT1H', 'P1D']);
+  });
+});
+
+describe('scaledRestatementAges', () => {
+  it('rounds up to whole seconds, never below 1 s nor the lag, and keeps ages that became equal once', () => {
+    // Act
+    const tiny = scaledRestatementAges(['PT1M', 'PT90S', 'PT1H'], 0.001, 0);
+    const lagged = scaledRestatementAges(['PT1H', 'P1D'], 0.01, 600);
+    const unscaled = scaledRestatementAges(['P7D', 'P1D'], 1, 0);
+
+    // Assess
+    expect(tiny).toEqual(['PT1S', 'PT4S']);
+    expect(lagged).toEqual(['PT600S', 'PT864S']);
+    expect(unscaled).toEqual(['P7D', 'P1D']);
+  });
+
+  it('leaves an age that is no fixed-length duration for the schedule to refuse', () => {
+    // Act
+    const ages = scaledRestatementAges(['P1M', 'PT1H'], 0.01, 0);
+
+    // Assess
+    expect(ages).toEqual(['P1M', 'PT36S']);
+    expect(() =>
+      scheduledRunOf({
+        source: 'schedule',
+        spotId: 'sp_demo',
+        schedule: 'schedule-0',
+        window: 'PT1H',
+        restate: ages,
+        scheduledTime: '2026-11-21T10:00:00Z',
+      }),
+    ).toThrow(/restate/);
   });
 });
