@@ -33,6 +33,8 @@ export const spotStatusViewSchema = z.looseObject({
     newestFrom: z.string().optional(),
   }),
   lastFailure: z.looseObject({ exportId: z.string(), at: z.string(), reason: z.string() }).optional(),
+  // Absent from an API that restates nothing yet.
+  restatements: z.looseObject({ provisionalHours: z.number(), waiting: z.number() }).optional(),
 });
 
 export type SpotStatusView = z.infer<typeof spotStatusViewSchema>;

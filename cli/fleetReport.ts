@@ -6,10 +6,14 @@ import { spotHealth, worstFirst } from './formatFleet';
 const MS_PER_HOUR = 3_600_000;
 const MS_PER_DAY = 24 * MS_PER_HOUR;
 
-/** What a heatmap cell says about a spot's day, worst first: one gap hour makes the day a gap. */
+/**
+ * What a heatmap cell says about a spot's day, worst first: one gap hour makes the day a gap; a
+ * day with covered hours still to be exported again at their restatement ages is provisional.
+ */
 export const DayState = {
   GAP: 'gap',
   IN_FLIGHT: 'in-flight',
+  PROVISIONAL: 'provisional',
   COVERED: 'covered',
   NOT_PLANNED: 'not-planned',
 } as const;
@@ -19,6 +23,7 @@ export type DayState = (typeof DayState)[keyof typeof DayState];
 const DAY_STATE_LABELS: Record<DayState, string> = {
   gap: 'gap (given up on)',
   'in-flight': 'in flight or retrying',
+  provisional: 'covered, provisional (to be exported again)',
   covered: 'covered (archived)',
   'not-planned': 'not planned',
 };
@@ -55,6 +60,8 @@ export interface DayCell {
   coveredHours: number;
   inFlightHours: number;
   gapHours: number;
+  /** Of the covered hours, those no settled window holds. */
+  provisionalHours: number;
 }
 
 /** Each day of the period: the hours of the spot's coverage in each state, and the day's state. */
@@ -72,20 +79,24 @@ export function dayCells(coverage: SpotCoverage, fromMs: number, days: number): 
     const coveredHours = hoursIn(coverage.covered);
     const inFlightHours = hoursIn(coverage.inFlight);
     const gapHours = hoursIn(coverage.gaps.filter((gap) => gap.openHours > 0));
+    const provisionalHours = hoursIn(coverage.provisional);
     const state =
       gapHours > 0
         ? DayState.GAP
         : inFlightHours > 0
           ? DayState.IN_FLIGHT
-          : coveredHours > 0
-            ? DayState.COVERED
-            : DayState.NOT_PLANNED;
+          : provisionalHours > 0
+            ? DayState.PROVISIONAL
+            : coveredHours > 0
+              ? DayState.COVERED
+              : DayState.NOT_PLANNED;
     cells.push({
       day: new Date(dayFrom).toISOString().slice(0, 10),
       state,
       coveredHours,
       inFlightHours,
       gapHours,
+      provisionalHours,
     });
   }
   return cells;
@@ -108,7 +119,7 @@ table{border-collapse:collapse}
 th,td{padding:3px 6px;text-align:left;vertical-align:top}
 .heatmap td.cell{width:14px;height:14px;padding:0;border:1px solid #fff}
 .heatmap th.day{writing-mode:vertical-rl;font-weight:normal;font-size:10px;color:#59636e;padding:2px 0}
-.covered{background:#2da44e}.in-flight{background:#54aeff}.gap{background:#cf222e}.not-planned{background:#eaeef2}
+.covered{background:#2da44e}.provisional{background:#a6e3b0}.in-flight{background:#54aeff}.gap{background:#cf222e}.not-planned{background:#eaeef2}
 .legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
 .STALE{color:#cf222e;font-weight:600}.GAPS{color:#9a6700;font-weight:600}.OK{color:#1a7f37;font-weight:600}
 .status td{border-bottom:1px solid #eaeef2}
@@ -143,7 +154,7 @@ export function fleetReportHtml(input: FleetReportInput): string {
         .map(
           (cell) =>
             `<td class="cell ${cell.state}" data-spot="${escapeHtml(spot.status.spotId)}" data-day="${cell.day}" data-state="${cell.state}" title="${escapeHtml(
-              `${spot.status.spotId} ${cell.day}: ${DAY_STATE_LABELS[cell.state]} (covered ${cell.coveredHours.toFixed(1)} h, in flight ${cell.inFlightHours.toFixed(1)} h, gap ${cell.gapHours.toFixed(1)} h)`,
+              `${spot.status.spotId} ${cell.day}: ${DAY_STATE_LABELS[cell.state]} (covered ${cell.coveredHours.toFixed(1)} h, of which provisional ${cell.provisionalHours.toFixed(1)} h, in flight ${cell.inFlightHours.toFixed(1)} h, gap ${cell.gapHours.toFixed(1)} h)`,
             )}"></td>`,
         )
         .join('');

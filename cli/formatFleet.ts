@@ -36,7 +36,7 @@ const RESET = '\x1b[0m';
 /**
  * One line per spot, worst first: its health, how far behind against its target, then only what
  * is worth reading (the running export, the queue, open backfills, gaps with the newest reason,
- * the last failure). Colour only when asked (a terminal).
+ * covered hours still to be restated, the last failure). Colour only when asked (a terminal).
  */
 export function formatFleet(
   spots: readonly SpotStatusView[],
@@ -76,11 +76,21 @@ function describeSpot(spot: SpotStatusView, nowMs: number): string {
       `${spot.gaps.count} gap(s), ${spot.gaps.hours} h open, newest: ${spot.gaps.newestReason ?? '?'}`,
     );
   }
+  const restatements = restatementsText(spot);
+  if (restatements !== undefined) parts.push(restatements);
   if (spot.lastFailure !== undefined) {
     const ago = formatElapsed(Math.max(0, nowMs - Date.parse(spot.lastFailure.at)));
     parts.push(`last failure ${ago} ago: ${spot.lastFailure.reason}`);
   }
   return parts.join(' · ');
+}
+
+/** Covered hours still to be exported again at their restatement ages, and what waits for the budget. */
+function restatementsText(spot: SpotStatusView): string | undefined {
+  const { provisionalHours = 0, waiting = 0 } = spot.restatements ?? {};
+  if (provisionalHours === 0 && waiting === 0) return undefined;
+  const budget = waiting > 0 ? `, ${waiting} restatement(s) waiting for the daily budget` : '';
+  return `${provisionalHours} h provisional${budget}`;
 }
 
 function freshnessText(spot: SpotStatusView): string {

@@ -5,6 +5,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fleetPageViewSchema } from '../../../cli/FleetView';
 import { DayState, fleetReportHtml, type SpotReport } from '../../../cli/fleetReport';
+import { formatFleet } from '../../../cli/formatFleet';
 import { makeCoverageHandler } from '../../../functions/coverage';
 import { makeSpotsHandler } from '../../../functions/spots';
 import { type CoverageWindow, WindowState } from '../../../lib/exports/coverage/CoverageLedger';
@@ -53,6 +54,9 @@ const LEDGER: Record<string, [dayIndex: number, state: WindowState][]> = {
   sp_gamma: [],
 };
 
+/** Covered windows with a restatement still to come (P7D after their end): provisional days. */
+const PROVISIONAL: Record<string, number[]> = { sp_alpha: [5] };
+
 const EXPECTED_DAY_STATE: Record<WindowState, DayState> = {
   COVERED: DayState.COVERED,
   GAP: DayState.GAP,
@@ -69,6 +73,7 @@ describe('the fleet report in a browser', () => {
   let table: DynaliteTable;
   let browser: Browser;
   let html: string;
+  let fleetText: string;
 
   beforeAll(async () => {
     browser = await puppeteer.launch({
@@ -93,6 +98,7 @@ describe('the fleet report in a browser', () => {
           from: at(index),
           until: at(index + 1),
           state,
+          ...(PROVISIONAL[spotId]?.includes(index) === true && { restate: ['P7D'] }),
         });
         await ledger.claimWindow(window);
       }
@@ -128,6 +134,7 @@ describe('the fleet report in a browser', () => {
         cost: { exports: spots.length + 1, totalUsd: (spots.length + 1) * COST_PER_EXPORT_USD },
       });
     }
+    fleetText = formatFleet(spotsPage.items, { colour: false, nowMs: NOW_MS });
     html = fleetReportHtml({
       spots,
       fromMs: FROM_MS,
@@ -192,7 +199,12 @@ describe('the fleet report in a browser', () => {
       for (const [spotId, windows] of Object.entries(LEDGER)) {
         for (let index = 0; index < DAYS; index += 1) {
           const window = windows.find(([windowDay]) => windowDay === index);
-          const expected = window === undefined ? DayState.NOT_PLANNED : EXPECTED_DAY_STATE[window[1]];
+          const expected =
+            window === undefined
+              ? DayState.NOT_PLANNED
+              : PROVISIONAL[spotId]?.includes(index) === true
+                ? DayState.PROVISIONAL
+                : EXPECTED_DAY_STATE[window[1]];
           expect({
             spotId,
             day: day(index),
@@ -204,9 +216,13 @@ describe('the fleet report in a browser', () => {
           });
         }
       }
-      // Each state is painted in its own colour.
+      // Each state is painted in its own colour, provisional days among them.
       const colours = new Map(cells.map((cell) => [cell.state, cell.painted]));
+      expect(colours.has(DayState.PROVISIONAL)).toBe(true);
       expect(new Set(colours.values()).size).toBe(colours.size);
+      // The fleet command says how many covered hours are provisional, for that spot only.
+      expect(fleetText).toMatch(/sp_alpha .* · 24 h provisional/);
+      expect(fleetText).not.toMatch(/sp_beta .*provisional/);
       // Each spot's cost for the period, and their sum in the cost line.
       expect(costs).toHaveLength(Object.keys(LEDGER).length);
       const sum = costs.reduce((total, usd) => total + usd, 0);
