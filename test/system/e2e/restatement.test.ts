@@ -30,6 +30,7 @@ const SIMULATOR_SETTINGS = {
   SIMULATOR_MAX_CHANGE_DELAY_SECONDS: '3600',
 };
 const RESTATED_AGE = 'PT36S';
+const RESTATED_AGE_MS = 36_000;
 /** The first export and its archive, 36 s, the restatement and its archive, with room on a loaded machine. */
 const SETTLED_TIMEOUT_MS = 150_000;
 /** A query starts DuckDB: longer than the other commands. */
@@ -137,6 +138,9 @@ describe('restatement, run as npm start and the CLI run it', () => {
       expect(run.result.windows).toHaveLength(1);
       expect(provisional).toMatchObject({ from: first?.from, until: first?.until, currency: 'provisional' });
       expect(provisional.restate).toEqual([RESTATED_AGE]);
+      expect(Date.parse(provisional.nextRestatementAt ?? '')).toBeGreaterThanOrEqual(
+        Date.parse(first?.until ?? '') + RESTATED_AGE_MS,
+      );
       expect(provisional.versions.map((version) => version.exportId)).toEqual([first?.exportId]);
       expect(provisionalCli.code, provisionalCli.output).toBe(ExitCode.SUCCESS);
       expect(provisionalCli.output).toMatch(/of the covered are provisional/);
