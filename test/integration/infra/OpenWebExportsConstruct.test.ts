@@ -9,7 +9,12 @@ import {
 } from '../../../infra/OpenWebExports';
 import { DEFAULT_STACK_ID } from '../../../infra/OpenWebExportsStack';
 import { cdkJsonContext, createOpenWebExportsApp } from '../../../infra/openWebExportsApp';
-import { parseStackConfig, STACK_CONFIG_CONTEXT_KEY, StackConfigError } from '../../../infra/stackConfig';
+import {
+  parseStackConfig,
+  STACK_CONFIG_CONTEXT_KEY,
+  type StackConfig,
+  StackConfigError,
+} from '../../../infra/stackConfig';
 import { SKIP_BUNDLING_CONTEXT } from '../../../infra/synthesizeStackTemplate';
 import type { Setting } from '../../../lib/settings/Setting';
 import { SETTINGS } from '../../../lib/settings/settingsTable';
@@ -18,6 +23,11 @@ import { newAssemblyDirectory, removeTestAssemblies, SCHEDULED_SPOT_CONFIG } fro
 afterAll(() => {
   removeTestAssemblies();
 });
+
+/** The configuration with the catalog's database name the construct fills in. */
+function withDatabaseName(config: StackConfig, catalogDatabaseName: string): StackConfig {
+  return { ...config, archive: { ...config.archive, catalogDatabaseName } };
+}
 
 function emptyStack(): Stack {
   const app = new App({
@@ -114,7 +124,7 @@ describe('the OpenWebExports construct', () => {
     // Assess
     expect(Object.keys(groups.polling ?? {})).toContain('exportDeadlineSeconds');
     expect(exports.config).toEqual({
-      ...parseStackConfig(undefined),
+      ...withDatabaseName(parseStackConfig(undefined), SETTINGS.archiveCatalogDatabaseName.default),
       openWebDownloadHosts: SETTINGS.openWebDownloadHosts.default,
     });
     expect(() => parseStackConfig(wronglyTyped)).toThrow(/polling\.exportDeadlineSeconds: must be a number/);
@@ -124,8 +134,8 @@ describe('the OpenWebExports construct', () => {
     // Act
     const exports = new OpenWebExports(emptyStack(), 'Exports');
 
-    // Assess
-    expect(exports.config).toEqual(parseStackConfig(undefined));
+    // Assess: the catalog's database is named after the stack (Platform-Exports), unless configured
+    expect(exports.config).toEqual(withDatabaseName(parseStackConfig(undefined), 'platform_exports'));
   });
 
   it('is configured from the openwebExports context when deployed as the stack', () => {
@@ -139,7 +149,9 @@ describe('the OpenWebExports construct', () => {
     });
 
     // Assess
-    expect(stack.exports.config).toEqual(parseStackConfig(SCHEDULED_SPOT_CONFIG));
+    expect(stack.exports.config).toEqual(
+      withDatabaseName(parseStackConfig(SCHEDULED_SPOT_CONFIG), 'openwebexports'),
+    );
     expect(stack.exports.namePrefix).toBe(DEFAULT_STACK_ID);
     expect(stack.exports.node.id).toBe('Default');
   });
