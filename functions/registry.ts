@@ -6,6 +6,7 @@ import type { ExportHandler } from '../lib/runtime/createHandler';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
 import type { FunctionGroup } from '../lib/settings/Setting';
 import type { ExportTableIndex } from '../lib/store/tableDefinition';
+import type { ErasureApiDependencies } from './erasures';
 
 /**
  * Every Lambda function, once: the stack builds each function and its grants from this table
@@ -50,6 +51,8 @@ export interface HandlerDependencies {
   archive: ArchiveDependencies | undefined;
   /** The files listing's. */
   files: ArchivedFilesDependencies;
+  /** The erasure routes': the erasure records and the suppression list. */
+  erasure: ErasureApiDependencies;
 }
 
 export type HandlerDependencyKind = keyof HandlerDependencies;
@@ -220,6 +223,18 @@ const FUNCTIONS = {
     handler: {
       dependencies: 'lifecycle',
       load: async () => (await import('./backfills')).makeBackfillsHandler,
+    },
+  },
+  // An erasure request puts the user on the spot's suppression list and records the erasure
+  // (PutItem, conditional; a FAILED one taken up again is put over its version); reading and
+  // listing read the spot's partition (GetItem, Query): no index, no bucket, no upstream.
+  [HandlerNames.ERASURES]: {
+    size: 'api',
+    settings: 'lifecycle',
+    access: { table: ['GetItem', 'PutItem', 'Query'] },
+    handler: {
+      dependencies: 'erasure',
+      load: async () => (await import('./erasures')).makeErasuresHandler,
     },
   },
   // The fleet view reads spots with active or queued exports (the reconciler index), each spot's

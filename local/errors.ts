@@ -60,3 +60,11 @@ export class LocalRuntimeInUseError extends LocalRuntimeError {
     this.problems = problems;
   }
 }
+
+/** An erasure route called on a local runtime that archives nothing (there is nothing to erase from). */
+export class LocalArchiveOffError extends LocalRuntimeError {
+  constructor() {
+    super('Erasures need the local archive: this runtime archives nothing');
+    this.name = 'LocalArchiveOffError';
+  }
+}

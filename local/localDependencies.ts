@@ -12,6 +12,7 @@ import {
   dynamoDbArchiveRecordsFactory,
   dynamoDbBackfillStoreFactory,
   dynamoDbCoverageLedgerFactory,
+  dynamoDbErasureStoreFactory,
   dynamoDbExportStoreFactory,
   dynamoDbFreshnessMarksFactory,
   dynamoDbIdempotencyKeysFactory,
@@ -97,6 +98,7 @@ export function localDependencies(parts: LocalDependencyParts): {
       ...lifecycle,
       archives: dynamoDbArchiveRecordsFactory,
       suppressions: dynamoDbSuppressionListFactory,
+      erasures: dynamoDbErasureStoreFactory,
       archiveWriter: s3ArchiveWriterFactory,
       archiveReader: () => archiveStorage.archiveReader(),
       // DuckDB (`openweb-exports query`) reads the partitions from the keys: nothing to register.
@@ -105,7 +107,7 @@ export function localDependencies(parts: LocalDependencyParts): {
     },
     options,
   );
-  return { deps, archiving: { archive: deps, files: deps } };
+  return { deps, archiving: { archive: deps, files: deps, erasure: deps } };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ErasureApiDependencies } from '../functions/erasures';
 import {
   EXPORT_FUNCTIONS,
   type HandlerDependencies,
@@ -10,6 +11,7 @@ import type { ExportDependencies } from '../lib/exports/ExportDependencies';
 import type { HandlerName } from '../lib/http/routeTable';
 import type { ExportHandler } from '../lib/runtime/createHandler';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
+import { LocalArchiveOffError } from './errors';
 import { localLambdaContext } from './localLambdaContext';
 
 export type LocalHandlers = Record<HandlerName, ExportHandler>;
@@ -18,6 +20,8 @@ export type LocalHandlers = Record<HandlerName, ExportHandler>;
 export interface LocalArchiving {
   archive: ArchiveDependencies;
   files: ArchivedFilesDependencies;
+  /** The erasure routes' (the records and the suppression list, on the same table). */
+  erasure?: ErasureApiDependencies;
 }
 
 type HandlerRuntimes = { [K in HandlerDependencyKind]: HandlerRuntime<HandlerDependencies[K]> };
@@ -48,8 +52,15 @@ export function localHandlers(
     lifecycle: runtime,
     archive: { ...runtime, dependencies: () => archiving?.archive },
     files: { ...runtime, dependencies: () => files },
+    erasure: { ...runtime, dependencies: () => erasureDependencies(archiving) },
   };
   return Object.fromEntries([...MAKERS].map(([name, make]) => [name, make(runtimes)])) as LocalHandlers;
+}
+
+/** The erasure routes' dependencies; without an archive there is nothing to erase from. */
+function erasureDependencies(archiving: LocalArchiving | undefined): ErasureApiDependencies {
+  if (archiving?.erasure === undefined) throw new LocalArchiveOffError();
+  return archiving.erasure;
 }
 
 /** Invokes a handler as Lambda would: the event and a fresh context. */
@@ -74,6 +85,10 @@ async function loadMaker(source: HandlerSource): Promise<LocalHandlerMaker> {
     case 'files': {
       const make = await source.load();
       return (runtimes) => make(runtimes.files);
+    }
+    case 'erasure': {
+      const make = await source.load();
+      return (runtimes) => make(runtimes.erasure);
     }
   }
 }

@@ -3,13 +3,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ArchiveUserEraser } from '../lib/archive/ArchiveUserEraser';
 import { loadConfig } from '../lib/config';
 import type { ReconcileSummary } from '../lib/exports/reconciler/reconcileExports';
 import type { PollingWorkflows } from '../lib/exports/workflow/ports';
 import { type HandlerName, ROUTES } from '../lib/http/routeTable';
 import { createLogger } from '../lib/observability/createLogger';
 import { handlerRuntimeFor } from '../lib/runtime/HandlerRuntime';
+import { S3ArchiveObjects } from '../lib/s3/S3ArchiveObjects';
+import { S3ArchiveWriter } from '../lib/s3/S3ArchiveWriter';
 import { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
+import { DynamoDbArchiveRecords } from '../lib/store/DynamoDbArchiveRecords';
 import { OPENAPI_DOCUMENT_FILE } from '../openapi/documentFile';
 import { loadStateMachine } from './cachedStateMachine';
 import { type Closer, closeInReverse } from './closers';
@@ -18,6 +22,7 @@ import { ForegroundActivity } from './ForegroundActivity';
 import { startLocalHttpApi } from './http/LocalHttpApi';
 import { InMemoryExportMetrics } from './InMemoryExportMetrics';
 import { isAddressInUse } from './instanceGuard';
+import { erasureAcceptedBy, LocalErasures } from './LocalErasures';
 import { LocalExportEvents } from './LocalExportEvents';
 import { LocalInvocations } from './LocalInvocations';
 import { LocalPollingWorkflows, type WorkflowHistoryEvent } from './LocalPollingWorkflows';
@@ -27,7 +32,7 @@ import { localOnlyRoutes } from './localOnlyRoutes';
 import { apiPortInUse, claimPortsAndDataDir, simulatorPortInUse } from './localPorts';
 import type { LocalRuntimeSettings } from './localRuntimeSettings';
 import { spotKeys, spotsWithCredentials, warnAboutScheduledSpotsWithoutCredentials } from './localSpots';
-import { openArchive, openTable } from './localStores';
+import { LOCAL_TABLE_NAME, openArchive, openTable } from './localStores';
 import { startOpenWebSimulator } from './openweb-simulator/index';
 import { LOCAL_PROJECT_ROOT } from './projectRoot';
 import { resumeActiveExports } from './resumeActiveExports';
@@ -201,6 +206,41 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       archiveStorage,
     });
     invocations.handlers = localHandlers(handlerRuntimeFor(deps, { logger }), archiving);
+    // An erasure accepted over the API runs in the background to its end, as the deployment's would.
+    const erasures =
+      archiveStorage === undefined || archiving?.erasure === undefined
+        ? undefined
+        : new LocalErasures({
+            deps: {
+              erasures: archiving.erasure.erasures,
+              store: deps.store,
+              eraser: new ArchiveUserEraser({
+                objects: new S3ArchiveObjects({
+                  client: archiveStorage.client,
+                  bucketName: archiveStorage.bucketName,
+                }),
+                writer: new S3ArchiveWriter({
+                  client: archiveStorage.client,
+                  bucketName: archiveStorage.bucketName,
+                }),
+                revisions: new DynamoDbArchiveRecords({
+                  client: documentClient,
+                  tableName: LOCAL_TABLE_NAME,
+                }),
+              }),
+              erasureEvents: { publishErasureCompleted: async () => {} },
+              now: Date.now,
+            },
+            track: (work) => invocations.track(work),
+            say,
+            stopping: () => stopping,
+          });
+    const apiInvoke = async (handler: HandlerName, event: unknown): Promise<unknown> => {
+      const result = await invoke(handler, event);
+      const accepted = erasureAcceptedBy(event, result);
+      if (accepted !== undefined) erasures?.start(accepted.spotId, accepted.erasureId);
+      return result;
+    };
 
     const schedules = new LocalSchedules({
       definitions: localScheduleDefinitions(settings.stackConfig, settings.timeScale),
@@ -211,7 +251,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const api = await startLocalHttpApi({
       port: settings.apiPort,
       routes: ROUTES,
-      invoke,
+      invoke: apiInvoke,
       activity: foreground,
       localRoutes: localOnlyRoutes({
         schedules,
@@ -246,6 +286,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         },
       ),
     );
+
+    if (erasures !== undefined)
+      void invocations.track(
+        erasures.resume().then(
+          (count) => {
+            if (count > 0) say(`resuming ${count} erasure(s)`);
+          },
+          (error: unknown) => say(`could not resume the running erasures: ${describeError(error)}`),
+        ),
+      );
 
     let stopped: Promise<void> | undefined;
     const stop = () => {

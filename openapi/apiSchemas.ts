@@ -35,6 +35,7 @@ import {
   windowSourceSchema,
   windowVersionSchema,
 } from '../lib/exports/coverage/spotCoverageSchema';
+import { USER_ID_PATTERN } from '../lib/exports/erasure/ErasureRecord';
 import type { SpotStatus } from '../lib/exports/fleet/fleetStatus';
 import { ExportStatus } from '../lib/exports/record/ExportStatus';
 import { EXPORT_ID_PATTERN } from '../lib/exports/record/exportId';
@@ -42,6 +43,12 @@ import { SPOT_ID_PATTERN } from '../lib/exports/record/spotId';
 import { CSV_DELIMITERS, MAX_EXPORT_RANGE_HOURS } from '../lib/exports/requests/exportRequestLimits';
 import { conversationRequestShape, dateRangeRequestShape } from '../lib/exports/requests/exportRequestSchema';
 import { backfillViewSchema, backfillWindowSchema } from '../lib/http/backfillViewSchema';
+import {
+  erasedFileViewSchema,
+  erasureListSchema,
+  erasureVerificationSchema,
+  erasureViewSchema,
+} from '../lib/http/erasureViewSchema';
 import {
   exportListSchema,
   exportRequestViewSchema,
@@ -122,6 +129,18 @@ export const backfillRequestSchema = described(backfillRequestShape(), {
     `is the longest window one export covers; the range may need at most ${MAX_BACKFILL_WINDOWS} windows. ` +
     'Unknown fields are refused.',
 });
+
+export const erasureRequestSchema = z
+  .strictObject({
+    userId: z.string().regex(USER_ID_PATTERN).meta({
+      description: "The upstream's id of the user to erase: 1 to 128 letters, digits or `_ . : @ + -`.",
+    }),
+  })
+  .meta({
+    id: 'ErasureRequest',
+    title: 'Erasure request',
+    description: 'The user to erase from every archived file of the spot. Unknown fields are refused.',
+  });
 
 /** The schemas the document lists under `components.schemas`, in this order. */
 
@@ -268,6 +287,11 @@ export const COMPONENT_SCHEMAS = [
   backfillListSchema,
   spotStatusSchema,
   fleetPageSchema,
+  erasureRequestSchema,
+  erasureViewSchema,
+  erasedFileViewSchema,
+  erasureVerificationSchema,
+  erasureListSchema,
 ] as const;
 
 // The schemas of the answers described here allow only values of the handlers' types, and have

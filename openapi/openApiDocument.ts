@@ -17,6 +17,11 @@ import {
   MAX_COVERAGE_RANGE_DAYS,
 } from '../lib/exports/coverage/spotCoverage';
 import { spotCoverageSchema } from '../lib/exports/coverage/spotCoverageSchema';
+import {
+  ERASURE_ID_PATTERN,
+  ERASURE_LIST_DEFAULT_LIMIT,
+  ERASURE_LIST_MAX_LIMIT,
+} from '../lib/exports/erasure/ErasureRecord';
 import { DEFAULT_FLEET_PAGE_SPOTS, MAX_FLEET_PAGE_SPOTS } from '../lib/exports/fleet/fleetStatus';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../lib/exports/lifecycle/listExports';
 import { EXPORT_STATUSES } from '../lib/exports/record/ExportStatus';
@@ -25,6 +30,7 @@ import { SPOT_ID_PATTERN } from '../lib/exports/record/spotId';
 import { RFC3339_UTC_SECONDS } from '../lib/exports/time/instants';
 import { MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADERS_BYTES } from '../lib/http/apiRequestLimits';
 import { backfillViewSchema } from '../lib/http/backfillViewSchema';
+import { erasureListSchema, erasureViewSchema } from '../lib/http/erasureViewSchema';
 import { exportListSchema, exportViewSchema } from '../lib/http/exportViewSchema';
 import { JSON_CONTENT_TYPE } from '../lib/http/jsonResponse';
 import { PROBLEM_CONTENT_TYPE } from '../lib/http/problemResponse';
@@ -44,6 +50,7 @@ import {
   backfillListSchema,
   backfillRequestSchema,
   COMPONENT_SCHEMAS,
+  erasureRequestSchema,
   fleetPageSchema,
   startExportBodySchema,
 } from './apiSchemas';
@@ -113,6 +120,8 @@ const PROBLEM_MEANINGS: Record<ProblemType, string> = {
   [ProblemType.UPSTREAM_TIMEOUT]: 'OpenWeb did not answer in time; retry later',
   [ProblemType.BACKFILL_NOT_FOUND]:
     "no such backfill for this spot (an unknown id, a malformed one and another spot's alike)",
+  [ProblemType.ERASURE_NOT_FOUND]:
+    "no such erasure for this spot (an unknown id, a malformed one and another spot's alike)",
   [ProblemType.SPOT_NOT_FOUND]:
     'a spot named in `spotId` is not one the deployment knows (or the caller may use); `suggestion` names the nearest known one',
 };
@@ -161,6 +170,14 @@ const spotIdPathParameter: JsonObject = {
   description:
     'The spot the request acts for (instead of `x-spot-id`, which may be left out or must name the same spot). In JWT mode with a spot claim, the token must list it.',
   schema: { type: 'string', pattern: SPOT_ID_PATTERN.source },
+};
+
+const erasureIdParameter: JsonObject = {
+  name: 'erasureId',
+  in: 'path',
+  required: true,
+  description: 'The erasure, as `erasureId` of its request. A malformed id is simply not found (404).',
+  schema: { type: 'string', pattern: ERASURE_ID_PATTERN.source },
 };
 
 const backfillIdParameter: JsonObject = {
@@ -440,6 +457,62 @@ const OPERATIONS: { [K in RouteKey]: OperationDoc } = {
     success: { status: 202, description: 'The backfill, `ABORTED`.', schema: backfillViewSchema },
     problems: [ProblemType.BACKFILL_NOT_FOUND, ...UPSTREAM_PROBLEMS],
   },
+  'POST /spots/{spotId}/erasures': {
+    operationId: 'requestErasure',
+    summary: "Erase a user from the spot's archive",
+    description:
+      "Puts the user on the spot's suppression list (every export archived from now on is stored without their rows) and records the erasure `RUNNING`; it then runs without a caller, rewriting every archived file of the spot that holds the user's rows, deleting the old versions, and checking at the end that no file and no table row holds the user. The same user asked for again is the same erasure (its id is derived from the spot and the user); a `FAILED` one is taken up again.",
+    requestBody: erasureRequestSchema,
+    success: {
+      status: 202,
+      description: 'Accepted: the erasure and where it stands. Read it back at `Location`.',
+      schema: erasureViewSchema,
+      headers: {
+        Location: {
+          description: 'Where the erasure can be read: `/spots/{spotId}/erasures/{erasureId}`.',
+          required: true,
+          schema: { type: 'string' },
+        },
+      },
+    },
+    problems: [ProblemType.UNSUPPORTED_MEDIA_TYPE],
+  },
+  'GET /spots/{spotId}/erasures': {
+    operationId: 'listErasures',
+    summary: "List the spot's erasures",
+    description: 'Newest first, a page at a time (as `GET /spots/{spotId}/erasures/{erasureId}`).',
+    query: [
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: `Erasures per page (default ${ERASURE_LIST_DEFAULT_LIMIT}, at most ${ERASURE_LIST_MAX_LIMIT}).`,
+        schema: {
+          type: 'integer',
+          minimum: 1,
+          maximum: ERASURE_LIST_MAX_LIMIT,
+          default: ERASURE_LIST_DEFAULT_LIMIT,
+        },
+      },
+      {
+        name: 'nextToken',
+        in: 'query',
+        required: false,
+        description: '`nextToken` of the previous page.',
+        schema: { type: 'string', maxLength: MAX_NEXT_TOKEN_CHARS, pattern: NEXT_TOKEN_PATTERN.source },
+      },
+    ],
+    success: { status: 200, description: "A page of the spot's erasures.", schema: erasureListSchema },
+    problems: [],
+  },
+  'GET /spots/{spotId}/erasures/{erasureId}': {
+    operationId: 'getErasure',
+    summary: 'Read an erasure',
+    description:
+      'Where the erasure stands (`RUNNING`, `COMPLETED`, `FAILED` with its reason), the files it rewrote with the rows removed from each, when it completed, and its verification: the checks it ran at the end (the files read again, the versions listed, the query of the table) and what they found.',
+    success: { status: 200, description: 'The erasure.', schema: erasureViewSchema },
+    problems: [ProblemType.ERASURE_NOT_FOUND],
+  },
 };
 
 /** API Gateway's own answers, which no function builds. */
@@ -591,6 +664,7 @@ function paths(): Record<string, JsonObject> {
       ...(route.path.includes('{spotId}') ? [spotIdPathParameter] : []),
       ...(route.path.includes('{exportId}') ? [exportIdParameter] : []),
       ...(route.path.includes('{backfillId}') ? [backfillIdParameter] : []),
+      ...(route.path.includes('{erasureId}') ? [erasureIdParameter] : []),
     ];
     if (parameters.length > 0) item.parameters = parameters;
     item[route.method.toLowerCase()] = operationObject(

@@ -43,6 +43,7 @@ export const ProblemType = {
   CREDENTIALS_UNAVAILABLE: 'credentials-unavailable',
   UPSTREAM_TIMEOUT: 'upstream-timeout',
   BACKFILL_NOT_FOUND: 'backfill-not-found',
+  ERASURE_NOT_FOUND: 'erasure-not-found',
   SPOT_NOT_FOUND: 'spot-not-found',
 } as const;
 
@@ -214,6 +215,12 @@ export const PROBLEMS: { readonly [K in ProblemType]: ProblemKind<ProblemOf<K>> 
     status: 404,
     title: 'Backfill not found',
     detail: 'No backfill with this id exists for this spot.',
+  },
+  // The same for an unknown id, a malformed one and another spot's erasure.
+  'erasure-not-found': {
+    status: 404,
+    title: 'Erasure not found',
+    detail: 'No erasure with this id exists for this spot.',
   },
   // Among the spots the caller may see only: another caller's spot reads as unknown too.
   'spot-not-found': {

@@ -23,6 +23,8 @@ export const HandlerNames = {
   COVERAGE: 'coverage',
   /** `POST` and `GET /spots/{spotId}/backfills`, `GET /spots/{spotId}/backfills/{backfillId}` and its abort. */
   BACKFILLS: 'backfills',
+  /** `POST` and `GET /spots/{spotId}/erasures`, `GET /spots/{spotId}/erasures/{erasureId}`. */
+  ERASURES: 'erasures',
   /** `GET /spots`: the fleet at a glance. */
   SPOTS: 'spots',
 } as const;
@@ -48,6 +50,9 @@ export const ROUTES = [
   { method: 'POST', path: '/spots/{spotId}/backfills', handler: HandlerNames.BACKFILLS },
   { method: 'GET', path: '/spots/{spotId}/backfills/{backfillId}', handler: HandlerNames.BACKFILLS },
   { method: 'POST', path: '/spots/{spotId}/backfills/{backfillId}/abort', handler: HandlerNames.BACKFILLS },
+  { method: 'GET', path: '/spots/{spotId}/erasures', handler: HandlerNames.ERASURES },
+  { method: 'POST', path: '/spots/{spotId}/erasures', handler: HandlerNames.ERASURES },
+  { method: 'GET', path: '/spots/{spotId}/erasures/{erasureId}', handler: HandlerNames.ERASURES },
 ] as const satisfies readonly Route[];
 
 /**

@@ -93,6 +93,13 @@ export function erasureIdOf(spotId: string, userId: string): string {
   return `er_${digest.slice(0, 24)}`;
 }
 
+/** An erasure id: `er_` and 24 hex digits (`erasureIdOf`). */
+export const ERASURE_ID_PATTERN = /^er_[0-9a-f]{24}$/;
+
+export function isValidErasureId(value: unknown): value is string {
+  return typeof value === 'string' && ERASURE_ID_PATTERN.test(value);
+}
+
 /** Rows removed by the erasure, over every file. */
 export function rowsRemovedBy(record: ErasureRecord): number {
   return record.files.reduce((sum, file) => sum + file.rowsRemoved, 0);

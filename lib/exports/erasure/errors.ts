@@ -2,6 +2,23 @@ import { ServiceError } from '../../errors/ClassifiedError';
 import { type Problem, ProblemType } from '../../errors/problems';
 import type { ErasureRecord } from './ErasureRecord';
 
+/** No erasure with this id for this spot (an unknown id, a malformed one and another spot's alike). */
+export class ErasureNotFoundError extends ServiceError {
+  override name = 'ErasureNotFoundError';
+  readonly spotId: string;
+  readonly erasureId: string;
+
+  constructor(spotId: string, erasureId: string, options?: ErrorOptions) {
+    super(`Erasure ${erasureId} of spot ${spotId} not found`, options);
+    this.spotId = spotId;
+    this.erasureId = erasureId;
+  }
+
+  override get problem(): Problem {
+    return { type: ProblemType.ERASURE_NOT_FOUND };
+  }
+}
+
 /** The erasure of this user exists already: the request is that erasure. */
 export class ErasureAlreadyExistsError extends ServiceError {
   override name = 'ErasureAlreadyExistsError';

@@ -271,6 +271,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         reconcile: 300,
         coverage: 20,
         backfills: 20,
+        erasures: 20,
         spots: 20,
       });
     });

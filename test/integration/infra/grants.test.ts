@@ -179,6 +179,17 @@ describe('function grants', () => {
     );
   });
 
+  it('lets erasures read and put records in the table only: no index, no bucket, no secrets, no workflows', () => {
+    // Act
+    const statements = statementsOfFunction(stack.template, HandlerNames.ERASURES);
+
+    // Assess
+    expect(actionsOf(statements)).toEqual(
+      [...FUNCTION_BASICS, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'].sort(),
+    );
+    expect(resourcesGranting(statements, 'dynamodb:Query').join(' ')).not.toContain('/index/');
+  });
+
   it('lets list only read the table: no secrets, no workflows, no events, no writes', () => {
     // Act
     const actions = actionsOf(statementsOfFunction(stack.template, HandlerNames.LIST));

@@ -54,6 +54,10 @@ const NOT_GRANTED: Record<string, string> = {
   'files dynamodb:PutItem': 'the files handler reads the record (getExport) and writes nothing',
   'files dynamodb:UpdateItem': 'the files handler reads the record (getExport) and writes nothing',
   'files dynamodb:DeleteItem': 'the files handler reads the record (getExport) and writes nothing',
+  'erasures dynamodb:UpdateItem':
+    'the erasure routes send GetItem, PutItem and Query only (the erasure store, the suppression list); the bundle’s other commands are the shared handler runtime’s',
+  'erasures dynamodb:DeleteItem':
+    'the erasure routes send GetItem, PutItem and Query only (the erasure store, the suppression list); the bundle’s other commands are the shared handler runtime’s',
   'archive dynamodb:DeleteItem': 'the archive deletes nothing; link pages are replaced by the poll',
   ...Object.fromEntries(
     ['start', 'check-status', 'abort', 'list', 'files', 'workflow-task', 'archive', 'backfills'].map(

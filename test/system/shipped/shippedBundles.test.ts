@@ -251,6 +251,18 @@ async function api(handler: HandlerName, event: unknown): Promise<ApiAnswer> {
 
 const requests = {
   ...apiRequests,
+  requestErasure: (spotId: string, userId: string) =>
+    apiEvent({
+      method: 'POST',
+      route: '/spots/{spotId}/erasures',
+      pathParameters: { spotId },
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ userId }),
+    }),
+  readErasure: (spotId: string, erasureId: string) =>
+    apiEvent({ route: '/spots/{spotId}/erasures/{erasureId}', pathParameters: { spotId, erasureId } }),
+  listErasures: (spotId: string) =>
+    apiEvent({ route: '/spots/{spotId}/erasures', pathParameters: { spotId } }),
   /** With an Idempotency-Key, so a repeated request is answered with the same export. */
   start: (spotId: string, idempotencyKey = `key-${spotId}`) =>
     apiRequests.start(spotId, EXPORT_WINDOW, { 'idempotency-key': idempotencyKey }),
@@ -506,6 +518,18 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
         body: { status: 'ABORTED', progress: { windows: { withdrawn: 3 } } },
       });
       expect(simulator.listExports(SPOTS.backfill).map((upstream) => upstream.state)).toEqual(['aborted']);
+
+      // An erasure: the user suppressed and the erasure recorded (PutItem), asked for again (the
+      // same one: GetItem after the refused put), read back (GetItem) and listed (Query).
+      const erasure = await api(HandlerNames.ERASURES, requests.requestErasure(SPOTS.completed, 'u_forget'));
+      expect(erasure).toMatchObject({ statusCode: 202, body: { status: 'RUNNING', userId: 'u_forget' } });
+      const erasureId = String(erasure.body.erasureId);
+      const again = await api(HandlerNames.ERASURES, requests.requestErasure(SPOTS.completed, 'u_forget'));
+      expect(again).toMatchObject({ statusCode: 202, body: { erasureId } });
+      const erasureRead = await api(HandlerNames.ERASURES, requests.readErasure(SPOTS.completed, erasureId));
+      expect(erasureRead).toMatchObject({ statusCode: 200, body: { erasureId, status: 'RUNNING' } });
+      const erasures = await api(HandlerNames.ERASURES, requests.listErasures(SPOTS.completed));
+      expect(erasures).toMatchObject({ statusCode: 200, body: { items: [{ erasureId }] } });
 
       expect(standIns.unsupported).toEqual([]);
     },

@@ -46,6 +46,10 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
     "an answer's schema (its type inferred from it): checked by test/integration/openapi/ (the generated openapi.json, Ajv against real answers) and by the CLI's tests, which validate answers with it; no test of its own yet",
   ],
   [
+    'lib/http/erasureViewSchema.ts',
+    "an answer's schema (its type inferred from it): checked by test/integration/openapi/ (the generated openapi.json), by test/unit/functions/erasures.test.ts (Ajv against the handler's answers) and test/unit/lib/http/erasureView.test.ts",
+  ],
+  [
     'lib/http/exportViewSchema.ts',
     "an answer's schema (its type inferred from it): checked by test/integration/openapi/ (the generated openapi.json, Ajv against real answers) and by the CLI's tests, which validate answers with it; no test of its own yet",
   ],

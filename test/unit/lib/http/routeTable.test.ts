@@ -32,6 +32,6 @@ describe('the route table', () => {
     );
 
     // Assess
-    expect([...parameters].sort()).toEqual(['backfillId', 'exportId', 'spotId']);
+    expect([...parameters].sort()).toEqual(['backfillId', 'erasureId', 'exportId', 'spotId']);
   });
 });

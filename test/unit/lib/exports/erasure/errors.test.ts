@@ -3,18 +3,15 @@ import { ProblemType } from '../../../../../lib/errors/problems';
 import {
   ErasureAlreadyExistsError,
   ErasureChangedError,
-  InvalidUserIdError,
+  ErasureNotFoundError,
 } from '../../../../../lib/exports/erasure/errors';
 
 describe('erasure errors', () => {
-  it('answer a malformed user id as an invalid request naming the field, and are not retryable', () => {
-    const error = new InvalidUserIdError();
-    expect(error.problem).toMatchObject({
-      type: ProblemType.INVALID_REQUEST,
-      errors: [{ field: 'body.userId' }],
-    });
+  it('answer an unknown erasure as erasure-not-found, and are not retryable', () => {
+    const error = new ErasureNotFoundError('sp_a', 'er_1');
+    expect(error.problem).toEqual({ type: ProblemType.ERASURE_NOT_FOUND });
     expect(error.retryable).toBe(false);
-    expect(error.name).toBe('InvalidUserIdError');
+    expect(error.name).toBe('ErasureNotFoundError');
   });
 
   it('carry the record that stands', () => {

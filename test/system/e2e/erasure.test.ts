@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErasureView } from '../../../lib/http/erasureViewSchema';
+import type { ExportView } from '../../../lib/http/exportViewSchema';
+import { eventually, requestJson } from './support/http';
+import { DAY, FIRST_READY_TIMEOUT_MS, runCliProcess, TIME_SCALE } from './support/localRuntimeFixtures';
+import {
+  type ExitResult,
+  killAllChildProcesses,
+  type RuntimeProcess,
+  startRuntimeProcess,
+  within,
+} from './support/runtimeProcess';
+
+const ARCHIVE_TIMEOUT_MS = 60_000;
+const ERASURE_TIMEOUT_MS = 60_000;
+/** A query starts DuckDB: longer than the other commands. */
+const QUERY_TIMEOUT_MS = 60_000;
+const SPOT = 'sp_demo';
+
+/**
+ * An erasure as a publisher asks for it: `npm start` as a process, an export archived, one call
+ * to `POST /spots/{spotId}/erasures`, and nothing else: the runtime runs it to COMPLETED, and
+ * `query` finds none of the user's rows and every other row.
+ */
+describe('erasure, run by npm start after one API call', () => {
+  let dataDir: string;
+  let runtime: RuntimeProcess;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'openweb-exports-e2e-erasure-'));
+    runtime = await startRuntimeProcess(
+      {
+        PORT: '0',
+        SIMULATOR_PORT: '0',
+        LOCAL_TIME_SCALE: TIME_SCALE,
+        LOCAL_DATA_DIR: dataDir,
+        LOG_LEVEL: 'ERROR',
+      },
+      FIRST_READY_TIMEOUT_MS,
+    );
+  }, FIRST_READY_TIMEOUT_MS + 5_000);
+
+  afterAll(async () => {
+    await killAllChildProcesses();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function query(sql: string): Promise<Record<string, unknown>[]> {
+    const cli = runCliProcess(['query', sql, '--format', 'json', '--local', '--data-dir', dataDir]);
+    const exit: ExitResult = await within(cli.exited, QUERY_TIMEOUT_MS, `the query ${sql}`);
+    expect(exit.code, exit.output).toBe(0);
+    return JSON.parse(
+      exit.output.slice(exit.output.indexOf('['), exit.output.lastIndexOf(']') + 1),
+    ) as Record<string, unknown>[];
+  }
+
+  it(
+    "erases the user's rows from the archive without a caller, keeping every other row",
+    async () => {
+      // Prepare: one export, archived; its most active user.
+      const started = await requestJson(`${runtime.apiUrl}/exports`, {
+        method: 'POST',
+        spotId: SPOT,
+        body: DAY,
+      });
+      const exportId = (started.body as ExportView).exportId;
+      await eventually(
+        async () => {
+          const { body } = await requestJson(`${runtime.apiUrl}/exports/${exportId}`, { spotId: SPOT });
+          return (body as ExportView).archive.status === 'ARCHIVED' ? body : undefined;
+        },
+        ARCHIVE_TIMEOUT_MS,
+        `the archive of ${exportId}`,
+      );
+      const [top] = await query(
+        'select user_id, count(*) as n from comment_rows group by 1 order by 2 desc, 1 limit 1',
+      );
+      const userId = String(top?.user_id);
+      const [before] = await query('select count(*) as n from comment_rows');
+
+      // Act
+      const requested = await requestJson(`${runtime.apiUrl}/spots/${SPOT}/erasures`, {
+        method: 'POST',
+        spotId: SPOT,
+        body: { userId },
+      });
+      const location = requested.headers.get('location') as string;
+      const completed = await eventually(
+        async () => {
+          const { body } = await requestJson(`${runtime.apiUrl}${location}`, { spotId: SPOT });
+          return (body as ErasureView).status === 'RUNNING' ? undefined : (body as ErasureView);
+        },
+        ERASURE_TIMEOUT_MS,
+        `the erasure of ${userId}`,
+      );
+
+      // Assess
+      expect(requested.status).toBe(202);
+      expect(completed.status, completed.reason).toBe('COMPLETED');
+      expect(completed.rowsRemoved).toBe(Number(top?.n));
+      expect(completed.verification).toMatchObject({ rowsFound: 0, versionsLeft: 0 });
+      const [left] = await query(`select count(*) as n from comment_rows where user_id = '${userId}'`);
+      const [after] = await query('select count(*) as n from comment_rows');
+      expect(Number(left?.n)).toBe(0);
+      expect(Number(after?.n)).toBe(Number(before?.n) - completed.rowsRemoved);
+      const listed = await requestJson(`${runtime.apiUrl}/spots/${SPOT}/erasures`, { spotId: SPOT });
+      expect((listed.body as { items: ErasureView[] }).items.map((item) => item.erasureId)).toEqual([
+        completed.erasureId,
+      ]);
+    },
+    ARCHIVE_TIMEOUT_MS + ERASURE_TIMEOUT_MS + 6 * QUERY_TIMEOUT_MS,
+  );
+});
