@@ -18,6 +18,8 @@ export const ExitCode = {
   QUERY_REFUSED: 11,
   /** `fleet`: a spot is behind its freshness target (data stopped arriving); gaps alone are 10. */
   FLEET_STALE: 12,
+  /** `erase`: the erasure FAILED (its reason on stderr); asking for it again takes it up again. */
+  ERASURE_FAILED: 13,
   // 128 + SIGINT, what a shell reports for a Ctrl-C'd process.
   INTERRUPTED: 130,
 } as const;

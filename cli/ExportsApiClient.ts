@@ -4,6 +4,7 @@ import type { BackfillRequest } from '../lib/exports/backfill/backfillRequestSch
 import { type SpotCoverage, spotCoverageSchema } from '../lib/exports/coverage/spotCoverageSchema';
 import type { ExportStatus } from '../lib/exports/record/ExportStatus';
 import { type BackfillView, backfillViewSchema } from '../lib/http/backfillViewSchema';
+import { type ErasureView, erasureViewSchema } from '../lib/http/erasureViewSchema';
 import {
   type ExportList,
   type ExportView,
@@ -150,6 +151,23 @@ export class ExportsApiClient {
       backfillViewSchema,
       await this.#send('GET', backfillPath(spotId, backfillId), { spotId }),
       'a backfill',
+    );
+  }
+
+  /** Asks for a user to be erased from the spot's archive; the same user again is the same erasure. */
+  async requestErasure(spotId: string, userId: string): Promise<ErasureView> {
+    return this.#parse(
+      erasureViewSchema,
+      await this.#send('POST', `${spotPath(spotId)}/erasures`, { spotId, body: { userId } }),
+      'an erasure',
+    );
+  }
+
+  async getErasure(spotId: string, erasureId: string): Promise<ErasureView> {
+    return this.#parse(
+      erasureViewSchema,
+      await this.#send('GET', `${spotPath(spotId)}/erasures/${encodeURIComponent(erasureId)}`, { spotId }),
+      'an erasure',
     );
   }
 

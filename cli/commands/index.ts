@@ -3,6 +3,7 @@ import { abortCommand } from './abortCommand';
 import { backfillCommand } from './backfillCommand';
 import { coverageCommand } from './coverageCommand';
 import { downloadCommand } from './downloadCommand';
+import { eraseCommand } from './eraseCommand';
 import { fleetCommand } from './fleetCommand';
 import { listCommand } from './listCommand';
 import { queryCommand } from './queryCommand';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly CliCommand[] = [
   queryCommand,
   coverageCommand,
   backfillCommand,
+  eraseCommand,
   fleetCommand,
   reportCommand,
 ];

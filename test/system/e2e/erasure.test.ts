@@ -113,4 +113,48 @@ describe('erasure, run by npm start after one API call', () => {
     },
     ARCHIVE_TIMEOUT_MS + ERASURE_TIMEOUT_MS + 6 * QUERY_TIMEOUT_MS,
   );
+
+  it(
+    '`openweb-exports erase --spot --user --wait`, as a process, exits 0 once no row of the user is left',
+    async () => {
+      // Prepare: another user of the archived export.
+      const [other] = await query(
+        'select user_id, count(*) as n from comment_rows group by 1 order by 2 desc, 1 limit 1',
+      );
+      const userId = String(other?.user_id);
+
+      // Act
+      const cli = runCliProcess([
+        'erase',
+        '--spot',
+        SPOT,
+        '--user',
+        userId,
+        '--wait',
+        '--api',
+        runtime.apiUrl,
+      ]);
+      const exit = await within(cli.exited, ERASURE_TIMEOUT_MS, `erase --wait of ${userId}`);
+      const status = runCliProcess([
+        'erase',
+        'status',
+        exit.output.match(/er_[0-9a-f]{24}/)?.[0] ?? 'none',
+        '--spot',
+        SPOT,
+        '--json',
+        '--api',
+        runtime.apiUrl,
+      ]);
+      const statusExit = await within(status.exited, QUERY_TIMEOUT_MS, 'erase status');
+
+      // Assess
+      expect(exit.code, exit.output).toBe(0);
+      expect(exit.output).toContain('COMPLETED');
+      expect(statusExit.code, statusExit.output).toBe(0);
+      expect(statusExit.output).toContain('"status":"COMPLETED"');
+      const [left] = await query(`select count(*) as n from comment_rows where user_id = '${userId}'`);
+      expect(Number(left?.n)).toBe(0);
+    },
+    ERASURE_TIMEOUT_MS + 3 * QUERY_TIMEOUT_MS,
+  );
 });

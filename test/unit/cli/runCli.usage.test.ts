@@ -206,7 +206,7 @@ describe('runCli usage', () => {
     expect(code).toBe(ExitCode.USAGE);
     expect(io.stderrText()).toBe(
       'error: a command is missing\n' +
-        'Usage: npx openweb-exports <command> [options]   (commands: start, status, watch, abort, list, download, query, coverage, backfill, fleet, report)\n' +
+        'Usage: npx openweb-exports <command> [options]   (commands: start, status, watch, abort, list, download, query, coverage, backfill, erase, fleet, report)\n' +
         "Run 'npx openweb-exports --help' for details.\n",
     );
   });
