@@ -4,7 +4,12 @@ import type { BackfillRequest } from '../lib/exports/backfill/backfillRequestSch
 import { type SpotCoverage, spotCoverageSchema } from '../lib/exports/coverage/spotCoverageSchema';
 import type { ExportStatus } from '../lib/exports/record/ExportStatus';
 import { type BackfillView, backfillViewSchema } from '../lib/http/backfillViewSchema';
-import { type ErasureView, erasureViewSchema } from '../lib/http/erasureViewSchema';
+import {
+  type ErasureListView,
+  type ErasureView,
+  erasureListSchema,
+  erasureViewSchema,
+} from '../lib/http/erasureViewSchema';
 import {
   type ExportList,
   type ExportView,
@@ -168,6 +173,18 @@ export class ExportsApiClient {
       erasureViewSchema,
       await this.#send('GET', `${spotPath(spotId)}/erasures/${encodeURIComponent(erasureId)}`, { spotId }),
       'an erasure',
+    );
+  }
+
+  /** One page of the spot's erasures, newest first. */
+  async listErasures(
+    spotId: string,
+    query: { limit?: number; nextToken?: string } = {},
+  ): Promise<ErasureListView> {
+    return this.#parse(
+      erasureListSchema,
+      await this.#send('GET', `${spotPath(spotId)}/erasures`, { spotId, query: { ...query } }),
+      'a page of erasures',
     );
   }
 

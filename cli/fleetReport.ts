@@ -1,5 +1,6 @@
 import type { SpotCoverage } from '../lib/exports/coverage/spotCoverageSchema';
 import type { BackfillView } from '../lib/http/backfillViewSchema';
+import type { ErasureView } from '../lib/http/erasureViewSchema';
 import type { SpotStatusView } from './FleetView';
 import { spotHealth, worstFirst } from './formatFleet';
 
@@ -33,6 +34,8 @@ export interface SpotReport {
   status: SpotStatusView;
   coverage: SpotCoverage;
   backfills: BackfillView[];
+  /** The spot's erasures, newest first: shown without the user's id (the page may be sent on). */
+  erasures: ErasureView[];
   /** What the spot's exports requested in the period cost, from their views' estimates. */
   cost: PeriodCost;
 }
@@ -196,6 +199,14 @@ export function fleetReportHtml(input: FleetReportInput): string {
     })
     .join('\n');
 
+  const erasures = spots.flatMap((spot) => spot.erasures);
+  const erasureRows = erasures
+    .map(
+      (erasure) =>
+        `<tr data-erasure="${escapeHtml(erasure.erasureId)}"><td>${escapeHtml(erasure.spotId)}</td><td>${escapeHtml(erasure.erasureId)}</td><td>${erasure.status}${erasure.reason === undefined ? '' : `: ${escapeHtml(erasure.reason)}`}</td><td>${escapeHtml(erasure.requestedAt)}</td><td>${escapeHtml(erasure.completedAt ?? '')}</td><td>${erasure.filesRewritten} of ${erasure.filesRead} files rewritten, ${erasure.rowsRemoved} rows removed</td></tr>`,
+    )
+    .join('\n');
+
   const legend = Object.values(DayState)
     .map((state) => `<span class="${state}"></span>${DAY_STATE_LABELS[state]}`)
     .join('');
@@ -227,6 +238,8 @@ ${statusRows}
 <p class="cost" data-total-usd="${totalUsd}">${escapeHtml(costLine)}</p>
 <h2>Backfills</h2>
 ${backfills.length === 0 ? '<p>No backfills.</p>' : `<table class="backfills">\n<tr><th>spot</th><th>backfill</th><th>range</th><th>status</th><th>progress</th></tr>\n${backfillRows}\n</table>`}
+<h2>Erasures</h2>
+${erasures.length === 0 ? '<p>No erasures.</p>' : `<table class="erasures">\n<tr><th>spot</th><th>erasure</th><th>status</th><th>requested</th><th>completed</th><th>removed</th></tr>\n${erasureRows}\n</table>`}
 </body>
 </html>
 `;

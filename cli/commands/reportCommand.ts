@@ -16,6 +16,8 @@ const MS_PER_DAY = 24 * 60 * 60 * 1000;
 export const DEFAULT_REPORT_DAYS = 30;
 /** The coverage API answers at most a year a request. */
 export const MAX_REPORT_DAYS = 365;
+/** Erasures shown per spot, newest first. */
+const REPORT_ERASURES_PER_SPOT = 20;
 /** Backfills shown per spot, newest first. */
 const REPORT_BACKFILLS_PER_SPOT = 20;
 /** The exports listed per page, and the pages read per spot, for the period's cost. */
@@ -24,13 +26,13 @@ const REPORT_EXPORT_PAGES = 50;
 
 export const reportCommand: CliCommand = {
   name: NAME,
-  summary: 'Write the fleet as one self-contained HTML page (heatmap, freshness, backfills)',
+  summary: 'Write the fleet as one self-contained HTML page (heatmap, freshness, backfills, erasures)',
   synopsis: 'report --out <file.html> [--days <n>]',
   help: `Writes one HTML file that needs nothing else (no script, font, stylesheet or image is
 fetched: it opens from disk and as an e-mail attachment): a heatmap of every spot by UTC day over
 the last --days days (a day is a gap when any hour of it was given up on, else in flight, else
 covered, else not planned), each spot's freshness against its target, its queue, gaps and last
-failure, and the spots' backfills with their progress. Exits 0 once written.
+failure, the spots' backfills with their progress, and their erasures (never the user's id). Exits 0 once written.
 
 Options:
   --out <file>   Where to write the page (required)
@@ -70,8 +72,15 @@ async function runReport(context: CommandContext): Promise<ExitCode> {
       nextToken = page.nextToken;
     } while (nextToken !== undefined && pages.length < COVERAGE_MAX_PAGES);
     const { items } = await client.listBackfills(status.spotId, { limit: REPORT_BACKFILLS_PER_SPOT });
+    const erasures = await client.listErasures(status.spotId, { limit: REPORT_ERASURES_PER_SPOT });
     const cost = await periodCost(client, status.spotId, fromMs, untilMs);
-    spots.push({ status, coverage: mergeCoveragePages(pages), backfills: items, cost });
+    spots.push({
+      status,
+      coverage: mergeCoveragePages(pages),
+      backfills: items,
+      erasures: erasures.items,
+      cost,
+    });
   }
   const html = fleetReportHtml({ spots, fromMs, days, generatedAtMs: nowMs, apiUrl: client.apiUrl });
   const path = resolve(out);

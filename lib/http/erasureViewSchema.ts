@@ -78,3 +78,4 @@ export const erasureListSchema = z
   .register(z.globalRegistry, { id: 'ErasureList' });
 
 export type ErasureView = z.infer<typeof erasureViewSchema>;
+export type ErasureListView = z.infer<typeof erasureListSchema>;

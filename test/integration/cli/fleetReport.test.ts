@@ -11,6 +11,7 @@ import { makeSpotsHandler } from '../../../functions/spots';
 import { type CoverageWindow, WindowState } from '../../../lib/exports/coverage/CoverageLedger';
 import { spotCoverageSchema } from '../../../lib/exports/coverage/spotCoverageSchema';
 import { DEFAULT_EXPORT_SETTINGS } from '../../../lib/exports/record/ExportSettings';
+import { type ErasureView, erasureViewSchema } from '../../../lib/http/erasureViewSchema';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { DynamoDbBackfillStore } from '../../../lib/store/DynamoDbBackfillStore';
 import { DynamoDbCoverageLedger } from '../../../lib/store/DynamoDbCoverageLedger';
@@ -53,6 +54,23 @@ const LEDGER: Record<string, [dayIndex: number, state: WindowState][]> = {
   ],
   sp_gamma: [],
 };
+
+/** sp_alpha's one erasure, as the API answers it: the report shows it, never the user's id. */
+const ERASED_USER = 'user-7';
+const ERASURE: ErasureView = erasureViewSchema.parse({
+  erasureId: 'er_0123456789abcdef01234567',
+  spotId: 'sp_alpha',
+  userId: ERASED_USER,
+  status: 'COMPLETED',
+  requestedAt: '2026-12-06T09:00:00Z',
+  updatedAt: '2026-12-06T09:02:00Z',
+  completedAt: '2026-12-06T09:02:00Z',
+  exportsDone: 3,
+  filesRead: 3,
+  filesRewritten: 2,
+  rowsRemoved: 17,
+  files: [],
+});
 
 /** Covered windows with a restatement still to come (P7D after their end): provisional days. */
 const PROVISIONAL: Record<string, number[]> = { sp_alpha: [5] };
@@ -130,6 +148,7 @@ describe('the fleet report in a browser', () => {
         status,
         coverage: spotCoverageSchema.parse(parseResponse(response).body),
         backfills: [],
+        erasures: status.spotId === ERASURE.spotId ? [ERASURE] : [],
         // The period's cost as the report command sums it from export views (checked end to end in e2e/fleet).
         cost: { exports: spots.length + 1, totalUsd: (spots.length + 1) * COST_PER_EXPORT_USD },
       });
@@ -188,6 +207,10 @@ describe('the fleet report in a browser', () => {
         usd: Number(element.getAttribute('data-total-usd')),
         text: element.textContent ?? '',
       }));
+      const erasureRows = await page.$$eval('tr[data-erasure]', (elements) =>
+        elements.map((element) => element.textContent ?? ''),
+      );
+      const pageText = await page.$eval('body', (element) => element.textContent ?? '');
       await page.setViewport({ width: 1000, height: 600 });
       await page.screenshot({ path: join(OUTPUT_DIR, 'fleet.png'), fullPage: true });
       await page.close();
@@ -228,6 +251,11 @@ describe('the fleet report in a browser', () => {
       const sum = costs.reduce((total, usd) => total + usd, 0);
       expect(totalCost.usd).toBeCloseTo(sum, 10);
       expect(totalCost.text).toContain(`cost an estimated $${sum.toFixed(4)}`);
+      // The erasure is listed with what it removed, and the person's id is nowhere on the page.
+      expect(erasureRows).toHaveLength(1);
+      expect(erasureRows[0]).toContain('COMPLETED');
+      expect(erasureRows[0]).toContain('2 of 3 files rewritten, 17 rows removed');
+      expect(pageText).not.toContain(ERASED_USER);
       // Worst first: the spot with a gap heads the heatmap.
       expect(cells[0]?.spot).toBe('sp_beta');
     },
