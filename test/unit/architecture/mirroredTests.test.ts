@@ -47,7 +47,7 @@ const ALLOWLIST: ReadonlyMap<string, string> = new Map<string, string>([
   ],
   [
     'lib/http/erasureViewSchema.ts',
-    "an answer's schema (its type inferred from it): checked by test/integration/openapi/ (the generated openapi.json), by test/unit/functions/erasures.test.ts (Ajv against the handler's answers) and test/unit/lib/http/erasureView.test.ts",
+    "an answer's schema (its type inferred from it): checked by test/integration/openapi/ (the generated openapi.json), by test/integration/functions/erasures.test.ts (Ajv against the handler's answers) and test/unit/lib/http/erasureView.test.ts",
   ],
   [
     'lib/http/exportViewSchema.ts',
