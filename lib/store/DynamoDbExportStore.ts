@@ -42,6 +42,7 @@ import {
   exportKey,
   legacyArchiveIndexKey,
   ReconcilerIndexPartition,
+  spotSeenKey,
   statusIndexPartitionKey,
 } from './tableKeys';
 
@@ -64,6 +65,8 @@ export class DynamoDbExportStore implements ExportStore {
   readonly #client: DynamoDBDocumentClient;
   readonly #tableName: string;
   readonly #links: DynamoDbExportLinks;
+  /** Spots this instance has written the seen item of: once per spot and instance. */
+  readonly #seenSpots = new Set<string>();
 
   constructor(options: DynamoDbExportStoreOptions) {
     this.#client = options.client;
@@ -87,6 +90,7 @@ export class DynamoDbExportStore implements ExportStore {
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
+      await this.#markSpotSeen(record.spotId);
       return record;
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
@@ -366,6 +370,47 @@ export class DynamoDbExportStore implements ExportStore {
       startKey = LastEvaluatedKey;
     } while (startKey !== undefined);
     return ahead + 1;
+  }
+
+  async listSpots(limit: number): Promise<string[]> {
+    const { Items = [] } = await this.#client.send(
+      new QueryCommand({
+        TableName: this.#tableName,
+        IndexName: ExportTableIndex.activeByLastPolled,
+        KeyConditionExpression: '#indexPk = :spots',
+        ExpressionAttributeNames: { '#indexPk': ExportTableAttribute.activeIndexPartitionKey },
+        ExpressionAttributeValues: { ':spots': ReconcilerIndexPartition.SPOTS },
+        ScanIndexForward: true,
+        Limit: clampLimit(limit),
+      }),
+    );
+    return Items.map((item) => String(item.spotId));
+  }
+
+  /**
+   * Says, once per spot and instance, that the spot has had an export, so the fleet lists it when
+   * it is idle. Best effort: the export is recorded already, and a spot whose item a refusal kept
+   * out is listed while it has an export running or queued, and written by the next creation.
+   */
+  async #markSpotSeen(spotId: string): Promise<void> {
+    if (this.#seenSpots.has(spotId)) return;
+    try {
+      await this.#client.send(
+        new PutCommand({
+          TableName: this.#tableName,
+          Item: {
+            ...spotSeenKey(spotId),
+            [ExportTableAttribute.entityType]: EntityType.spotSeen,
+            spotId,
+            [ExportTableAttribute.activeIndexPartitionKey]: ReconcilerIndexPartition.SPOTS,
+            [ExportTableAttribute.activeIndexSortKey]: spotId,
+          },
+        }),
+      );
+      this.#seenSpots.add(spotId);
+    } catch {
+      // Not recorded this time: the next creation for the spot writes it.
+    }
   }
 
   async #dueInReconcilerIndex(

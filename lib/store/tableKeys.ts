@@ -17,6 +17,7 @@ import type { ExportStatus } from '../exports/record/ExportStatus';
  * | backfill        | SPOT#<spotId> | BACKFILL#<id>        | –                                    | BACKFILL_OPEN / createdAt (while its windows are being recorded) |
  * | erasure         | SPOT#<spotId> | ERASURE#<erasureId>  | –                                    | ERASURE_RUNNING / leaseUntil ?? requestedAt (while RUNNING) |
  * | suppressed user | SPOT#<spotId> | SUPPRESSED#<userId>  | –                                    | –                                |
+ * | spot seen       | SPOT#<spotId> | SEEN                 | –                                    | SPOTS / spotId (for good)        |
  * | auth pacing     | UPSTREAM_AUTH | PACING               | –                                    | –                                |
  *
  * Export ids sort by creation time, so a descending query lists newest first
@@ -39,6 +40,7 @@ export const EntityType = {
   suppressedUser: 'SUPPRESSED_USER',
   authPacing: 'AUTH_PACING',
   restatementBudget: 'RESTATEMENT_BUDGET',
+  spotSeen: 'SPOT_SEEN',
 } as const;
 
 export const EXPORT_SORT_KEY_PREFIX = 'EXPORT#';
@@ -68,6 +70,11 @@ export const ReconcilerIndexPartition = {
   FRESHNESS_DUE: 'FRESHNESS_DUE',
   /** RUNNING erasures, by when their run's lease lapses (else when they were asked for). */
   ERASURE_RUNNING: 'ERASURE_RUNNING',
+  /**
+   * Every spot that has had an export, by id, for good: the fleet's list of spots used over the
+   * API only. Never due; the reconciler does not read it. Written once per spot and instance.
+   */
+  SPOTS: 'SPOTS',
 } as const;
 
 export type ReconcilerIndexPartition =
@@ -80,6 +87,11 @@ export interface TableKey {
 
 export function spotPartitionKey(spotId: string): string {
   return `SPOT#${spotId}`;
+}
+
+/** The item that says a spot has had an export (the fleet lists it from the SPOTS partition). */
+export function spotSeenKey(spotId: string): TableKey {
+  return { pk: spotPartitionKey(spotId), sk: 'SEEN' };
 }
 
 export function exportKey(spotId: string, exportId: string): TableKey {

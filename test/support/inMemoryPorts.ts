@@ -121,6 +121,10 @@ export class InMemoryExportStore implements ExportStore {
     return { items: items.map(clone) };
   }
 
+  async listSpots(limit: number): Promise<string[]> {
+    return [...new Set([...this.#records.values()].map((record) => record.spotId))].sort().slice(0, limit);
+  }
+
   async findQueued(limit: number): Promise<ExportRecord[]> {
     return [...this.#records.values()]
       .filter((record) => record.status === ExportStatus.QUEUED)

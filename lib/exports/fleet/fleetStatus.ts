@@ -121,7 +121,10 @@ export async function knownSpots(
     UNCONFIGURED_SPOTS_SCAN,
   );
   const queued = await deps.store.findQueued(UNCONFIGURED_SPOTS_SCAN);
-  return [...new Set([...configured, ...active.map((r) => r.spotId), ...queued.map((r) => r.spotId)])].sort();
+  const used = await deps.store.listSpots(UNCONFIGURED_SPOTS_SCAN);
+  return [
+    ...new Set([...configured, ...used, ...active.map((r) => r.spotId), ...queued.map((r) => r.spotId)]),
+  ].sort();
 }
 
 /**

@@ -65,6 +65,8 @@ export interface ExportStore {
   findActiveNotPolledSince(beforeIso: string, limit: number): Promise<ExportRecord[]>;
   /** Queued exports of every spot, first queued first; eventually consistent. */
   findQueued(limit: number): Promise<ExportRecord[]>;
+  /** Up to `limit` spots that have had an export (configured or not), in id order. */
+  listSpots(limit: number): Promise<string[]>;
   /** COMPLETED exports whose archive is absent or PENDING under a claim that lapsed before `beforeIso`; eventually consistent. */
   findArchivePending(beforeIso: string, limit: number): Promise<ExportRecord[]>;
   /** A QUEUED export's place in its spot's queue, from 1. */

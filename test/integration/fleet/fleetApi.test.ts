@@ -351,4 +351,27 @@ describe('the fleet API over the table in dynalite', () => {
     expect(bySpot.sp_silent).toMatchObject({ coveredUntil: null, hoursBehind: 4, stale: true });
     expect(bySpot.sp_new).toMatchObject({ coveredUntil: null, hoursBehind: 1, stale: false });
   });
+
+  it('lists a spot used over the API only while it is idle, its last export long finished', async () => {
+    // Prepare: one export of an unconfigured spot, completed hours ago
+    const requestedAt = ago(5);
+    await deps.store.createExport(
+      newExportRecordFixture({
+        spotId: 'sp_idle_api',
+        exportId: newExportId(Date.parse(requestedAt)),
+        status: ExportStatus.COMPLETED,
+        requestedAt,
+      }),
+    );
+
+    // Act
+    const { body } = await fleet();
+
+    // Assess
+    expect(body.items.find((spot) => spot.spotId === 'sp_idle_api')).toMatchObject({
+      configured: false,
+      queued: 0,
+      stale: false,
+    });
+  });
 });

@@ -102,6 +102,23 @@ describe('DynamoDbExportStore (dynalite): create and get', () => {
     expect((error as ExportAlreadyExistsError).existing).toEqual(first);
   });
 
+  it('lists each spot that has had an export once, in id order, whichever instance wrote it', async () => {
+    // Prepare: two exports of one spot, one of another, the last through a second instance
+    const [later, earlier] = [`zz_${freshSpot()}`, `zy_${freshSpot()}`];
+    await store.createExport(newExportRecordFixture({ spotId: later }));
+    await store.createExport(newExportRecordFixture({ spotId: later }));
+    const other = new DynamoDbExportStore({ client: table.documentClient, tableName: table.tableName });
+    await other.createExport(newExportRecordFixture({ spotId: earlier }));
+
+    // Act
+    const spots = await store.listSpots(1000);
+
+    // Assess: every spot in order, once; the two just created at the end (their ids sort last)
+    expect(spots).toEqual([...spots].sort());
+    expect(new Set(spots).size).toBe(spots.length);
+    expect(spots.slice(-2)).toEqual([earlier, later]);
+  });
+
   it('returns undefined for an unknown export', async () => {
     // Act
     const read = await store.getExport(freshSpot(), newExportId());
