@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ArchiveClaimRefusedError } from '../archive/errors';
 import type { ArchiveClaim, ArchiveRecords, ArchiveRevisions } from '../archive/ports';
 import { ArchiveStatus, CatalogStatus, type ExportArchive } from '../exports/record/ExportArchive';
@@ -7,7 +7,8 @@ import { ExportStatus } from '../exports/record/ExportStatus';
 import { isConditionalCheckFailed } from './conditionalCheckFailure';
 import { DynamoDbExportLinks } from './DynamoDbExportLinks';
 import { withoutUndefined } from './exportItem';
-import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
+import { reconcilerIndexQuery } from './reconcilerIndexQuery';
+import { ExportTableAttribute } from './tableDefinition';
 import { exportKey, ReconcilerIndexPartition } from './tableKeys';
 
 export interface DynamoDbArchiveRecordsOptions {
@@ -119,15 +120,7 @@ export class DynamoDbArchiveRecords implements ArchiveRecords, ArchiveRevisions 
 
   async findCatalogPending(limit: number): Promise<ExportRecord[]> {
     const { Items = [] } = await this.#client.send(
-      new QueryCommand({
-        TableName: this.#tableName,
-        IndexName: ExportTableIndex.activeByLastPolled,
-        KeyConditionExpression: '#activeIndexPk = :partition',
-        ExpressionAttributeNames: { '#activeIndexPk': ExportTableAttribute.activeIndexPartitionKey },
-        ExpressionAttributeValues: { ':partition': ReconcilerIndexPartition.CATALOG_PENDING },
-        ScanIndexForward: true,
-        Limit: limit,
-      }),
+      reconcilerIndexQuery(this.#tableName, { partition: ReconcilerIndexPartition.CATALOG_PENDING, limit }),
     );
     return Promise.all(Items.map((item) => this.#links.recordOf(item)));
   }

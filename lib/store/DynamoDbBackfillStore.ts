@@ -16,8 +16,9 @@ import { BackfillAlreadyExistsError, BackfillNotFoundError } from '../exports/ba
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { withoutUndefined } from './exportItem';
 import { clampLimit } from './exportListing';
-import { decodePaginationToken, encodePaginationToken } from './paginationToken';
-import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
+import { decodePaginationToken, nextTableKeyToken } from './paginationToken';
+import { reconcilerIndexQuery } from './reconcilerIndexQuery';
+import { ExportTableAttribute } from './tableDefinition';
 import {
   BACKFILL_SORT_KEY_PREFIX,
   backfillKey,
@@ -121,28 +122,16 @@ export class DynamoDbBackfillStore implements BackfillStore {
     );
     return {
       items: Items.map(backfillOf),
-      ...(LastEvaluatedKey !== undefined && {
-        nextToken: encodePaginationToken({
-          [ExportTableAttribute.partitionKey]: String(LastEvaluatedKey[ExportTableAttribute.partitionKey]),
-          [ExportTableAttribute.sortKey]: String(LastEvaluatedKey[ExportTableAttribute.sortKey]),
-        }),
-      }),
+      ...nextTableKeyToken(LastEvaluatedKey),
     };
   }
 
   async findRecording(beforeIso: string, limit: number): Promise<BackfillRecord[]> {
     const { Items = [] } = await this.#client.send(
-      new QueryCommand({
-        TableName: this.#tableName,
-        IndexName: ExportTableIndex.activeByLastPolled,
-        KeyConditionExpression: '#indexPk = :open AND #indexSk < :before',
-        ExpressionAttributeNames: {
-          '#indexPk': ExportTableAttribute.activeIndexPartitionKey,
-          '#indexSk': ExportTableAttribute.activeIndexSortKey,
-        },
-        ExpressionAttributeValues: { ':open': ReconcilerIndexPartition.BACKFILL_OPEN, ':before': beforeIso },
-        ScanIndexForward: true,
-        Limit: clampLimit(limit),
+      reconcilerIndexQuery(this.#tableName, {
+        partition: ReconcilerIndexPartition.BACKFILL_OPEN,
+        beforeIso,
+        limit: clampLimit(limit),
       }),
     );
     return Items.map(backfillOf);

@@ -19,8 +19,9 @@ import { MAX_EXPORT_RANGE_HOURS } from '../exports/requests/exportRequestLimits'
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { withoutUndefined } from './exportItem';
 import { clampLimit } from './exportListing';
-import { decodePaginationToken, encodePaginationToken } from './paginationToken';
-import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
+import { decodePaginationToken, nextTableKeyToken } from './paginationToken';
+import { reconcilerIndexQuery } from './reconcilerIndexQuery';
+import { ExportTableAttribute } from './tableDefinition';
 import {
   coverageWindowKey,
   EntityType,
@@ -288,28 +289,16 @@ export class DynamoDbCoverageLedger implements CoverageLedger {
       (more || exclusiveStartKey !== undefined) && lastTaken !== undefined ? lastTaken : undefined;
     return {
       windows,
-      ...(nextStart !== undefined && {
-        nextToken: encodePaginationToken({
-          [ExportTableAttribute.partitionKey]: String(nextStart[ExportTableAttribute.partitionKey]),
-          [ExportTableAttribute.sortKey]: String(nextStart[ExportTableAttribute.sortKey]),
-        }),
-      }),
+      ...nextTableKeyToken(nextStart),
     };
   }
 
   async findDueWindows(beforeIso: string, limit: number): Promise<CoverageWindow[]> {
     const { Items = [] } = await this.#client.send(
-      new QueryCommand({
-        TableName: this.#tableName,
-        IndexName: ExportTableIndex.activeByLastPolled,
-        KeyConditionExpression: '#indexPk = :due AND #indexSk < :before',
-        ExpressionAttributeNames: {
-          '#indexPk': ExportTableAttribute.activeIndexPartitionKey,
-          '#indexSk': ExportTableAttribute.activeIndexSortKey,
-        },
-        ExpressionAttributeValues: { ':due': ReconcilerIndexPartition.WINDOW_DUE, ':before': beforeIso },
-        ScanIndexForward: true,
-        Limit: clampLimit(limit),
+      reconcilerIndexQuery(this.#tableName, {
+        partition: ReconcilerIndexPartition.WINDOW_DUE,
+        beforeIso,
+        limit: clampLimit(limit),
       }),
     );
     return Items.map(windowOf);

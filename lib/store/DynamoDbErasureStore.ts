@@ -5,8 +5,9 @@ import type { ErasurePage, ErasureStore } from '../exports/erasure/ports';
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { withoutUndefined } from './exportItem';
 import { clampLimit } from './exportListing';
-import { decodePaginationToken, encodePaginationToken } from './paginationToken';
-import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
+import { decodePaginationToken, nextTableKeyToken } from './paginationToken';
+import { reconcilerIndexQuery } from './reconcilerIndexQuery';
+import { ExportTableAttribute } from './tableDefinition';
 import {
   EntityType,
   ERASURE_SORT_KEY_PREFIX,
@@ -108,31 +109,16 @@ export class DynamoDbErasureStore implements ErasureStore {
     );
     return {
       items: Items.map(erasureOf),
-      ...(LastEvaluatedKey !== undefined && {
-        nextToken: encodePaginationToken({
-          [ExportTableAttribute.partitionKey]: String(LastEvaluatedKey[ExportTableAttribute.partitionKey]),
-          [ExportTableAttribute.sortKey]: String(LastEvaluatedKey[ExportTableAttribute.sortKey]),
-        }),
-      }),
+      ...nextTableKeyToken(LastEvaluatedKey),
     };
   }
 
   async findRunning(beforeIso: string, limit: number): Promise<ErasureRecord[]> {
     const { Items = [] } = await this.#client.send(
-      new QueryCommand({
-        TableName: this.#tableName,
-        IndexName: ExportTableIndex.activeByLastPolled,
-        KeyConditionExpression: '#indexPk = :running AND #indexSk < :before',
-        ExpressionAttributeNames: {
-          '#indexPk': ExportTableAttribute.activeIndexPartitionKey,
-          '#indexSk': ExportTableAttribute.activeIndexSortKey,
-        },
-        ExpressionAttributeValues: {
-          ':running': ReconcilerIndexPartition.ERASURE_RUNNING,
-          ':before': beforeIso,
-        },
-        ScanIndexForward: true,
-        Limit: clampLimit(limit),
+      reconcilerIndexQuery(this.#tableName, {
+        partition: ReconcilerIndexPartition.ERASURE_RUNNING,
+        beforeIso,
+        limit: clampLimit(limit),
       }),
     );
     return Items.map(erasureOf);

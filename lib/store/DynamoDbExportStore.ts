@@ -36,6 +36,7 @@ import {
 } from './exportItem';
 import { clampLimit, exportListing } from './exportListing';
 import { decodePaginationToken, encodePaginationToken } from './paginationToken';
+import { reconcilerIndexQuery } from './reconcilerIndexQuery';
 import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
 import {
   EntityType,
@@ -374,14 +375,9 @@ export class DynamoDbExportStore implements ExportStore {
 
   async listSpots(limit: number): Promise<string[]> {
     const { Items = [] } = await this.#client.send(
-      new QueryCommand({
-        TableName: this.#tableName,
-        IndexName: ExportTableIndex.activeByLastPolled,
-        KeyConditionExpression: '#indexPk = :spots',
-        ExpressionAttributeNames: { '#indexPk': ExportTableAttribute.activeIndexPartitionKey },
-        ExpressionAttributeValues: { ':spots': ReconcilerIndexPartition.SPOTS },
-        ScanIndexForward: true,
-        Limit: clampLimit(limit),
+      reconcilerIndexQuery(this.#tableName, {
+        partition: ReconcilerIndexPartition.SPOTS,
+        limit: clampLimit(limit),
       }),
     );
     return Items.map((item) => String(item.spotId));
@@ -419,18 +415,7 @@ export class DynamoDbExportStore implements ExportStore {
     limit: number,
   ): Promise<ExportRecord[]> {
     const { Items = [] } = await this.#client.send(
-      new QueryCommand({
-        TableName: this.#tableName,
-        IndexName: ExportTableIndex.activeByLastPolled,
-        KeyConditionExpression: '#activeIndexPk = :partition AND #activeIndexSk < :before',
-        ExpressionAttributeNames: {
-          '#activeIndexPk': ExportTableAttribute.activeIndexPartitionKey,
-          '#activeIndexSk': ExportTableAttribute.activeIndexSortKey,
-        },
-        ExpressionAttributeValues: { ':partition': partition, ':before': beforeIso },
-        ScanIndexForward: true,
-        Limit: clampLimit(limit),
-      }),
+      reconcilerIndexQuery(this.#tableName, { partition, beforeIso, limit: clampLimit(limit) }),
     );
     return Promise.all(Items.map((item) => this.#links.recordOf(item)));
   }

@@ -1,7 +1,8 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { FreshnessMark, FreshnessMarks } from '../exports/fleet/ports';
 import { isConditionalCheckFailed } from './conditionalCheckFailure';
-import { ExportTableAttribute, ExportTableIndex } from './tableDefinition';
+import { reconcilerIndexQuery } from './reconcilerIndexQuery';
+import { ExportTableAttribute } from './tableDefinition';
 import { EntityType, freshnessMarkKey, ReconcilerIndexPartition } from './tableKeys';
 
 /** Marks looked up at once when finding the unmarked spots. */
@@ -75,20 +76,10 @@ export class DynamoDbFreshnessMarks implements FreshnessMarks {
 
   async due(beforeIso: string, limit: number): Promise<FreshnessMark[]> {
     const { Items = [] } = await this.#client.send(
-      new QueryCommand({
-        TableName: this.#tableName,
-        IndexName: ExportTableIndex.activeByLastPolled,
-        KeyConditionExpression: '#indexPk = :due AND #indexSk < :before',
-        ExpressionAttributeNames: {
-          '#indexPk': ExportTableAttribute.activeIndexPartitionKey,
-          '#indexSk': ExportTableAttribute.activeIndexSortKey,
-        },
-        ExpressionAttributeValues: {
-          ':due': ReconcilerIndexPartition.FRESHNESS_DUE,
-          ':before': beforeIso,
-        },
-        ScanIndexForward: true,
-        Limit: Math.max(1, limit),
+      reconcilerIndexQuery(this.#tableName, {
+        partition: ReconcilerIndexPartition.FRESHNESS_DUE,
+        beforeIso,
+        limit,
       }),
     );
     const marks = Items.map(markOf);

@@ -1,4 +1,5 @@
 import { InvalidPaginationTokenError } from '../exports/record/errors';
+import { ExportTableAttribute } from './tableDefinition';
 
 export type PaginationKey = Record<string, string>;
 
@@ -44,4 +45,18 @@ export function decodePaginationToken(token: string, shape: PaginationKeyShape):
     );
   if (!wellFormed) throw new InvalidPaginationTokenError();
   return decoded as PaginationKey;
+}
+
+/**
+ * `{ nextToken }` for a page of the table's own keys that stopped at `lastKey` (DynamoDB's
+ * LastEvaluatedKey, of a query on the table, not an index); `{}` on the last page.
+ */
+export function nextTableKeyToken(lastKey: Record<string, unknown> | undefined): { nextToken?: string } {
+  if (lastKey === undefined) return {};
+  return {
+    nextToken: encodePaginationToken({
+      [ExportTableAttribute.partitionKey]: String(lastKey[ExportTableAttribute.partitionKey]),
+      [ExportTableAttribute.sortKey]: String(lastKey[ExportTableAttribute.sortKey]),
+    }),
+  };
 }

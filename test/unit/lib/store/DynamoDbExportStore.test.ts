@@ -454,7 +454,7 @@ describe('DynamoDbExportStore.findActiveNotPolledSince', () => {
     expect(found).toHaveLength(1);
     expect(documentClient).toHaveReceivedCommandWith(QueryCommand, {
       IndexName: 'activeByLastPolled',
-      KeyConditionExpression: '#activeIndexPk = :partition AND #activeIndexSk < :before',
+      KeyConditionExpression: '#indexPk = :partition AND #indexSk < :before',
       ExpressionAttributeValues: { ':partition': 'ACTIVE', ':before': '2025-01-01T00:00:00.000Z' },
       ScanIndexForward: true,
       Limit: 25,

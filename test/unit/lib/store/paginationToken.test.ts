@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidPaginationTokenError } from '../../../../lib/exports/record/errors';
-import { decodePaginationToken, encodePaginationToken } from '../../../../lib/store/paginationToken';
+import {
+  decodePaginationToken,
+  encodePaginationToken,
+  nextTableKeyToken,
+} from '../../../../lib/store/paginationToken';
 
 const shape = {
   attributeNames: ['pk', 'sk'],
@@ -52,5 +56,22 @@ describe('paginationToken', () => {
         expect(outcome).toBeInstanceOf(InvalidPaginationTokenError);
       }),
     );
+  });
+});
+
+describe('nextTableKeyToken', () => {
+  it('answers a token of the table key a page stopped at, which decodes back to it', () => {
+    const { nextToken } = nextTableKeyToken({ pk: 'SPOT#sp_a', sk: 'ERASURE#er_1', other: 'dropped' });
+    expect(nextToken).toBeDefined();
+    expect(
+      decodePaginationToken(nextToken ?? '', {
+        attributeNames: ['pk', 'sk'],
+        fixedValues: { pk: 'SPOT#sp_a' },
+      }),
+    ).toEqual({ pk: 'SPOT#sp_a', sk: 'ERASURE#er_1' });
+  });
+
+  it('answers no token on the last page', () => {
+    expect(nextTableKeyToken(undefined)).toEqual({});
   });
 });
