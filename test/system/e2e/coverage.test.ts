@@ -1,23 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
 import type { SpotCoverage } from '../../../lib/exports/coverage/spotCoverageSchema';
 import { eventually, requestJson } from './support/http';
-import {
-  CLI_TIMEOUT_MS,
-  FIRST_READY_TIMEOUT_MS,
-  runCliProcess,
-  TIME_SCALE,
-} from './support/localRuntimeFixtures';
-import {
-  type ExitResult,
-  killAllChildProcesses,
-  type RuntimeProcess,
-  startRuntimeProcess,
-  within,
-} from './support/runtimeProcess';
+import { CLI_TIMEOUT_MS, runCliProcess, runtimeForSuite } from './support/localRuntimeFixtures';
+import { type ExitResult, within } from './support/runtimeProcess';
 
 const ARCHIVE_TIMEOUT_MS = 60_000;
 // Schedules that only run when fired by hand here: their next time is in 2199.
@@ -41,31 +27,10 @@ interface FiredRun {
  * the CLI process it is.
  */
 describe('coverage, run as npm start and the CLI run it', () => {
-  let dataDir: string;
-  let runtime: RuntimeProcess;
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'openweb-exports-e2e-coverage-'));
-    runtime = await startRuntimeProcess(
-      {
-        PORT: '0',
-        SIMULATOR_PORT: '0',
-        LOCAL_TIME_SCALE: TIME_SCALE,
-        LOCAL_DATA_DIR: dataDir,
-        LOCAL_STACK_CONFIG: STACK_CONFIG,
-        LOG_LEVEL: 'ERROR',
-      },
-      FIRST_READY_TIMEOUT_MS,
-    );
-  }, FIRST_READY_TIMEOUT_MS + 5_000);
-
-  afterAll(async () => {
-    await killAllChildProcesses();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const suite = runtimeForSuite('coverage', { LOCAL_STACK_CONFIG: STACK_CONFIG });
 
   async function fire(schedule: string): Promise<FiredRun> {
-    const fired = await requestJson(`${runtime.apiUrl}/_local/schedules/${schedule}/fire`, {
+    const fired = await requestJson(`${suite.runtime.apiUrl}/_local/schedules/${schedule}/fire`, {
       method: 'POST',
     });
     expect(fired.status).toBe(200);
@@ -76,7 +41,7 @@ describe('coverage, run as npm start and the CLI run it', () => {
   function coverageOnce(spotId: string, ready: (coverage: SpotCoverage) => boolean): Promise<SpotCoverage> {
     return eventually(
       async () => {
-        const response = await requestJson(`${runtime.apiUrl}/spots/${spotId}/coverage`, { spotId });
+        const response = await requestJson(`${suite.runtime.apiUrl}/spots/${spotId}/coverage`, { spotId });
         expect(response.status).toBe(200);
         const coverage = response.body as SpotCoverage;
         return ready(coverage) ? coverage : undefined;
@@ -87,7 +52,7 @@ describe('coverage, run as npm start and the CLI run it', () => {
   }
 
   function runCoverageCli(spotId: string, ...args: string[]): Promise<ExitResult> {
-    const cli = runCliProcess(['coverage', '--spot', spotId, '--api', runtime.apiUrl, ...args]);
+    const cli = runCliProcess(['coverage', '--spot', spotId, '--api', suite.runtime.apiUrl, ...args]);
     return within(cli.exited, CLI_TIMEOUT_MS, 'the coverage command');
   }
 
@@ -130,7 +95,7 @@ describe('coverage, run as npm start and the CLI run it', () => {
     'shows a window the upstream refused as a gap with its reason and the command that fills it, and exits 10',
     async () => {
       // Prepare: the upstream refuses the next create, so the window is given up on at once
-      const simulatorUrl = SIMULATOR_URL.exec(runtime.output())?.[1];
+      const simulatorUrl = SIMULATOR_URL.exec(suite.runtime.output())?.[1];
       expect(simulatorUrl).toBeDefined();
       const faults = await fetch(`${simulatorUrl}/__simulator/faults`, {
         method: 'PUT',

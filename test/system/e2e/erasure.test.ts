@@ -1,23 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ErasureView } from '../../../lib/http/erasureViewSchema';
 import type { ExportView } from '../../../lib/http/exportViewSchema';
 import { eventually, requestJson } from './support/http';
-import { DAY, FIRST_READY_TIMEOUT_MS, runCliProcess, TIME_SCALE } from './support/localRuntimeFixtures';
 import {
-  type ExitResult,
-  killAllChildProcesses,
-  type RuntimeProcess,
-  startRuntimeProcess,
-  within,
-} from './support/runtimeProcess';
+  DAY,
+  QUERY_TIMEOUT_MS,
+  queryRows,
+  runCliProcess,
+  runLocalQuery,
+  runtimeForSuite,
+} from './support/localRuntimeFixtures';
+import { within } from './support/runtimeProcess';
 
 const ARCHIVE_TIMEOUT_MS = 60_000;
 const ERASURE_TIMEOUT_MS = 60_000;
-/** A query starts DuckDB: longer than the other commands. */
-const QUERY_TIMEOUT_MS = 60_000;
 const SPOT = 'sp_demo';
 
 /**
@@ -26,42 +22,17 @@ const SPOT = 'sp_demo';
  * `query` finds none of the user's rows and every other row.
  */
 describe('erasure, run by npm start after one API call', () => {
-  let dataDir: string;
-  let runtime: RuntimeProcess;
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'openweb-exports-e2e-erasure-'));
-    runtime = await startRuntimeProcess(
-      {
-        PORT: '0',
-        SIMULATOR_PORT: '0',
-        LOCAL_TIME_SCALE: TIME_SCALE,
-        LOCAL_DATA_DIR: dataDir,
-        LOG_LEVEL: 'ERROR',
-      },
-      FIRST_READY_TIMEOUT_MS,
-    );
-  }, FIRST_READY_TIMEOUT_MS + 5_000);
-
-  afterAll(async () => {
-    await killAllChildProcesses();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const suite = runtimeForSuite('erasure');
 
   async function query(sql: string): Promise<Record<string, unknown>[]> {
-    const cli = runCliProcess(['query', sql, '--format', 'json', '--local', '--data-dir', dataDir]);
-    const exit: ExitResult = await within(cli.exited, QUERY_TIMEOUT_MS, `the query ${sql}`);
-    expect(exit.code, exit.output).toBe(0);
-    return JSON.parse(
-      exit.output.slice(exit.output.indexOf('['), exit.output.lastIndexOf(']') + 1),
-    ) as Record<string, unknown>[];
+    return queryRows(await runLocalQuery(suite.dataDir, sql));
   }
 
   it(
     "erases the user's rows from the archive without a caller, keeping every other row",
     async () => {
       // Prepare: one export, archived; its most active user.
-      const started = await requestJson(`${runtime.apiUrl}/exports`, {
+      const started = await requestJson(`${suite.runtime.apiUrl}/exports`, {
         method: 'POST',
         spotId: SPOT,
         body: DAY,
@@ -69,7 +40,7 @@ describe('erasure, run by npm start after one API call', () => {
       const exportId = (started.body as ExportView).exportId;
       await eventually(
         async () => {
-          const { body } = await requestJson(`${runtime.apiUrl}/exports/${exportId}`, { spotId: SPOT });
+          const { body } = await requestJson(`${suite.runtime.apiUrl}/exports/${exportId}`, { spotId: SPOT });
           return (body as ExportView).archive.status === 'ARCHIVED' ? body : undefined;
         },
         ARCHIVE_TIMEOUT_MS,
@@ -82,7 +53,7 @@ describe('erasure, run by npm start after one API call', () => {
       const [before] = await query('select count(*) as n from comment_rows');
 
       // Act
-      const requested = await requestJson(`${runtime.apiUrl}/spots/${SPOT}/erasures`, {
+      const requested = await requestJson(`${suite.runtime.apiUrl}/spots/${SPOT}/erasures`, {
         method: 'POST',
         spotId: SPOT,
         body: { userId },
@@ -90,7 +61,7 @@ describe('erasure, run by npm start after one API call', () => {
       const location = requested.headers.get('location') as string;
       const completed = await eventually(
         async () => {
-          const { body } = await requestJson(`${runtime.apiUrl}${location}`, { spotId: SPOT });
+          const { body } = await requestJson(`${suite.runtime.apiUrl}${location}`, { spotId: SPOT });
           return (body as ErasureView).status === 'RUNNING' ? undefined : (body as ErasureView);
         },
         ERASURE_TIMEOUT_MS,
@@ -106,7 +77,7 @@ describe('erasure, run by npm start after one API call', () => {
       const [after] = await query('select count(*) as n from comment_rows');
       expect(Number(left?.n)).toBe(0);
       expect(Number(after?.n)).toBe(Number(before?.n) - completed.rowsRemoved);
-      const listed = await requestJson(`${runtime.apiUrl}/spots/${SPOT}/erasures`, { spotId: SPOT });
+      const listed = await requestJson(`${suite.runtime.apiUrl}/spots/${SPOT}/erasures`, { spotId: SPOT });
       expect((listed.body as { items: ErasureView[] }).items.map((item) => item.erasureId)).toEqual([
         completed.erasureId,
       ]);
@@ -132,7 +103,7 @@ describe('erasure, run by npm start after one API call', () => {
         userId,
         '--wait',
         '--api',
-        runtime.apiUrl,
+        suite.runtime.apiUrl,
       ]);
       const exit = await within(cli.exited, ERASURE_TIMEOUT_MS, `erase --wait of ${userId}`);
       const status = runCliProcess([
@@ -143,7 +114,7 @@ describe('erasure, run by npm start after one API call', () => {
         SPOT,
         '--json',
         '--api',
-        runtime.apiUrl,
+        suite.runtime.apiUrl,
       ]);
       const statusExit = await within(status.exited, QUERY_TIMEOUT_MS, 'erase status');
 

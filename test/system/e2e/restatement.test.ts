@@ -1,18 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
 import type { CoveredWindowView, SpotCoverage } from '../../../lib/exports/coverage/spotCoverageSchema';
 import { eventually, requestJson } from './support/http';
-import { CLI_TIMEOUT_MS, FIRST_READY_TIMEOUT_MS, runCliProcess } from './support/localRuntimeFixtures';
 import {
-  type ExitResult,
-  killAllChildProcesses,
-  type RuntimeProcess,
-  startRuntimeProcess,
-  within,
-} from './support/runtimeProcess';
+  CLI_TIMEOUT_MS,
+  QUERY_TIMEOUT_MS,
+  queryRows,
+  runCliProcess,
+  runLocalQuery,
+  runtimeForSuite,
+} from './support/localRuntimeFixtures';
+import { type ExitResult, within } from './support/runtimeProcess';
 
 // What docs/local.md's "Windows exported again" has a reader copy: npm start's default time scale,
 // one schedule fired by hand, its window exported again at PT1H (36 s at this scale).
@@ -33,8 +31,6 @@ const RESTATED_AGE = 'PT36S';
 const RESTATED_AGE_MS = 36_000;
 /** The first export and its archive, 36 s, the restatement and its archive, with room on a loaded machine. */
 const SETTLED_TIMEOUT_MS = 150_000;
-/** A query starts DuckDB: longer than the other commands. */
-const QUERY_TIMEOUT_MS = 60_000;
 
 interface FiredRun {
   outcome: string;
@@ -56,35 +52,19 @@ interface ChangeRow {
  * and `query` on `comments` and `comment_changes`, run as the CLI processes they are.
  */
 describe('restatement, run as npm start and the CLI run it', () => {
-  let dataDir: string;
-  let runtime: RuntimeProcess;
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'openweb-exports-e2e-restatement-'));
-    runtime = await startRuntimeProcess(
-      {
-        PORT: '0',
-        SIMULATOR_PORT: '0',
-        LOCAL_TIME_SCALE: TIME_SCALE,
-        LOCAL_DATA_DIR: dataDir,
-        LOCAL_STACK_CONFIG: STACK_CONFIG,
-        LOG_LEVEL: 'ERROR',
-        ...SIMULATOR_SETTINGS,
-      },
-      FIRST_READY_TIMEOUT_MS,
-    );
-  }, FIRST_READY_TIMEOUT_MS + 5_000);
-
-  afterAll(async () => {
-    await killAllChildProcesses();
-    rmSync(dataDir, { recursive: true, force: true });
+  const suite = runtimeForSuite('restatement', {
+    LOCAL_TIME_SCALE: TIME_SCALE,
+    LOCAL_STACK_CONFIG: STACK_CONFIG,
+    ...SIMULATOR_SETTINGS,
   });
 
   /** The spot's one covered window, once `ready` says it is what the test waits for. */
   function coveredWindowOnce(ready: (window: CoveredWindowView) => boolean): Promise<CoveredWindowView> {
     return eventually(
       async () => {
-        const response = await requestJson(`${runtime.apiUrl}/spots/sp_demo/coverage`, { spotId: 'sp_demo' });
+        const response = await requestJson(`${suite.runtime.apiUrl}/spots/sp_demo/coverage`, {
+          spotId: 'sp_demo',
+        });
         expect(response.status).toBe(200);
         const [window] = (response.body as SpotCoverage).coveredWindows;
         return window !== undefined && ready(window) ? window : undefined;
@@ -95,22 +75,19 @@ describe('restatement, run as npm start and the CLI run it', () => {
   }
 
   function runCoverageCli(): Promise<ExitResult> {
-    const cli = runCliProcess(['coverage', '--spot', 'sp_demo', '--api', runtime.apiUrl]);
+    const cli = runCliProcess(['coverage', '--spot', 'sp_demo', '--api', suite.runtime.apiUrl]);
     return within(cli.exited, CLI_TIMEOUT_MS, 'the coverage command');
   }
 
   async function query<Row>(sql: string): Promise<Row[]> {
-    const cli = runCliProcess(['query', sql, '--format', 'json', '--local', '--data-dir', dataDir]);
-    const exit = await within(cli.exited, QUERY_TIMEOUT_MS, `the query ${sql}`);
-    expect(exit.code, exit.output).toBe(ExitCode.SUCCESS);
-    return JSON.parse(exit.output.slice(exit.output.indexOf('['), exit.output.lastIndexOf(']') + 1)) as Row[];
+    return queryRows<Row>(await runLocalQuery(suite.dataDir, sql));
   }
 
   it(
     'exports the window again at its age by itself, moves it from provisional to settled, and answers with the newest status and the change',
     async () => {
       // Prepare: the schedule's first run, archived
-      const fired = await requestJson(`${runtime.apiUrl}/_local/schedules/Export-sp_demo-0/fire`, {
+      const fired = await requestJson(`${suite.runtime.apiUrl}/_local/schedules/Export-sp_demo-0/fire`, {
         method: 'POST',
       });
       expect(fired.status).toBe(200);

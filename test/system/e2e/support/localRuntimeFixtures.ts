@@ -1,11 +1,22 @@
 // What the end-to-end files share: npm start's settings and time scales, the stack
 // configuration every start gives (so its synthesized definition is cached once), and the
 // waits on a running runtime's API.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { ExportView } from '../../../../lib/http/exportViewSchema';
 import { eventually, requestJson } from './http';
-import { type CollectedProcess, PROJECT_ROOT, type RuntimeProcess, spawnNode } from './runtimeProcess';
+import {
+  type CollectedProcess,
+  type ExitResult,
+  killAllChildProcesses,
+  PROJECT_ROOT,
+  type RuntimeProcess,
+  spawnNode,
+  startRuntimeProcess,
+  within,
+} from './runtimeProcess';
 
 // The first start may synthesize the stack (then cached); later starts take a few seconds.
 export const FIRST_READY_TIMEOUT_MS = 120_000;
@@ -93,4 +104,63 @@ export async function getExport(
 /** The CLI run as its bin is run, collecting its output. */
 export function runCliProcess(args: string[]): CollectedProcess {
   return spawnNode(['cli/openweb-exports.mjs', ...args], {});
+}
+
+/** A query starts DuckDB: longer than the other commands. */
+export const QUERY_TIMEOUT_MS = 60_000;
+
+export interface SuiteRuntime {
+  /** Set once the suite's beforeAll has run. */
+  readonly runtime: RuntimeProcess;
+  /** Its own data folder, removed after the suite. */
+  readonly dataDir: string;
+}
+
+/**
+ * `npm start` as a process for one describe block: started before its tests (its own data folder,
+ * ports chosen by the system, the suites' time scale, only errors logged, then `settings`) and
+ * stopped with every child process after them.
+ */
+export function runtimeForSuite(name: string, settings: Record<string, string> = {}): SuiteRuntime {
+  const suite: { runtime?: RuntimeProcess; dataDir?: string } = {};
+  beforeAll(async () => {
+    suite.dataDir = mkdtempSync(join(tmpdir(), `openweb-exports-e2e-${name}-`));
+    suite.runtime = await startRuntimeProcess(
+      {
+        PORT: '0',
+        SIMULATOR_PORT: '0',
+        LOCAL_TIME_SCALE: TIME_SCALE,
+        LOCAL_DATA_DIR: suite.dataDir,
+        LOG_LEVEL: 'ERROR',
+        ...settings,
+      },
+      FIRST_READY_TIMEOUT_MS,
+    );
+  }, FIRST_READY_TIMEOUT_MS + 5_000);
+  afterAll(async () => {
+    await killAllChildProcesses();
+    if (suite.dataDir !== undefined) rmSync(suite.dataDir, { recursive: true, force: true });
+  });
+  return {
+    get runtime(): RuntimeProcess {
+      if (suite.runtime === undefined) throw new Error('the runtime is started in beforeAll');
+      return suite.runtime;
+    },
+    get dataDir(): string {
+      if (suite.dataDir === undefined) throw new Error('the data folder is made in beforeAll');
+      return suite.dataDir;
+    },
+  };
+}
+
+/** `query … --format json --local` over a runtime's data folder, run as the CLI process it is. */
+export function runLocalQuery(dataDir: string, sql: string): Promise<ExitResult> {
+  const cli = runCliProcess(['query', sql, '--format', 'json', '--local', '--data-dir', dataDir]);
+  return within(cli.exited, QUERY_TIMEOUT_MS, `the query ${sql}`);
+}
+
+/** The rows a successful `query --format json` printed. */
+export function queryRows<Row>(exit: ExitResult): Row[] {
+  expect(exit.code, exit.output).toBe(0);
+  return JSON.parse(exit.output.slice(exit.output.indexOf('['), exit.output.lastIndexOf(']') + 1)) as Row[];
 }
