@@ -1,16 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ArchiveDependencies, archiveExport } from '../../../lib/archive/archiveExport';
 import { createBackfill } from '../../../lib/exports/backfill/createBackfill';
 import {
   type CoverageWindow,
   RestatementState,
   WindowState,
 } from '../../../lib/exports/coverage/CoverageLedger';
-import {
-  runSchedule,
-  type ScheduleRunCommand,
-  windowsBetween,
-} from '../../../lib/exports/coverage/runSchedule';
+import { runSchedule, type ScheduleRunCommand } from '../../../lib/exports/coverage/runSchedule';
 import { spotCoverage } from '../../../lib/exports/coverage/spotCoverage';
 import { fleetStatus } from '../../../lib/exports/fleet/fleetStatus';
 import { abortExport } from '../../../lib/exports/lifecycle/abortExport';
@@ -21,17 +16,20 @@ import { QueuePriority } from '../../../lib/exports/record/ExportRecord';
 import type { ExportSettings } from '../../../lib/exports/record/ExportSettings';
 import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
 import { wholeSecondInstant } from '../../../lib/exports/time/intervals';
-import { type LocalS3, startLocalS3 } from '../../../local/localS3';
-import { archiveDependenciesOn, testArchiveSettings } from '../../support/archiveHarness';
-import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
+import type { ExportHarness } from '../../support/exportHarness';
+import {
+  HOURLY_SCHEDULE,
+  SCHEDULED_SPOT,
+  type ScheduledSpot,
+  startScheduledSpot,
+  UPSTREAM_RUN_MS,
+} from '../../support/scheduledSpot';
 import { FAR_DEADLINE, runCreateTask } from '../../support/startAndCreate';
 
-const SPOT = 'sp_demo';
-const SCHEDULE = 'hourly';
+const SPOT = SCHEDULED_SPOT;
+const SCHEDULE = HOURLY_SCHEDULE;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** Long enough for any export of these tests to finish upstream. */
-const UPSTREAM_RUN_MS = 2 * HOUR_MS;
 const RESTATE = ['P1D', 'P7D'];
 
 /**
@@ -41,57 +39,25 @@ const RESTATE = ['P1D', 'P7D'];
  * workflow tasks are run here in the state machine's order (create, poll, archive).
  */
 describe('restatement: covered windows exported again at their ages', () => {
+  let spot: ScheduledSpot;
   let h: ExportHarness;
-  let s3: LocalS3;
 
   afterEach(async () => {
-    await h.close();
-    await s3.close();
+    await spot.close();
   });
 
   async function start(settings: Partial<ExportSettings> = {}): Promise<void> {
-    h = await startExportHarness({
+    spot = await startScheduledSpot({
       settings: { windowRetryCooldownSeconds: 600, windowRetryAttempts: 1, ...settings },
-    });
-    s3 = await startLocalS3();
-  }
-
-  function archiveDeps(): ArchiveDependencies {
-    return archiveDependenciesOn(h, s3, {
-      archiveSettings: testArchiveSettings(h.simulator.exportBaseUrl, { writeTable: false }),
-    });
-  }
-
-  function runAt(scheduledTimeMs: number, overrides: Partial<ScheduleRunCommand> = {}): ScheduleRunCommand {
-    return {
-      spotId: SPOT,
-      schedule: SCHEDULE,
-      scheduledTimeMs,
-      firstWindowSeconds: 3600,
-      lagSeconds: 0,
-      maxWindowHours: 730,
       restate: RESTATE,
-      ...overrides,
-    };
-  }
-
-  /** The workflow of a started export, as the state machine runs it: create, polls until the end, archive. */
-  async function runWorkflow(exportId: string): Promise<void> {
-    await runCreateTask(h.deps, SPOT, exportId);
-    h.clock.advance(UPSTREAM_RUN_MS);
-    const polled = await pollExportForWorkflow(h.deps, {
-      action: 'poll',
-      spotId: SPOT,
-      exportId,
-      deadline: FAR_DEADLINE,
     });
-    if (polled.status === ExportStatus.COMPLETED)
-      await archiveExport(archiveDeps(), { spotId: SPOT, exportId });
+    h = spot.h;
   }
 
-  async function allWindows(): Promise<CoverageWindow[]> {
-    return windowsBetween(h.coverage, SPOT, 0, Date.parse('2100-01-01T00:00:00Z'));
-  }
+  const runAt = (scheduledTimeMs: number, overrides: Partial<ScheduleRunCommand> = {}): ScheduleRunCommand =>
+    spot.runAt(scheduledTimeMs, overrides);
+  const runWorkflow = (exportId: string): Promise<void> => spot.runWorkflow(exportId);
+  const allWindows = (): Promise<CoverageWindow[]> => spot.allWindows();
 
   async function windowAt(from: string): Promise<CoverageWindow> {
     const window = (await allWindows()).find((w) => w.from === from);

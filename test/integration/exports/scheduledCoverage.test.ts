@@ -1,11 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ArchiveDependencies, archiveExport } from '../../../lib/archive/archiveExport';
 import { type CoverageWindow, WindowState } from '../../../lib/exports/coverage/CoverageLedger';
-import {
-  runSchedule,
-  type ScheduleRunCommand,
-  windowsBetween,
-} from '../../../lib/exports/coverage/runSchedule';
+import { runSchedule, type ScheduleRunCommand } from '../../../lib/exports/coverage/runSchedule';
 import { abortExport } from '../../../lib/exports/lifecycle/abortExport';
 import { pollExportForWorkflow } from '../../../lib/exports/lifecycle/pollExportForWorkflow';
 import { reconcileExports } from '../../../lib/exports/reconciler/reconcileExports';
@@ -13,18 +9,21 @@ import { ArchiveStatus } from '../../../lib/exports/record/ExportArchive';
 import type { ExportSettings } from '../../../lib/exports/record/ExportSettings';
 import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
 import { mergeIntervals, wholeSecondInstant } from '../../../lib/exports/time/intervals';
-import { type LocalS3, startLocalS3 } from '../../../local/localS3';
 import type { OpenWebSimulatorOptions } from '../../../local/openweb-simulator/index';
-import { archiveDependenciesOn, testArchiveSettings } from '../../support/archiveHarness';
-import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
+import type { ExportHarness } from '../../support/exportHarness';
+import {
+  HOURLY_SCHEDULE,
+  SCHEDULED_SPOT,
+  type ScheduledSpot,
+  startScheduledSpot,
+  UPSTREAM_RUN_MS,
+} from '../../support/scheduledSpot';
 import { FAR_DEADLINE, runCreateTask } from '../../support/startAndCreate';
 
-const SPOT = 'sp_demo';
-const SCHEDULE = 'hourly';
+const SPOT = SCHEDULED_SPOT;
+const SCHEDULE = HOURLY_SCHEDULE;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** Long enough for any export of these tests to finish upstream. */
-const UPSTREAM_RUN_MS = 2 * HOUR_MS;
 const COOLDOWN_SECONDS = 600;
 
 /**
@@ -33,61 +32,29 @@ const COOLDOWN_SECONDS = 600;
  * order the state machine runs them (create, poll, archive), so every step is in view.
  */
 describe('scheduled coverage: watermarks, the queue, retries and gaps', () => {
+  let spot: ScheduledSpot;
   let h: ExportHarness;
-  let s3: LocalS3;
 
   afterEach(async () => {
-    await h.close();
-    await s3.close();
+    await spot.close();
   });
 
   async function start(
     settings: Partial<ExportSettings> = {},
     simulator: OpenWebSimulatorOptions = {},
   ): Promise<void> {
-    h = await startExportHarness({
+    spot = await startScheduledSpot({
       settings: { windowRetryCooldownSeconds: COOLDOWN_SECONDS, windowRetryAttempts: 2, ...settings },
       simulator,
     });
-    s3 = await startLocalS3();
+    h = spot.h;
   }
 
-  function archiveDeps(): ArchiveDependencies {
-    return archiveDependenciesOn(h, s3, {
-      archiveSettings: testArchiveSettings(h.simulator.exportBaseUrl, { writeTable: false }),
-    });
-  }
-
-  /** The run the schedule fires at `hoursFromStart` past the harness clock's start (whole hours). */
-  function runAt(scheduledTimeMs: number, overrides: Partial<ScheduleRunCommand> = {}): ScheduleRunCommand {
-    return {
-      spotId: SPOT,
-      schedule: SCHEDULE,
-      scheduledTimeMs,
-      firstWindowSeconds: 3600,
-      lagSeconds: 0,
-      maxWindowHours: 730,
-      ...overrides,
-    };
-  }
-
-  /** The workflow of a started export, as the state machine runs it: create, polls until the end, archive. */
-  async function runWorkflow(exportId: string): Promise<void> {
-    await runCreateTask(h.deps, SPOT, exportId);
-    h.clock.advance(UPSTREAM_RUN_MS);
-    const polled = await pollExportForWorkflow(h.deps, {
-      action: 'poll',
-      spotId: SPOT,
-      exportId,
-      deadline: FAR_DEADLINE,
-    });
-    if (polled.status === ExportStatus.COMPLETED)
-      await archiveExport(archiveDeps(), { spotId: SPOT, exportId });
-  }
-
-  async function allWindows(): Promise<CoverageWindow[]> {
-    return windowsBetween(h.coverage, SPOT, 0, Date.parse('2100-01-01T00:00:00Z'));
-  }
+  const archiveDeps = (): ArchiveDependencies => spot.archiveDeps();
+  const runAt = (scheduledTimeMs: number, overrides: Partial<ScheduleRunCommand> = {}): ScheduleRunCommand =>
+    spot.runAt(scheduledTimeMs, overrides);
+  const runWorkflow = (exportId: string): Promise<void> => spot.runWorkflow(exportId);
+  const allWindows = (): Promise<CoverageWindow[]> => spot.allWindows();
 
   function coveredIntervals(windows: readonly CoverageWindow[]): { from: string; until: string }[] {
     return mergeIntervals(
