@@ -1,10 +1,4 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type BackfillRecord,
   BackfillState,
@@ -16,16 +10,10 @@ import { BackfillAlreadyExistsError, BackfillNotFoundError } from '../exports/ba
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { withoutUndefined } from './exportItem';
 import { clampLimit } from './exportListing';
-import { decodePaginationToken, nextTableKeyToken } from './paginationToken';
 import { reconcilerIndexQuery } from './reconcilerIndexQuery';
+import { spotItemsPage } from './spotItemsPage';
 import { ExportTableAttribute } from './tableDefinition';
-import {
-  BACKFILL_SORT_KEY_PREFIX,
-  backfillKey,
-  EntityType,
-  ReconcilerIndexPartition,
-  spotPartitionKey,
-} from './tableKeys';
+import { BACKFILL_SORT_KEY_PREFIX, backfillKey, EntityType, ReconcilerIndexPartition } from './tableKeys';
 
 export interface DynamoDbBackfillStoreOptions {
   client: DynamoDBDocumentClient;
@@ -96,34 +84,14 @@ export class DynamoDbBackfillStore implements BackfillStore {
     spotId: string,
     options: { limit: number; nextToken?: string },
   ): Promise<{ items: BackfillRecord[]; nextToken?: string }> {
-    const pk = spotPartitionKey(spotId);
-    const startKey =
-      options.nextToken === undefined
-        ? undefined
-        : decodePaginationToken(options.nextToken, {
-            attributeNames: [ExportTableAttribute.partitionKey, ExportTableAttribute.sortKey],
-            fixedValues: { [ExportTableAttribute.partitionKey]: pk },
-            prefixes: { [ExportTableAttribute.sortKey]: BACKFILL_SORT_KEY_PREFIX },
-          });
-    const { Items = [], LastEvaluatedKey } = await this.#client.send(
-      new QueryCommand({
-        TableName: this.#tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: {
-          '#pk': ExportTableAttribute.partitionKey,
-          '#sk': ExportTableAttribute.sortKey,
-        },
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': BACKFILL_SORT_KEY_PREFIX },
-        // Backfill ids sort by creation time: newest first.
-        ScanIndexForward: false,
-        Limit: clampLimit(options.limit),
-        ...(startKey !== undefined && { ExclusiveStartKey: startKey }),
-      }),
-    );
-    return {
-      items: Items.map(backfillOf),
-      ...nextTableKeyToken(LastEvaluatedKey),
-    };
+    const page = await spotItemsPage(this.#client, this.#tableName, {
+      spotId,
+      sortKeyPrefix: BACKFILL_SORT_KEY_PREFIX,
+      ...options,
+      // Backfill ids sort by creation time: newest first.
+      newestFirst: true,
+    });
+    return { ...page, items: page.items.map(backfillOf) };
   }
 
   async findRecording(beforeIso: string, limit: number): Promise<BackfillRecord[]> {

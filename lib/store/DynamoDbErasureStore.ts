@@ -1,20 +1,14 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type ErasureRecord, ErasureStatus, type NewErasureRecord } from '../exports/erasure/ErasureRecord';
 import { ErasureAlreadyExistsError, ErasureChangedError } from '../exports/erasure/errors';
 import type { ErasurePage, ErasureStore } from '../exports/erasure/ports';
 import { isConditionalCheckFailed, type StoredItem } from './conditionalCheckFailure';
 import { withoutUndefined } from './exportItem';
 import { clampLimit } from './exportListing';
-import { decodePaginationToken, nextTableKeyToken } from './paginationToken';
 import { reconcilerIndexQuery } from './reconcilerIndexQuery';
+import { spotItemsPage } from './spotItemsPage';
 import { ExportTableAttribute } from './tableDefinition';
-import {
-  EntityType,
-  ERASURE_SORT_KEY_PREFIX,
-  erasureKey,
-  ReconcilerIndexPartition,
-  spotPartitionKey,
-} from './tableKeys';
+import { EntityType, ERASURE_SORT_KEY_PREFIX, erasureKey, ReconcilerIndexPartition } from './tableKeys';
 
 export interface DynamoDbErasureStoreOptions {
   client: DynamoDBDocumentClient;
@@ -85,32 +79,12 @@ export class DynamoDbErasureStore implements ErasureStore {
   }
 
   async listForSpot(spotId: string, options: { limit: number; nextToken?: string }): Promise<ErasurePage> {
-    const pk = spotPartitionKey(spotId);
-    const startKey =
-      options.nextToken === undefined
-        ? undefined
-        : decodePaginationToken(options.nextToken, {
-            attributeNames: [ExportTableAttribute.partitionKey, ExportTableAttribute.sortKey],
-            fixedValues: { [ExportTableAttribute.partitionKey]: pk },
-            prefixes: { [ExportTableAttribute.sortKey]: ERASURE_SORT_KEY_PREFIX },
-          });
-    const { Items = [], LastEvaluatedKey } = await this.#client.send(
-      new QueryCommand({
-        TableName: this.#tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: {
-          '#pk': ExportTableAttribute.partitionKey,
-          '#sk': ExportTableAttribute.sortKey,
-        },
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': ERASURE_SORT_KEY_PREFIX },
-        Limit: clampLimit(options.limit),
-        ...(startKey !== undefined && { ExclusiveStartKey: startKey }),
-      }),
-    );
-    return {
-      items: Items.map(erasureOf),
-      ...nextTableKeyToken(LastEvaluatedKey),
-    };
+    const page = await spotItemsPage(this.#client, this.#tableName, {
+      spotId,
+      sortKeyPrefix: ERASURE_SORT_KEY_PREFIX,
+      ...options,
+    });
+    return { ...page, items: page.items.map(erasureOf) };
   }
 
   async findRunning(beforeIso: string, limit: number): Promise<ErasureRecord[]> {
