@@ -15,6 +15,7 @@ import {
   eventBridgeEventsFactory,
 } from '../lib/runtime/adapterFactories/eventBridgeFactories';
 import { glueTablePartitionsFactory } from '../lib/runtime/adapterFactories/glueTablePartitionsFactory';
+import { partitionRepairFactory } from '../lib/runtime/adapterFactories/partitionRepairFactory';
 import { s3ArchiveWriterFactory } from '../lib/runtime/adapterFactories/s3ArchiveWriterFactory';
 import { createTaskHandler } from '../lib/runtime/createTaskHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
@@ -44,6 +45,8 @@ export function makeArchiveHandler(runtime: HandlerRuntime<ArchiveDependencies |
           reason: result.record?.archive?.reason,
         });
       else runtime.logger.info('Archive finished', { exportId: input.exportId, outcome: result.outcome });
+      if (result.partitionRepair?.failure !== undefined)
+        runtime.logger.warn('Partition repair stopped', { reason: result.partitionRepair.failure });
       return taskOutput(input, result.record);
     }
     if (action === 'archiveFailed') {
@@ -59,7 +62,8 @@ export function makeArchiveHandler(runtime: HandlerRuntime<ArchiveDependencies |
   });
 }
 
-// The table and the bucket, written; the catalog, for the table's partitions; the bus, for
+// The table and the bucket, written; the catalog, for the table's partitions (the export's, and
+// those the bucket holds and the catalog lacks, listed from the bucket); the bus, for
 // `Export Archived` and a window's `Coverage Gap`. No upstream: the links are the record's.
 export const handler = makeArchiveHandler(
   defaultHandlerRuntime({
@@ -69,6 +73,7 @@ export const handler = makeArchiveHandler(
     suppressions: dynamoDbSuppressionListFactory,
     archiveWriter: s3ArchiveWriterFactory,
     partitions: glueTablePartitionsFactory,
+    partitionRepair: partitionRepairFactory,
     archiveEvents: eventBridgeArchiveEventsFactory,
     events: eventBridgeEventsFactory,
   }),

@@ -39,7 +39,7 @@ export interface FunctionAccess {
   events?: true;
   /** The archive bucket: `write` the archived files and their tables, `read` the archived files (to presign downloads). */
   archive?: 'write' | 'read';
-  /** Registers table partitions in the catalog. */
+  /** Registers table partitions in the catalog, and those it lacks from the table's prefix of the bucket (listed). */
   catalog?: true;
 }
 
@@ -161,7 +161,8 @@ const FUNCTIONS = {
       load: async () => (await import('./workflow-task')).makeWorkflowTaskHandler,
     },
   },
-  // The archive stores the files and their Parquet copies and registers their partition. Query
+  // The archive stores the files and their Parquet copies and registers their partition (and, a
+  // few spots a run, those the catalog lacks, listed from the bucket's table prefix). Query
   // reads the link pages of an export whose links did not fit in its item, and, in the reconciler
   // index, the exports whose partition the catalog refused earlier; PutItem and UpdateItem write
   // its window in the coverage ledger (PutItem: a window no planner recorded).

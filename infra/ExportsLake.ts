@@ -62,7 +62,7 @@ export interface ExportsLakeProps {
 /**
  * The archive as a queryable table, right after `cdk deploy`: a Glue database with the
  * `comment_rows` table over the Parquet files (partitioned by `spot` and `date`; the archive
- * registers each partition it writes), the `comments` view of one row per comment (its newest
+ * registers each partition it writes, and repairs those the catalog lacks from the bucket's keys), the `comments` view of one row per comment (its newest
  * version, less those deleted at the source) and the `comment_changes` view of every change, and an
  * Athena workgroup whose results are encrypted in the archive bucket and expire, and which
  * cancels a query past its scanned-bytes limit.
@@ -195,14 +195,22 @@ export class ExportsLake extends Construct {
   }
 
   /**
-   * What the archive's partition registration sends (`GlueTablePartitions`): CreatePartition on
-   * the comment rows table, which Glue authorizes against the catalog, the database and the table.
+   * What the archive's partition registration and repair send: CreatePartition (its export's),
+   * GetPartitions and BatchCreatePartition (the repair: what the catalog holds, what it lacks) on
+   * the comment rows table, which Glue authorizes against the catalog, the database and the table;
+   * and ListBucket of the table's prefix only (the repair lists the stored `spot=…/date=…/`).
    */
-  grantPartitionRegistration(grantee: iam.IGrantable): iam.Grant {
-    return iam.Grant.addToPrincipal({
+  grantPartitionRegistration(grantee: iam.IGrantable): void {
+    iam.Grant.addToPrincipal({
       grantee,
-      actions: ['glue:CreatePartition'],
+      actions: ['glue:CreatePartition', 'glue:GetPartitions', 'glue:BatchCreatePartition'],
       resourceArns: this.catalogArns(COMMENT_ROWS_TABLE_NAME),
+    });
+    iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['s3:ListBucket'],
+      resourceArns: [this.#bucket.bucketArn],
+      conditions: { StringLike: { 's3:prefix': [`${COMMENT_ROWS_KEY_PREFIX}*`] } },
     });
   }
 

@@ -31,6 +31,7 @@ import { downloadToFile } from './downloadToFile';
 import { ArchiveClaimRefusedError, ArchiveRejectedError, ArchiveRetryableError } from './errors';
 import type { ArchiveEvents, ArchiveRecords, ArchiveSettings, ArchiveWriter, TablePartitions } from './ports';
 import { type CatalogOutcome, catchUpCatalog, registerArchivedPartition } from './registerArchivedPartition';
+import type { PartitionRepairResult, TablePartitionRepair } from './TablePartitionRepair';
 
 /**
  * What an archive run touches: the record, its archive state, the bucket, the table's catalog, the
@@ -45,6 +46,12 @@ export interface ArchiveDependencies extends WindowOutcomeDependencies {
    * stored (and those the catalog refused before, once it takes one again).
    */
   partitions: TablePartitions;
+  /**
+   * Registers the partitions the bucket holds and the catalog does not (a new database, a lost
+   * registration), a few spots per run once the catalog took the export's own; undefined where
+   * the query engine reads partitions from the keys (DuckDB, locally).
+   */
+  partitionRepair?: Pick<TablePartitionRepair, 'repair'>;
   archiveEvents: ArchiveEvents;
   archiveSettings: ArchiveSettings;
   /** The spot's erased users: their rows are left out of every file before it is written. */
@@ -68,6 +75,8 @@ export interface ArchiveExportResult {
   /** `skipped`: not a COMPLETED export, or already archived and not forced. */
   outcome: 'archived' | 'failed' | 'skipped';
   record: ExportRecord | undefined;
+  /** What the partition repair did after this archive, when it ran. */
+  partitionRepair?: PartitionRepairResult;
 }
 
 const MS_PER_SECOND = 1000;
@@ -161,8 +170,14 @@ export async function archiveExport(
   await publishOrCount(deps, () => deps.archiveEvents.publishArchived(record));
   await recordExportOutcomeLater(deps, record);
   // The catalog took this partition: it takes others again, so those it refused earlier follow.
-  if (catalog?.catalog === CatalogStatus.REGISTERED) await catchUpCatalog(deps);
-  return { outcome: 'archived', record };
+  if (catalog?.catalog !== CatalogStatus.REGISTERED) return { outcome: 'archived', record };
+  await catchUpCatalog(deps);
+  // Partitions no export's registration made (another database's, lost ones): bounded, never throws.
+  const partitionRepair = await deps.partitionRepair?.repair(spotId);
+  if (partitionRepair?.failure !== undefined) deps.metrics.count('PartitionRepairsFailed');
+  if ((partitionRepair?.registered ?? 0) > 0)
+    deps.metrics.count('PartitionsRepaired', partitionRepair?.registered);
+  return { outcome: 'archived', record, ...(partitionRepair !== undefined && { partitionRepair }) };
 }
 
 /**

@@ -104,6 +104,29 @@ export interface TablePartitions {
   register(spotId: string, date: string): Promise<void>;
 }
 
+/**
+ * What the repair asks the catalog (Glue in AWS) about the comment rows table: the partitions it
+ * holds, and the missing ones to add.
+ */
+export interface PartitionCatalog {
+  /** The days (`YYYY-MM-DD`) of `spotId` whose partition the catalog holds. @throws CatalogPartitionError */
+  registeredDates(spotId: string): Promise<string[]>;
+  /**
+   * Registers the partitions of `spotId` for these days, described as the archive's own
+   * registration describes them; one that exists already is success. Returns how many were new.
+   * @throws CatalogPartitionError
+   */
+  registerDates(spotId: string, dates: readonly string[]): Promise<number>;
+}
+
+/** The comment rows table's partitions as the files are stored (the `spot=…/date=…/` key prefixes). */
+export interface StoredPartitions {
+  /** Every spot with a partition stored. */
+  spots(): Promise<string[]>;
+  /** The days (`YYYY-MM-DD`) of `spotId` with a partition stored. */
+  dates(spotId: string): Promise<string[]>;
+}
+
 /** One stored version of an object (the bucket is versioned). */
 export interface ObjectVersion {
   versionId: string;

@@ -37,3 +37,24 @@ export function commentRowsPartitionLocation(bucketName: string, spotId: string,
 export function glueColumns(columns: readonly LakeColumn[] = COMMENT_ROW_COLUMNS) {
   return columns.map((column) => ({ Name: column.name, Type: column.type, Comment: column.description }));
 }
+
+/**
+ * One partition of the comment rows table as Glue's API takes it: the spot and day, located at
+ * their prefix and described exactly as the table is. The archive's registration and the repair
+ * both send this.
+ */
+export function commentRowsPartitionInput(bucketName: string, spotId: string, date: string) {
+  return {
+    Values: [spotId, date],
+    StorageDescriptor: {
+      Columns: glueColumns(),
+      Location: commentRowsPartitionLocation(bucketName, spotId, date),
+      InputFormat: PARQUET_STORAGE.inputFormat,
+      OutputFormat: PARQUET_STORAGE.outputFormat,
+      SerdeInfo: {
+        SerializationLibrary: PARQUET_STORAGE.serializationLibrary,
+        Parameters: { ...PARQUET_STORAGE.serdeParameters },
+      },
+    },
+  };
+}

@@ -8,6 +8,7 @@ import type {
   ArchiveWriter,
   TablePartitions,
 } from '../archive/ports';
+import type { TablePartitionRepair } from '../archive/TablePartitionRepair';
 import { type Config, ConfigError } from '../config';
 import type { ExportDependencies } from '../exports/ExportDependencies';
 import type { ErasureStore, SuppressionList } from '../exports/erasure/ports';
@@ -31,6 +32,8 @@ export interface Dependencies extends ExportDependencies {
   archiveEvents: ArchiveEvents;
   /** The query table's partitions (Glue in AWS); the archive registers each one it writes to. */
   partitions: TablePartitions;
+  /** The catalog's repair from the bucket's partitions, kept for the process's life (Glue and S3 in AWS). */
+  partitionRepair: Pick<TablePartitionRepair, 'repair'>;
   archiveSettings: ArchiveSettings;
   /** The erasures' records. */
   erasures: ErasureStore;

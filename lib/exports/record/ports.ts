@@ -32,6 +32,8 @@ export type ExportMetricName =
   | 'CoverageOutcomesDeferred'
   | 'CatalogRegistrationsDeferred'
   | 'CatalogRegistrationsCaughtUp'
+  | 'PartitionsRepaired'
+  | 'PartitionRepairsFailed'
   | 'RestatementsStarted'
   | 'RestatementsWaiting'
   | 'RestatementsRetried'
