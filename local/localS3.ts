@@ -50,6 +50,7 @@ export async function startLocalS3(options: { directory?: string; port?: number 
   // Versioned like the deployed bucket: overwritten and deleted objects stay as noncurrent versions.
   const internals = server as unknown as { store: S3rverStore; middleware: unknown[] };
   internals.middleware.unshift(objectVersioning(internals.store, join(directory, VERSIONS_FOLDER)));
+  groupByDelimiterAtAnyDepth(internals.store as unknown as DelimitedListingStore);
   const address = (await server.run()) as AddressInfo;
   const endpoint = `http://${LOOPBACK_HOST}:${address.port}`;
   const client = new S3Client({
@@ -92,5 +93,50 @@ export async function startLocalS3(options: { directory?: string; port?: number 
       await server.close();
       if (temporary !== undefined) await rm(temporary, { recursive: true, force: true });
     },
+  };
+}
+
+interface ListingOptions {
+  delimiter?: string;
+  prefix?: string;
+  maxKeys?: number;
+  startAfter?: string;
+}
+
+interface Listing {
+  objects: { key: string }[];
+  commonPrefixes: string[];
+  isTruncated: boolean;
+}
+
+interface DelimitedListingStore {
+  listObjects(bucket: string, options: ListingOptions): Promise<Listing>;
+}
+
+/**
+ * s3rver's listing with a delimiter skips every folder more than one level below the prefix, so
+ * `tables/comments/` with `/` answered no `spot=…/` whose objects are under `date=…/`. S3 answers
+ * each common prefix whatever the depth below it: list every key under the prefix and group them
+ * as S3 does (the keys of this stand-in's buckets are few).
+ */
+function groupByDelimiterAtAnyDepth(store: DelimitedListingStore): void {
+  const listObjects = store.listObjects.bind(store);
+  store.listObjects = async (bucket, options) => {
+    const { delimiter, maxKeys = Number.POSITIVE_INFINITY, ...rest } = options;
+    if (delimiter === undefined || delimiter === '') return listObjects(bucket, options);
+    const prefix = options.prefix ?? '';
+    const every = await listObjects(bucket, { ...rest, maxKeys: Number.POSITIVE_INFINITY });
+    const commonPrefixes = new Set<string>();
+    const objects: Listing['objects'] = [];
+    for (const object of every.objects) {
+      const index = object.key.slice(prefix.length).indexOf(delimiter);
+      if (index >= 0) commonPrefixes.add(object.key.slice(0, prefix.length + index + delimiter.length));
+      else objects.push(object);
+    }
+    return {
+      objects: objects.slice(0, maxKeys),
+      commonPrefixes: [...commonPrefixes].sort(),
+      isTruncated: objects.length > maxKeys,
+    };
   };
 }
