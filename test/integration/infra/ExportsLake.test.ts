@@ -242,7 +242,7 @@ describe('the lake: catalog table, view and Athena workgroup', () => {
     expect(rules).toContainEqual(expect.objectContaining({ Id: 'AthenaQueryResults', ExpirationInDays: 2 }));
   });
 
-  it('lets the archive function create partitions of comment_rows only, and tells it the database', () => {
+  it('lets the archive function create, read and repair partitions of comment_rows only, list the table prefix only, and tells it the database', () => {
     // Act
     const glueStatements = statementsOfFunction(configured.template, HandlerNames.ARCHIVE).filter(
       (statement) => [statement.Action].flat().some((action) => action.startsWith('glue:')),
@@ -258,16 +258,31 @@ describe('the lake: catalog table, view and Athena workgroup', () => {
           Variables: Record<string, unknown>;
         }
       ).Variables;
+    const listing = statementsOfFunction(configured.template, HandlerNames.ARCHIVE).filter((statement) =>
+      [statement.Action].flat().includes('s3:ListBucket'),
+    );
 
     // Assess
     expect(glueStatements).toHaveLength(1);
-    expect(glueStatements[0]?.Action).toBe('glue:CreatePartition');
+    // Its export's partition (CreatePartition); the repair's reading and adding (GetPartitions, BatchCreatePartition).
+    expect(glueStatements[0]?.Action).toEqual([
+      'glue:BatchCreatePartition',
+      'glue:CreatePartition',
+      'glue:GetPartitions',
+    ]);
     expect(arnTails(glueStatements[0])).toEqual([
       ':catalog',
       ':database/exports_lake',
       ':table/exports_lake/comment_rows',
     ]);
     expect(others).toEqual([]);
+    // The repair lists the stored partitions: the bucket, only under the table's prefix.
+    expect(listing).toHaveLength(1);
+    expect(listing[0]).toMatchObject({
+      Action: 's3:ListBucket',
+      Condition: { StringLike: { 's3:prefix': ['tables/comments/*'] } },
+    });
+    expect(JSON.stringify(listing[0]?.Resource)).toContain('ArchiveBucket');
     expect(environment(HandlerNames.ARCHIVE).LAKE_DATABASE_NAME).toBe('exports_lake');
     // The files function shares the archive group's settings; it never builds the Glue adapter.
   });

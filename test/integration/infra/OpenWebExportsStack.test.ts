@@ -16,7 +16,13 @@ import {
   type SynthesizedTestStack,
   synthesizeTestStack,
 } from './synthesizeTestStack';
-import { functionOf, resourcesOfType, type TemplateResource } from './templateQueries';
+import {
+  functionOf,
+  resourcesGranting,
+  resourcesOfType,
+  statementsOfFunction,
+  type TemplateResource,
+} from './templateQueries';
 
 const ALL_HANDLERS = Object.values(HandlerNames);
 /** The functions of the upstream's workflow and API; the archive and files functions read only the archive's settings. */
@@ -122,6 +128,24 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       expect(database?.Properties.DatabaseInput).toMatchObject({ Name: name });
       expect(plain.exports.config.archive.catalogDatabaseName).toBe(name);
       expect(environmentOf(plain, HandlerNames.ARCHIVE).LAKE_DATABASE_NAME).toBe(name);
+    });
+
+    it("lets the archive function repair its database's partitions from the bucket, so the table sees every file without the archive's registration", () => {
+      // Act
+      const statements = statementsOfFunction(plain.template, HandlerNames.ARCHIVE);
+      const name = plain.exports.config.archive.catalogDatabaseName;
+      const listing = statements.filter((statement) => [statement.Action].flat().includes('s3:ListBucket'));
+
+      // Assess: what the catalog holds and the missing ones added, in this stack's database only.
+      for (const action of ['glue:GetPartitions', 'glue:BatchCreatePartition']) {
+        const resources = resourcesGranting(statements, action).join(' ');
+        expect(resources).toContain(`:database/${name}`);
+        expect(resources).toContain(`:table/${name}/comment_rows`);
+      }
+      // The stored partitions, listed under the table's prefix of the archive bucket only.
+      expect(listing).toEqual([
+        expect.objectContaining({ Condition: { StringLike: { 's3:prefix': ['tables/comments/*'] } } }),
+      ]);
     });
 
     it('keeps the logical ids the stack had before it held the construct, and its outputs', () => {

@@ -139,8 +139,12 @@ describe('the archive bucket', () => {
         's3:AbortMultipartUpload',
         's3:PutObject',
         'events:PutEvents',
-        // Registers the table partition of the Parquet files it stored (ExportsLake).
+        // Registers the table partition of the Parquet files it stored, and repairs those the
+        // catalog lacks from the table prefix's listing (ExportsLake).
+        'glue:BatchCreatePartition',
         'glue:CreatePartition',
+        'glue:GetPartitions',
+        's3:ListBucket',
       ].sort(),
     );
     expect(filesActions).toEqual(
