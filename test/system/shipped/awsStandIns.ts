@@ -28,7 +28,7 @@ const LOOPBACK = '127.0.0.1';
  * (signer, action, resource) it receives: Step Functions, EventBridge, Secrets Manager and Glue
  * speak the AWS JSON protocol on one server (told apart by `X-Amz-Target`), DynamoDB is a
  * recording proxy in front of dynalite, and S3 is a minimal object store (path-style) for the
- * object calls the archive makes and the presigned GETs it hands out.
+ * object calls the archive makes, its repair's delimited listing and the presigned GETs it hands out.
  */
 export class AwsStandIns {
   readonly calls: ObservedCall[] = [];
@@ -37,7 +37,7 @@ export class AwsStandIns {
   readonly objects = new Map<string, { body: Buffer; contentType: string | undefined }>();
   readonly executions = new Map<string, { status: string; input: string }>();
   readonly events: { EventBusName?: string; Source?: string; DetailType?: string; Detail?: string }[] = [];
-  /** The catalog partitions created: `<database>.<table> <value> …`. */
+  /** The catalog partitions created (one at a time, or in a batch): `<database>.<table> <value> …`. */
   readonly partitions: string[] = [];
   readonly #secrets = new Map<string, { arn: string; value: string }>();
   readonly #servers: Server[] = [];
@@ -178,20 +178,50 @@ export class AwsStandIns {
         const [name, { arn, value }] = secret;
         return ok({ ARN: arn, Name: name, SecretString: value, VersionId: 'v1', CreatedDate: nowSeconds });
       }
-      case 'AWSGlue.CreatePartition': {
-        // IAM authorizes a partition's creation on the catalog, its database and its table.
+      case 'AWSGlue.CreatePartition':
+      case 'AWSGlue.GetPartitions':
+      case 'AWSGlue.BatchCreatePartition': {
+        // IAM authorizes a partition's creation and reading on the catalog, its database and its table.
         const database = String(input.DatabaseName);
         const table = String(input.TableName);
+        const operation = target.slice(target.indexOf('.') + 1);
         for (const resource of [
           `${this.#arn('glue')}:catalog`,
           `${this.#arn('glue')}:database/${database}`,
           `${this.#arn('glue')}:table/${database}/${table}`,
         ]) {
-          this.#record(req.headers, url, 'glue:CreatePartition', resource);
+          this.#record(req.headers, url, `glue:${operation}`, resource);
         }
-        const values = (input.PartitionInput as { Values?: string[] } | undefined)?.Values ?? [];
-        this.partitions.push(`${database}.${table} ${values.join(' ')}`);
-        return ok({});
+        const tablePrefix = `${database}.${table} `;
+        if (operation === 'GetPartitions') {
+          // Only the expression the repair sends: one spot's partitions.
+          const spot = /^spot = '([^']+)'$/.exec(String(input.Expression))?.[1];
+          if (spot === undefined) {
+            this.unsupported.push(`Glue GetPartitions expression ${String(input.Expression)}`);
+            return fail('InvalidInputException', 'The stand-in reads one spot only');
+          }
+          const Partitions = this.partitions
+            .filter((partition) => partition.startsWith(`${tablePrefix}${spot} `))
+            .map((partition) => ({ Values: partition.slice(tablePrefix.length).split(' ') }));
+          return ok({ Partitions });
+        }
+        const inputs =
+          operation === 'CreatePartition'
+            ? [input.PartitionInput as { Values?: string[] }]
+            : ((input.PartitionInputList ?? []) as { Values?: string[] }[]);
+        const Errors = [];
+        for (const partition of inputs) {
+          const created = `${tablePrefix}${(partition.Values ?? []).join(' ')}`;
+          if (this.partitions.includes(created)) {
+            Errors.push({
+              PartitionValues: partition.Values,
+              ErrorDetail: { ErrorCode: 'AlreadyExistsException' },
+            });
+          } else this.partitions.push(created);
+        }
+        if (operation === 'CreatePartition' && Errors.length > 0)
+          return fail('AlreadyExistsException', 'Partition already exists.');
+        return ok(operation === 'CreatePartition' ? {} : { Errors });
       }
       default:
         this.unsupported.push(`JSON protocol ${target}`);
@@ -229,6 +259,31 @@ export class AwsStandIns {
       body: `<?xml version="1.0" encoding="UTF-8"?>${text}`,
     });
     const record = (action: string, resource = objectArn) => this.#record(req.headers, url, action, resource);
+    if (key === '' && method === 'GET' && query.get('list-type') === '2') {
+      // ListObjectsV2 with a delimiter (the partition repair's): the common prefixes under `prefix`.
+      record('s3:ListBucket', `arn:${this.account.partition}:s3:::${bucket}`);
+      const prefix = query.get('prefix') ?? '';
+      const delimiter = query.get('delimiter') ?? '';
+      if (delimiter === '' || query.has('continuation-token')) {
+        this.unsupported.push(`S3 ListObjectsV2 ${url.search}`);
+        return xml(501, '<Error><Code>NotImplemented</Code></Error>');
+      }
+      const common = new Set<string>();
+      for (const objectKey of this.objects.keys()) {
+        if (!objectKey.startsWith(`${bucket}/${prefix}`)) continue;
+        const rest = objectKey.slice(bucket.length + 1 + prefix.length);
+        const index = rest.indexOf(delimiter);
+        if (index >= 0) common.add(`${prefix}${rest.slice(0, index + delimiter.length)}`);
+      }
+      const prefixes = [...common]
+        .sort()
+        .map((name) => `<CommonPrefixes><Prefix>${name}</Prefix></CommonPrefixes>`)
+        .join('');
+      return xml(
+        200,
+        `<ListBucketResult><Name>${bucket}</Name><Prefix>${prefix}</Prefix><Delimiter>${delimiter}</Delimiter><KeyCount>${common.size}</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated>${prefixes}</ListBucketResult>`,
+      );
+    }
     if (key === '') {
       this.unsupported.push(`S3 bucket-level ${method} ${url.search}`);
       return xml(501, '<Error><Code>NotImplemented</Code></Error>');

@@ -341,13 +341,20 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
         statusCode: 202,
         body: { exportId: completed, status: 'COMPLETED', linkCount: EXPORT_FILES },
       });
+      // A partition archived before the catalog's database changed: in the bucket, not in the catalog.
+      standIns.objects.set(
+        `${PHYSICAL_NAMES.bucketName}/tables/comments/spot=${SPOTS.completed}/date=2020-01-01/earlier.parquet`,
+        { body: Buffer.from('PAR1'), contentType: 'application/vnd.apache.parquet' },
+      );
       const archive = { action: 'archive', spotId: SPOTS.completed, exportId: completed };
       expect(await succeed(HandlerNames.ARCHIVE, archive)).toMatchObject({ archiveStatus: 'ARCHIVED' });
-      // The export's partition of the query table, registered in the deployment's catalog.
+      // The export's partition of the query table, registered in the deployment's catalog, and the
+      // earlier one the repair found in the bucket's listing and registered beside it.
       expect(standIns.partitions).toEqual([
         expect.stringMatching(
           new RegExp(`^openwebexports\\.comment_rows ${SPOTS.completed} \\d{4}-\\d{2}-\\d{2}$`),
         ),
+        `openwebexports.comment_rows ${SPOTS.completed} 2020-01-01`,
       ]);
       const files = await api(HandlerNames.FILES, requests.files(SPOTS.completed, completed));
       expect(files.statusCode).toBe(200);
