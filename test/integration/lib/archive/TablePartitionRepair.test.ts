@@ -147,4 +147,32 @@ describe('the partition repair over the S3 stand-in, after the catalog database 
     expect(nextContainer).toEqual({ spotsChecked: 1, registered: 0 });
     expect(fresh.partitions).toEqual(await storedPartitions());
   });
+
+  it('never holds the archive back: a catalog that refuses the repair leaves the export ARCHIVED, the failure counted', async () => {
+    // Prepare: the catalog takes the export's registration, then refuses to be read.
+    const refusing = new CatalogStandIn();
+    refusing.registeredDates = async () => {
+      throw new Error('AccessDeniedException');
+    };
+    const repair = new TablePartitionRepair({
+      catalog: refusing,
+      stored: new S3StoredPartitions({ client: s3.client, bucketName: s3.bucketName }),
+    });
+
+    // Act
+    const result = await archive(await completedExport('sp_demo', '2026-10-28'), {
+      partitions: refusing,
+      partitionRepair: repair,
+    });
+
+    // Assess
+    expect(result.outcome).toBe('archived');
+    expect(result.partitionRepair).toEqual({
+      spotsChecked: 1,
+      registered: 0,
+      failure: 'AccessDeniedException',
+    });
+    expect(h.metrics).toContain('PartitionRepairsFailed');
+    expect(h.metrics).not.toContain('PartitionsRepaired');
+  });
 });
