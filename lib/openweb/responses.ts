@@ -1,5 +1,3 @@
-import * as z from 'zod/mini';
-import { schemaOnFirstUse } from '../exports/record/schemaOnFirstUse';
 import { UpstreamProtocolError } from '../exports/upstream/errors';
 import type { CreatedExport, ExportStatusReport, ListedExport } from '../exports/upstream/UpstreamExports';
 import { type DownloadLinkPolicy, screenDownloadLinks } from './downloadLinkPolicy';
@@ -9,8 +7,9 @@ import { normaliseUpstreamStatus } from './normaliseUpstreamStatus';
  * Tolerant readers for upstream bodies. Most shapes are undocumented
  * (see docs/upstream.md), so every reader accepts the plausible variants, keeps
  * unknown keys and the raw body, and turns anything it cannot use into an
- * `UpstreamProtocolError` instead of crashing. Each reader's schema is built by its first
- * reply (../exports/schemaOnFirstUse.ts).
+ * `UpstreamProtocolError` instead of crashing. They are plain checks rather than schemas: every
+ * function that talks to the upstream carries them, and a schema library would be most of what
+ * those functions load beyond the AWS SDK.
  */
 
 /** An upstream HTTP answer as the readers need it. */
@@ -57,102 +56,74 @@ function parseJson(reply: UpstreamReply, options: ReadOptions = {}): unknown {
   }
 }
 
-/** A string with something besides white space, trimmed. */
-const nonBlankString = () => z.string().check(z.trim(), z.minLength(1));
+/** A JSON object (not an array), its members by name; undefined for anything else. */
+function objectOf(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
 
-/** Absent or unusable: undefined instead of an error. */
-const tolerant = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+/** A string with something besides white space, trimmed; undefined for anything else. */
+function nonBlankString(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
 
-const exportIdSchema = schemaOnFirstUse(() =>
-  tolerant(
-    z.pipe(
-      z.union([nonBlankString(), z.number().check(z.int(), z.nonnegative())]),
-      z.transform((id: string | number) => String(id)),
-    ),
-  ),
-);
+/** An export id given as a non-blank string or a non-negative integer, as a string. */
+function exportIdValue(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
+  return nonBlankString(value);
+}
 
-const optionalStringSchema = schemaOnFirstUse(() => tolerant(nonBlankString()));
-
-const linkSchema = schemaOnFirstUse(() =>
-  z.union([
-    nonBlankString(),
-    z.pipe(
-      z.looseObject({ url: nonBlankString() }),
-      z.transform((link: { url: string }) => link.url),
-    ),
-    z.pipe(
-      z.looseObject({ link: nonBlankString() }),
-      z.transform((link: { link: string }) => link.link),
-    ),
-    z.pipe(
-      z.looseObject({ href: nonBlankString() }),
-      z.transform((link: { href: string }) => link.href),
-    ),
-  ]),
-);
+/** A link as a string, or an object with `url`, `link` or `href` (tried in that order). */
+function linkValue(value: unknown): string | undefined {
+  if (typeof value === 'string') return nonBlankString(value);
+  const link = objectOf(value);
+  if (link === undefined) return undefined;
+  return nonBlankString(link.url) ?? nonBlankString(link.link) ?? nonBlankString(link.href);
+}
 
 // Unusable entries are dropped rather than failing the whole report.
-const linksSchema = schemaOnFirstUse(() =>
-  z.pipe(
-    tolerant(z.union([z.array(z.unknown()), z.string()])),
-    z.transform((links: unknown[] | string | undefined) => {
-      if (links === undefined) return undefined;
-      const items = Array.isArray(links) ? links : [links];
-      return items.flatMap((item) => {
-        const parsed = linkSchema().safeParse(item);
-        return parsed.success ? [parsed.data] : [];
-      });
-    }),
-  ),
-);
-
-const exportFieldsSchema = schemaOnFirstUse(() =>
-  z.looseObject({
-    id: exportIdSchema(),
-    export_id: exportIdSchema(),
-    exportId: exportIdSchema(),
-    status: optionalStringSchema(),
-    state: optionalStringSchema(),
-    links: linksSchema(),
-    download_links: linksSchema(),
-    downloadLinks: linksSchema(),
-  }),
-);
-type ExportFields = z.infer<ReturnType<typeof exportFieldsSchema>>;
-
-function exportIdOf(fields: ExportFields): string | undefined {
-  return fields.id ?? fields.export_id ?? fields.exportId;
+function linksValue(value: unknown): string[] | undefined {
+  if (!Array.isArray(value) && typeof value !== 'string') return undefined;
+  const items: unknown[] = Array.isArray(value) ? value : [value];
+  return items.flatMap((item) => {
+    const link = linkValue(item);
+    return link === undefined ? [] : [link];
+  });
 }
 
-function linksOf(fields: ExportFields): string[] | undefined {
-  return fields.links ?? fields.download_links ?? fields.downloadLinks;
+/** The fields every export of a reply may carry, under the names the upstream has used for them. */
+interface ExportFields {
+  exportId: string | undefined;
+  status: string | undefined;
+  links: string[] | undefined;
 }
 
-const createdExportFieldsSchema = schemaOnFirstUse(() =>
-  z.extend(exportFieldsSchema(), {
-    status_link: optionalStringSchema(),
-    statusLink: optionalStringSchema(),
-  }),
-);
-
-const authReplySchema = schemaOnFirstUse(() => z.looseObject({ token: nonBlankString() }));
+function exportFieldsOf(body: Readonly<Record<string, unknown>>): ExportFields {
+  return {
+    exportId: exportIdValue(body.id) ?? exportIdValue(body.export_id) ?? exportIdValue(body.exportId),
+    status: nonBlankString(body.status) ?? nonBlankString(body.state),
+    links: linksValue(body.links) ?? linksValue(body.download_links) ?? linksValue(body.downloadLinks),
+  };
+}
 
 /** The `token` of an auth reply. Errors never include the body. */
 export function readAuthToken(reply: UpstreamReply): string {
   const options = { redactBody: true };
-  const parsed = authReplySchema().safeParse(parseJson(reply, options));
-  if (!parsed.success) throw protocolError('The upstream auth reply has no token', reply, options);
-  return parsed.data.token;
+  const token = nonBlankString(objectOf(parseJson(reply, options))?.token);
+  if (token === undefined) throw protocolError('The upstream auth reply has no token', reply, options);
+  return token;
 }
 
 /** The export id from `id`/`export_id`/`exportId`, else from the `id` query parameter of `status_link`. */
 export function readCreatedExport(reply: UpstreamReply, exportBaseUrl: string): CreatedExport {
   const raw = parseJson(reply);
-  const parsed = createdExportFieldsSchema().safeParse(raw);
-  if (!parsed.success) throw protocolError('The upstream create reply is not a JSON object', reply, {});
-  const statusLink = parsed.data.status_link ?? parsed.data.statusLink;
-  const exportId = exportIdOf(parsed.data) ?? exportIdFromStatusLink(statusLink, exportBaseUrl);
+  const body = objectOf(raw);
+  if (body === undefined) throw protocolError('The upstream create reply is not a JSON object', reply, {});
+  const statusLink = nonBlankString(body.status_link) ?? nonBlankString(body.statusLink);
+  const exportId = exportFieldsOf(body).exportId ?? exportIdFromStatusLink(statusLink, exportBaseUrl);
   if (exportId === undefined)
     throw protocolError('The upstream create reply carries no export id', reply, {});
   return { exportId, statusLink, raw };
@@ -180,8 +151,8 @@ export function readExportStatusReport(
   linkPolicy: DownloadLinkPolicy,
 ): ExportStatusReport {
   const raw = parseJson(reply);
-  const parsed = exportFieldsSchema().safeParse(raw);
-  const report = parsed.success ? toReport(parsed.data, raw, linkPolicy) : undefined;
+  const body = objectOf(raw);
+  const report = body === undefined ? undefined : toReport(exportFieldsOf(body), raw, linkPolicy);
   if (report === undefined)
     throw protocolError('The upstream status reply carries neither status nor links', reply, {});
   if (report.links.length === 0 && report.rejectedLinkCount > 0) {
@@ -200,12 +171,11 @@ function toReport(
   raw: unknown,
   linkPolicy: DownloadLinkPolicy,
 ): (Omit<ExportStatusReport, 'exportId'> & { exportId: string | undefined }) | undefined {
-  const rawStatus = fields.status ?? fields.state;
-  const links = linksOf(fields);
+  const { status: rawStatus, links } = fields;
   if (rawStatus === undefined && links === undefined) return undefined;
   const { accepted, rejected } = screenDownloadLinks(links ?? [], linkPolicy);
   return {
-    exportId: exportIdOf(fields),
+    exportId: fields.exportId,
     status: normaliseUpstreamStatus(rawStatus, accepted),
     rawStatus,
     links: accepted,
@@ -216,26 +186,12 @@ function toReport(
 
 const exportListContainers = ['exports', 'items', 'data', 'results'] as const;
 
-const createdAtSchema = schemaOnFirstUse(() =>
-  tolerant(
-    z.pipe(
-      z.union([nonBlankString(), z.number().check(z.nonnegative())]),
-      z.transform((value: string | number) =>
-        typeof value === 'string'
-          ? value
-          : new Date(value < EPOCH_MILLISECONDS_THRESHOLD ? value * 1000 : value).toISOString(),
-      ),
-    ),
-  ),
-);
-
-const listedExportFieldsSchema = schemaOnFirstUse(() =>
-  z.extend(exportFieldsSchema(), {
-    created_at: createdAtSchema(),
-    createdAt: createdAtSchema(),
-    created: createdAtSchema(),
-  }),
-);
+/** A creation time as given (a non-blank string), or an epoch in seconds or milliseconds as ISO-8601. */
+function createdAtValue(value: unknown): string | undefined {
+  if (typeof value !== 'number') return nonBlankString(value);
+  if (!Number.isFinite(value) || value < 0) return undefined;
+  return new Date(value < EPOCH_MILLISECONDS_THRESHOLD ? value * 1000 : value).toISOString();
+}
 
 /**
  * The exports of a list reply: a top-level array or one under
@@ -248,14 +204,12 @@ export function readListedExports(reply: UpstreamReply, linkPolicy: DownloadLink
   const entries = listEntries(raw);
   if (entries === undefined)
     throw protocolError('The upstream list reply holds no list of exports', reply, {});
-  const schema = listedExportFieldsSchema();
   return entries.flatMap((entry) => {
-    const parsed = schema.safeParse(entry);
-    if (!parsed.success) return [];
-    const exportId = exportIdOf(parsed.data);
+    const body = objectOf(entry);
+    if (body === undefined) return [];
+    const { exportId, status: rawStatus, links } = exportFieldsOf(body);
     if (exportId === undefined) return [];
-    const rawStatus = parsed.data.status ?? parsed.data.state;
-    const { accepted, rejected } = screenDownloadLinks(linksOf(parsed.data) ?? [], linkPolicy);
+    const { accepted, rejected } = screenDownloadLinks(links ?? [], linkPolicy);
     return [
       {
         exportId,
@@ -263,7 +217,8 @@ export function readListedExports(reply: UpstreamReply, linkPolicy: DownloadLink
         rawStatus,
         links: accepted,
         rejectedLinkCount: rejected.length,
-        createdAt: parsed.data.created_at ?? parsed.data.createdAt ?? parsed.data.created,
+        createdAt:
+          createdAtValue(body.created_at) ?? createdAtValue(body.createdAt) ?? createdAtValue(body.created),
         raw: entry,
       },
     ];
@@ -281,15 +236,6 @@ function listEntries(raw: unknown): unknown[] | undefined {
   return undefined;
 }
 
-const errorBodySchema = schemaOnFirstUse(() =>
-  z.looseObject({
-    message: optionalStringSchema(),
-    error: optionalStringSchema(),
-    error_description: optionalStringSchema(),
-    detail: optionalStringSchema(),
-  }),
-);
-
 /** The human-readable reason in an error body (`message`, `error`, …), shortened; undefined if none. */
 export function readUpstreamMessage(bodyText: string): string | undefined {
   let body: unknown;
@@ -298,10 +244,13 @@ export function readUpstreamMessage(bodyText: string): string | undefined {
   } catch {
     return undefined;
   }
-  const parsed = errorBodySchema().safeParse(body);
-  if (!parsed.success) return undefined;
+  const fields = objectOf(body);
+  if (fields === undefined) return undefined;
   const message =
-    parsed.data.message ?? parsed.data.error ?? parsed.data.error_description ?? parsed.data.detail;
+    nonBlankString(fields.message) ??
+    nonBlankString(fields.error) ??
+    nonBlankString(fields.error_description) ??
+    nonBlankString(fields.detail);
   return message === undefined || message.length <= UPSTREAM_MESSAGE_MAX_CHARS
     ? message
     : `${message.slice(0, UPSTREAM_MESSAGE_MAX_CHARS)}…`;

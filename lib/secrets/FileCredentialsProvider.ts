@@ -9,9 +9,7 @@ import {
   CredentialsUnavailableError,
   InvalidCredentialsError,
 } from '../exports/upstream/errors';
-import { credentialsFileSchema, describeIssues, parseJsonQuietly } from './spotCredentialsSchema';
-
-type CredentialsFile = Record<string, { apiKey: string }>;
+import { type CredentialsFile, parseJsonQuietly, readCredentialsFile } from './spotCredentialsSchema';
 
 /**
  * Local mode: one JSON file mapping spot id → `{"apiKey": "..."}`. Read once and
@@ -58,8 +56,8 @@ export class FileCredentialsProvider implements CredentialsProvider {
     }
     const json = parseJsonQuietly(text);
     if (!json.ok) throw new InvalidCredentialsError(spotId, source, ['the file is not JSON']);
-    const parsed = credentialsFileSchema().safeParse(json.value);
-    if (!parsed.success) throw new InvalidCredentialsError(spotId, source, describeIssues(parsed.error));
-    return parsed.data;
+    const file = readCredentialsFile(json.value);
+    if (!file.ok) throw new InvalidCredentialsError(spotId, source, file.issues);
+    return file.value;
   }
 }

@@ -1,6 +1,6 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { spotIdSchema } from '../exports/record/spotIdSchema';
+import { SPOT_ID_PATTERN } from '../exports/record/spotId';
 import type {
   CredentialsProvider,
   GetCredentialsOptions,
@@ -13,7 +13,7 @@ import {
   InvalidCredentialsError,
 } from '../exports/upstream/errors';
 import { SETTINGS } from '../settings/settingsTable';
-import { describeIssues, parseJsonQuietly, secretValueSchema } from './spotCredentialsSchema';
+import { parseJsonQuietly, readSecretValue } from './spotCredentialsSchema';
 
 export const DEFAULT_SECRETS_CACHE_MAX_AGE_SECONDS = SETTINGS.secretsCacheMaxAgeSeconds.default;
 
@@ -45,7 +45,7 @@ export class SecretsManagerCredentialsProvider implements CredentialsProvider {
   }
 
   async getCredentials(spotId: string, options: GetCredentialsOptions = {}): Promise<SpotCredentials> {
-    if (!spotIdSchema().safeParse(spotId).success) {
+    if (!SPOT_ID_PATTERN.test(spotId)) {
       throw new CredentialsNotFoundError(spotId, 'Secrets Manager (not a valid spot id)');
     }
     const secretName = this.secretNameFor(spotId);
@@ -58,17 +58,15 @@ export class SecretsManagerCredentialsProvider implements CredentialsProvider {
     if (!json.ok) {
       throw new InvalidCredentialsError(spotId, source, ['the secret value is not JSON']);
     }
-    const parsed = secretValueSchema().safeParse(json.value);
-    if (!parsed.success) {
-      throw new InvalidCredentialsError(spotId, source, describeIssues(parsed.error));
-    }
-    if (parsed.data.spotId !== spotId) {
+    const secret = readSecretValue(json.value);
+    if (!secret.ok) throw new InvalidCredentialsError(spotId, source, secret.issues);
+    if (secret.value.spotId !== spotId) {
       // A secret copied from another spot would authenticate against the wrong property.
       throw new InvalidCredentialsError(spotId, source, [
-        `spotId is ${parsed.data.spotId}, expected ${spotId}`,
+        `spotId is ${secret.value.spotId}, expected ${spotId}`,
       ]);
     }
-    return { spotId, apiKey: parsed.data.apiKey };
+    return { spotId, apiKey: secret.value.apiKey };
   }
 
   async #fetch(spotId: string, secretName: string, forceFetch: boolean): Promise<unknown> {

@@ -1,44 +1,57 @@
 import { describe, expect, it } from 'vitest';
 import {
-  credentialsFileSchema,
-  describeIssues,
   parseJsonQuietly,
-  secretValueSchema,
+  readCredentialsFile,
+  readSecretValue,
 } from '../../../../lib/secrets/spotCredentialsSchema';
 
 const SECRET = 'k3y-that-must-not-leak';
 
-describe('secretValueSchema', () => {
-  it('reads a spot id and an API key, keeping other fields', () => {
+describe('readSecretValue', () => {
+  it('reads a spot id and an API key (trimmed), keeping other fields', () => {
     // Act / Assess
-    expect(secretValueSchema().parse({ spotId: 'sp_a', apiKey: SECRET, note: 'rotated' })).toEqual({
-      spotId: 'sp_a',
-      apiKey: SECRET,
-      note: 'rotated',
+    expect(readSecretValue({ spotId: 'sp_a', apiKey: ` ${SECRET} `, note: 'rotated' })).toEqual({
+      ok: true,
+      value: { spotId: 'sp_a', apiKey: SECRET, note: 'rotated' },
     });
   });
 
   it('describes what is wrong by path, never quoting the value', () => {
     // Act
-    const result = secretValueSchema().safeParse({ spotId: `bad ${SECRET}`, apiKey: '   ' });
+    const result = readSecretValue({ spotId: `bad ${SECRET}`, apiKey: '   ' });
+    const missing = readSecretValue({});
 
     // Assess
-    expect(result.success).toBe(false);
-    const issues = describeIssues(result.error as never);
+    expect(result.ok).toBe(false);
+    const issues = result.ok ? [] : result.issues;
     expect(issues).toEqual([expect.stringMatching(/^spotId: /), 'apiKey: apiKey must be a non-empty string']);
     expect(issues.join('\n')).not.toContain(SECRET);
+    expect(missing).toEqual({
+      ok: false,
+      issues: [expect.stringMatching(/^spotId: /), 'apiKey: apiKey must be a non-empty string'],
+    });
+  });
+
+  it('refuses a value that is not a JSON object', () => {
+    // Act / Assess
+    for (const value of [null, [SECRET], SECRET, 42])
+      expect(readSecretValue(value)).toEqual({ ok: false, issues: ['value: must be a JSON object'] });
   });
 });
 
-describe('credentialsFileSchema', () => {
+describe('readCredentialsFile', () => {
   it('reads a map of spot ids to their keys, and names the entry that is wrong', () => {
     // Act
-    const good = credentialsFileSchema().parse({ sp_a: { apiKey: SECRET } });
-    const bad = credentialsFileSchema().safeParse({ sp_a: { apiKey: SECRET }, sp_b: 'key' });
+    const good = readCredentialsFile({ sp_a: { apiKey: SECRET } });
+    const bad = readCredentialsFile({ sp_a: { apiKey: SECRET }, sp_b: 'key', sp_c: { apiKey: '' } });
 
     // Assess
-    expect(good).toEqual({ sp_a: { apiKey: SECRET } });
-    expect(describeIssues(bad.error as never)).toEqual(['sp_b: must be a JSON object']);
+    expect(good).toEqual({ ok: true, value: { sp_a: { apiKey: SECRET } } });
+    expect(bad).toEqual({
+      ok: false,
+      issues: ['sp_b: must be a JSON object', 'sp_c.apiKey: apiKey must be a non-empty string'],
+    });
+    expect(readCredentialsFile([])).toEqual({ ok: false, issues: ['value: must be a JSON object'] });
   });
 });
 
