@@ -1,78 +1,95 @@
-import * as z from 'zod/mini';
 import { isValidExportId } from '../record/exportId';
-import { schemaOnFirstUse } from '../record/schemaOnFirstUse';
-import { spotIdSchema } from '../record/spotIdSchema';
+import { SPOT_ID_MESSAGE, SPOT_ID_PATTERN } from '../record/spotId';
 import type { WorkflowTaskAction } from './workflowContract';
 
 // How the handlers of the workflow's tasks read each task's input (./workflowContract.ts: the
-// contract). Only those handlers import this, so no other function builds these schemas.
+// contract). Plain checks rather than schemas: the workflow's task functions load nothing else
+// that needs a schema library.
 
-const exportIdSchema = schemaOnFirstUse(() =>
-  z.string({ error: 'must be an export id' }).check(z.refine(isValidExportId, 'must be an export id')),
-);
+interface TaskTarget {
+  spotId: string;
+  exportId: string;
+}
 
-const deadlineSchema = schemaOnFirstUse(() =>
-  z
-    .string({ error: 'must be an ISO-8601 instant' })
-    .check(z.refine((text) => Number.isFinite(Date.parse(text)), 'must be an ISO-8601 instant')),
-);
+export interface CreateTaskInput extends TaskTarget {
+  action: 'create';
+  /** ISO-8601 instant. */
+  deadline: string;
+}
 
-const taskErrorSchema = () =>
-  z.object(
-    {
-      Error: z.optional(z.string({ error: 'must be a string' })),
-      Cause: z.optional(z.string({ error: 'must be a string' })),
-    },
-    { error: 'must be an object' },
-  );
+export interface PollTaskInput extends TaskTarget {
+  action: 'poll';
+  /** ISO-8601 instant. */
+  deadline: string;
+}
 
-/** Each task's schema, built by the first input of that task: a handler parses one or two of them. */
-const WORKFLOW_TASK_SCHEMAS = {
-  create: schemaOnFirstUse(() =>
-    z.object({
-      action: z.literal('create'),
-      spotId: spotIdSchema(),
-      exportId: exportIdSchema(),
-      deadline: deadlineSchema(),
-    }),
-  ),
-  poll: schemaOnFirstUse(() =>
-    z.object({
-      action: z.literal('poll'),
-      spotId: spotIdSchema(),
-      exportId: exportIdSchema(),
-      deadline: deadlineSchema(),
-    }),
-  ),
-  abortOnTimeout: schemaOnFirstUse(() =>
-    z.object({
-      action: z.literal('abortOnTimeout'),
-      spotId: spotIdSchema(),
-      exportId: exportIdSchema(),
-    }),
-  ),
-  archive: schemaOnFirstUse(() =>
-    z.object({ action: z.literal('archive'), spotId: spotIdSchema(), exportId: exportIdSchema() }),
-  ),
-  archiveFailed: schemaOnFirstUse(() =>
-    z.object({
-      action: z.literal('archiveFailed'),
-      spotId: spotIdSchema(),
-      exportId: exportIdSchema(),
-      error: z.optional(taskErrorSchema()),
-    }),
-  ),
-} as const;
+export interface TimeoutAbortTaskInput extends TaskTarget {
+  action: 'abortOnTimeout';
+}
+
+export interface ArchiveTaskInput extends TaskTarget {
+  action: 'archive';
+}
+
+export interface ArchiveFailedTaskInput extends TaskTarget {
+  action: 'archiveFailed';
+  /** What the state machine caught. */
+  error?: { Error?: string; Cause?: string };
+}
 
 /** The input of each task, as its handler receives it. */
-export type WorkflowTaskInput<A extends WorkflowTaskAction> = z.infer<
-  ReturnType<(typeof WORKFLOW_TASK_SCHEMAS)[A]>
->;
-export type CreateTaskInput = WorkflowTaskInput<'create'>;
-export type PollTaskInput = WorkflowTaskInput<'poll'>;
-export type TimeoutAbortTaskInput = WorkflowTaskInput<'abortOnTimeout'>;
-export type ArchiveTaskInput = WorkflowTaskInput<'archive'>;
-export type ArchiveFailedTaskInput = WorkflowTaskInput<'archiveFailed'>;
+export type WorkflowTaskInput<A extends WorkflowTaskAction> = {
+  create: CreateTaskInput;
+  poll: PollTaskInput;
+  abortOnTimeout: TimeoutAbortTaskInput;
+  archive: ArchiveTaskInput;
+  archiveFailed: ArchiveFailedTaskInput;
+}[A];
+
+/** Each field of a task input: its check (a problem, or undefined when the value fits). */
+const FIELD_PROBLEMS = {
+  spotId: (value: unknown) =>
+    typeof value === 'string' && SPOT_ID_PATTERN.test(value) ? undefined : SPOT_ID_MESSAGE,
+  exportId: (value: unknown) => (isValidExportId(value) ? undefined : 'must be an export id'),
+  deadline: (value: unknown) =>
+    typeof value === 'string' && Number.isFinite(Date.parse(value))
+      ? undefined
+      : 'must be an ISO-8601 instant',
+} as const;
+
+type TaskField = keyof typeof FIELD_PROBLEMS;
+
+/** The fields of each task besides its action and the archive's optional `error`. */
+const TASK_FIELDS: Record<WorkflowTaskAction, readonly TaskField[]> = {
+  create: ['spotId', 'exportId', 'deadline'],
+  poll: ['spotId', 'exportId', 'deadline'],
+  abortOnTimeout: ['spotId', 'exportId'],
+  archive: ['spotId', 'exportId'],
+  archiveFailed: ['spotId', 'exportId'],
+};
+
+function objectOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** The caught error of an `archiveFailed` input, its known members only; problems go to `problems`. */
+function taskErrorOf(value: unknown, problems: string[]): { Error?: string; Cause?: string } | undefined {
+  const error = objectOf(value);
+  if (error === undefined) {
+    problems.push('error: must be an object');
+    return undefined;
+  }
+  const read: { Error?: string; Cause?: string } = {};
+  for (const member of ['Error', 'Cause'] as const) {
+    const text = error[member];
+    if (text === undefined) continue;
+    if (typeof text === 'string') read[member] = text;
+    else problems.push(`error.${member}: must be a string`);
+  }
+  return read;
+}
 
 /** A task input that does not have the contract's shape: a definition and code out of step. */
 export class InvalidTaskInputError extends Error {
@@ -85,17 +102,25 @@ export class InvalidTaskInputError extends Error {
   }
 }
 
-/** @throws InvalidTaskInputError */
+/** @throws InvalidTaskInputError naming every field that is wrong */
 export function parseWorkflowTask<A extends WorkflowTaskAction>(
   action: A,
   event: unknown,
 ): WorkflowTaskInput<A> {
-  const parsed = WORKFLOW_TASK_SCHEMAS[action]().safeParse(event);
-  if (!parsed.success) {
-    throw new InvalidTaskInputError(
-      action,
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`),
-    );
+  const input = objectOf(event);
+  if (input === undefined) throw new InvalidTaskInputError(action, ['input: must be an object']);
+  const problems: string[] = [];
+  if (input.action !== action) problems.push(`action: must be "${action}"`);
+  const read: Record<string, unknown> = { action };
+  for (const field of TASK_FIELDS[action]) {
+    const problem = FIELD_PROBLEMS[field](input[field]);
+    if (problem === undefined) read[field] = input[field];
+    else problems.push(`${field}: ${problem}`);
   }
-  return parsed.data as WorkflowTaskInput<A>;
+  if (action === 'archiveFailed' && input.error !== undefined) {
+    const error = taskErrorOf(input.error, problems);
+    if (error !== undefined) read.error = error;
+  }
+  if (problems.length > 0) throw new InvalidTaskInputError(action, problems);
+  return read as unknown as WorkflowTaskInput<A>;
 }

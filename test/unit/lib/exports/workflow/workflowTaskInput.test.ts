@@ -45,6 +45,33 @@ describe('parseWorkflowTask', () => {
     expect((error as Error).message).toMatch(/^Invalid poll task input: /);
   });
 
+  it("keeps only the contract's fields, and of a failed archive's error its Error and Cause", () => {
+    // Act
+    const archiveFailed = parseWorkflowTask('archiveFailed', {
+      action: 'archiveFailed',
+      spotId: 'sp_a',
+      exportId: EXPORT_ID,
+      error: { Error: 'States.Timeout', Cause: 'took too long', extra: 1 },
+      executionName: 'ignored',
+    });
+
+    // Assess
+    expect(archiveFailed).toEqual({
+      action: 'archiveFailed',
+      spotId: 'sp_a',
+      exportId: EXPORT_ID,
+      error: { Error: 'States.Timeout', Cause: 'took too long' },
+    });
+    expect(() =>
+      parseWorkflowTask('archiveFailed', {
+        action: 'archiveFailed',
+        spotId: 'sp_a',
+        exportId: EXPORT_ID,
+        error: { Cause: 42 },
+      }),
+    ).toThrow(/error\.Cause: must be a string/);
+  });
+
   it('refuses something that is not an object at all', () => {
     // Act / Assess
     expect(() => parseWorkflowTask('create', 'create sp_a')).toThrow(InvalidTaskInputError);
