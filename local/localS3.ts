@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from '@20minutes/s3rver';
 import { S3Client } from '@aws-sdk/client-s3';
-import { AWS_CONNECTION_TIMEOUT_MS, AWS_REQUEST_TIMEOUT_MS } from '../lib/runtime/AwsClients';
 import { PresignedArchiveReader } from '../lib/s3/PresignedArchiveReader';
 import { LOCAL_ARCHIVE_BUCKET } from '../lib/settings/localRuntimeLayout';
 import { objectVersioning, type S3rverStore } from './objectVersioning';
+import { STAND_IN_CONNECTION_TIMEOUT_MS, STAND_IN_REQUEST_TIMEOUT_MS } from './standInRequestHandler';
 
 /** The stand-in accepts requests signed with this key pair only. */
 const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -62,7 +62,8 @@ export async function startLocalS3(options: { directory?: string; port?: number 
     // where S3 requires them.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { connectionTimeout: AWS_CONNECTION_TIMEOUT_MS },
+    // No bound on a whole request, as for the deployed archive's client: an upload takes what it takes.
+    requestHandler: { connectionTimeout: STAND_IN_CONNECTION_TIMEOUT_MS },
   });
   // The stand-in verifies a bucket-level call (ListObjects, CreateBucket) against `/<bucket>`, while
   // the SDK signs `/<bucket>/`; S3 accepts both. Drop the trailing slash before signing.
@@ -84,7 +85,7 @@ export async function startLocalS3(options: { directory?: string; port?: number 
         bucketUrl: `${endpoint}/${LOCAL_ARCHIVE_BUCKET}`,
         region: LOCAL_S3_REGION,
         credentials: LOCAL_S3_CREDENTIALS,
-        requestTimeoutMs: AWS_REQUEST_TIMEOUT_MS,
+        requestTimeoutMs: STAND_IN_REQUEST_TIMEOUT_MS,
       }),
     close: async () => {
       client.destroy();

@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { AWS_REQUEST_HANDLER } from '../lib/runtime/AwsClients';
 import { LOCAL_S3_DATA_FOLDER } from '../lib/settings/localRuntimeLayout';
 import { toDocumentClient } from '../lib/store/createDocumentClient';
 import type { Closer } from './closers';
@@ -10,6 +9,7 @@ import { LocalRuntimeError } from './errors';
 import { ensureTable, startLocalDynamoDb } from './localDynamoDb';
 import { type LocalS3, startLocalS3 } from './localS3';
 import { describeError } from './runtimeReports';
+import { STAND_IN_REQUEST_HANDLER } from './standInRequestHandler';
 
 /** The table's name on this machine. */
 export const LOCAL_TABLE_NAME = 'openweb-exports';
@@ -30,7 +30,7 @@ export async function openTable(
     region: 'local',
     // dynalite checks that requests are signed, not by whom.
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    requestHandler: AWS_REQUEST_HANDLER,
+    requestHandler: STAND_IN_REQUEST_HANDLER,
   });
   closers.push(async () => client.destroy());
   try {
