@@ -30,9 +30,16 @@ import type { LocalArchiving } from './localHandlers';
 import type { LocalRuntimeSettings } from './localRuntimeSettings';
 import type { LocalS3 } from './localS3';
 import { LOCAL_TABLE_NAME } from './localStores';
+import { STAND_IN_REQUEST_TIMEOUT_MS } from './standInRequestHandler';
 
 /** However small the time scale, an export gets at least this long before its deadline (and a failed window before its retry). */
 export const MIN_SCALED_SECONDS = 1;
+/**
+ * However small the time scale, the reconciler takes an export for silent only once it has gone
+ * unpolled this long (real seconds): a poll in progress may wait on a stand-in that long on a
+ * loaded machine, and is not silent.
+ */
+export const MIN_SILENT_EXPORT_SECONDS = STAND_IN_REQUEST_TIMEOUT_MS / 1000;
 const EXPORTS_GROUP = 'exports.';
 const TIME_SCALED_EXPORT_SETTINGS = Object.values(SETTINGS as Record<string, Setting>).filter(
   (setting) => setting.timeScaled === true && setting.config?.startsWith(EXPORTS_GROUP) === true,
@@ -144,9 +151,11 @@ export function handlerEnvironment(
  * The settings the table marks `timeScaled` shrink with the time scale: they are durations of the
  * upstream's world (the deadline is compared with the simulator's scaled durations and bounds the
  * scaled workflow; a failed window's cooldown waits for the upstream to change; the first poll of a
- * spot without history is waited in real seconds, like the ones learned from the clock). Leases,
- * claims and freshness guard real I/O and stay as configured. A scaled setting that may not be 0
- * keeps at least a second.
+ * spot without history is waited in real seconds, like the ones learned from the clock; an export
+ * is silent for the reconciler once it has gone unpolled for several of the workflow's scaled poll
+ * intervals, and an in-flight window is checked as soon, though never before a stand-in's call
+ * could have answered). Leases, claims and freshness guard real I/O and stay as configured. A
+ * scaled setting that may not be 0 keeps at least a second.
  */
 export function scaledExportSettings(exports: ExportSettings, timeScale: number): ExportSettings {
   const scaled: Record<string, number> = {};
@@ -155,5 +164,9 @@ export function scaledExportSettings(exports: ExportSettings, timeScale: number)
     const floor = setting.kind.type === 'integer' && setting.kind.min === 0 ? 0 : MIN_SCALED_SECONDS;
     scaled[key] = Math.max(floor, (exports[key as keyof ExportSettings] as number) * timeScale);
   }
+  scaled.reconcileStaleAfterSeconds = Math.max(
+    MIN_SILENT_EXPORT_SECONDS,
+    scaled.reconcileStaleAfterSeconds ?? exports.reconcileStaleAfterSeconds,
+  );
   return { ...exports, ...scaled };
 }

@@ -221,7 +221,7 @@ export const SETTING_DESCRIPTIONS: { readonly [N in SettingName]: SettingDescrip
   localTimeScale: {
     defaultText: `${SIMULATED_TIME_SCALE} with the simulator, ${REAL_TIME_SCALE} (real time) with a real upstream`,
     description:
-      "Real seconds per simulated second for the simulator, the workflow's waits, retries and deadline, and `rate()` schedules; `cron()` schedules follow the wall clock.",
+      "Real seconds per simulated second for the simulator, the workflow's waits, retries and deadline, a failed window's cooldown, when the reconciler takes an export for silent (`RECONCILE_STALE_AFTER_SECONDS`), and `rate()` schedules; `cron()` schedules follow the wall clock.",
   },
   localDataDir: {
     description:

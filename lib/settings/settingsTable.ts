@@ -240,6 +240,8 @@ export const SETTINGS = {
     path: 'polling.reconcileStaleAfterSeconds',
     env: 'RECONCILE_STALE_AFTER_SECONDS',
     config: 'exports.reconcileStaleAfterSeconds',
+    // Compared with the workflow's poll spacing, which the local time scale shortens.
+    timeScaled: true,
     scope: 'deployment',
     readBy: 'lifecycle',
     kind: { type: 'integer', min: SECONDS_PER_MINUTE, max: SECONDS_PER_DAY },

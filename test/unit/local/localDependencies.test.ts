@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { functionEnvironment } from '../../../infra/functionEnvironment';
 import { loadConfig } from '../../../lib/config';
-import { handlerEnvironment } from '../../../local/localDependencies';
+import {
+  handlerEnvironment,
+  MIN_SCALED_SECONDS,
+  MIN_SILENT_EXPORT_SECONDS,
+  scaledExportSettings,
+} from '../../../local/localDependencies';
 import { parseLocalRuntimeSettings } from '../../../local/localRuntimeSettings';
 import { LOCAL_TABLE_NAME } from '../../../local/localStores';
 
@@ -72,5 +77,40 @@ describe('handlerEnvironment', () => {
     // Assess
     expect(environment.AUTH_SPOT_CLAIM).toBeUndefined();
     expect(loadConfig(environment).authorization.spotClaim).toBeUndefined();
+  });
+});
+
+describe('scaledExportSettings', () => {
+  const deployed = loadConfig(handlerEnvironment({}, settingsWith({}), SIMULATOR)).exports;
+
+  it('shortens when the reconciler takes an export for silent like the workflow polls it: in simulated time', () => {
+    // Act
+    const scaled = scaledExportSettings(deployed, 0.1);
+
+    // Assess: 15 simulated minutes last 90 real seconds, as the workflow's scaled poll backoff does.
+    expect(deployed.reconcileStaleAfterSeconds).toBe(900);
+    expect(scaled.reconcileStaleAfterSeconds).toBeCloseTo(90);
+    expect(scaled.windowRetryCooldownSeconds).toBeCloseTo(deployed.windowRetryCooldownSeconds * 0.1);
+    // Real I/O keeps its real-time bounds.
+    expect(scaled.statusFreshnessSeconds).toBe(deployed.statusFreshnessSeconds);
+  });
+
+  it('changes nothing at time scale 1', () => {
+    // Act
+    const scaled = scaledExportSettings(deployed, 1);
+
+    // Assess
+    expect(scaled).toEqual(deployed);
+  });
+
+  it('takes an export for silent no sooner than a call to a stand-in may take, however small the scale', () => {
+    // Act
+    const scaled = scaledExportSettings(deployed, 0.001);
+
+    // Assess: 0.9 s scaled, but a poll waiting on a busy machine's table is not silent.
+    expect(MIN_SILENT_EXPORT_SECONDS).toBe(30);
+    expect(scaled.reconcileStaleAfterSeconds).toBe(MIN_SILENT_EXPORT_SECONDS);
+    // Any other scaled duration keeps at least a second.
+    expect(scaled.windowRetryCooldownSeconds).toBe(MIN_SCALED_SECONDS);
   });
 });
