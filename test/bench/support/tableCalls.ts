@@ -77,7 +77,7 @@ function operationOf(commandName: string): string {
 export class TableCalls {
   readonly context = new AsyncLocalStorage<CallContext>();
   readonly total: TableWork = emptyWork();
-  /** Work by the handler it ran in (`bench` for the measurement's own calls, which `total` leaves out). */
+  /** What `total` sums, by the handler it ran in (e.g. the reconciler's share). */
   readonly byHandler = new Map<string, TableWork>();
   /** Epoch ms of each write, by partition: `table:<pk>` or `<index>:<index pk>`. */
   readonly writesByPartition = new Map<string, number[]>();
@@ -115,7 +115,7 @@ export class TableCalls {
     const call = this.context.getStore();
     const handler = call?.handler ?? 'other';
     const counted = this.#counting && handler !== 'bench';
-    const works = counted ? [this.total, this.#workOf(handler)] : [this.#workOf(handler)];
+    const works = counted ? [this.total, this.#workOf(handler)] : [];
     const capacity = capacityUnitsOf(output.ConsumedCapacity);
     const isRead = READ_OPERATIONS.has(operation);
     const itemsRead = isRead ? itemsReadBy(operation, output) : 0;
