@@ -4,10 +4,11 @@
 // request per second per client address), the handlers, the synthesized state machine run
 // locally, the schedules (every spot on `rate(1 hour)`, each run fired within
 // FLEET_FLEXIBLE_WINDOW_MINUTES of its hour, 0 for all at :00), the reconciler at its deployed
-// rate. Time is simulated: a simulated hour lasts FLEET_REAL_SECONDS_PER_SPOT_HOUR × N real
-// seconds (at least 18 s; FLEET_TIME_SCALE fixes the scale instead), so the machine does the same
-// work per real second at every N; the simulator's auth limit and the fleet's auth pacing are
-// scaled with it (one per simulated second). After FLEET_HOURS (default 2) runs of each schedule,
+// rate. Time is simulated, on one scale for every N of the run: a simulated hour lasts
+// FLEET_REAL_SECONDS_PER_SPOT_HOUR (default 1) × the largest N real seconds (at least 18 s;
+// FLEET_TIME_SCALE fixes the scale instead), so the largest fleet keeps up and each export sees
+// the same simulated durations at every N; the simulator's auth limit and the fleet's auth pacing
+// are scaled with it (one per simulated second). After FLEET_HOURS (default 2) runs of each schedule,
 // later runs are not delivered and the runtime finishes what is in flight (bounded; FLEET_LOG_LEVEL,
 // SILENT by default, shows the handlers' log lines at that level). Printed per
 // N, per spot-day (× 24 ÷ FLEET_HOURS ÷ N):
@@ -45,16 +46,23 @@ import { peakPerSecond, type SweepWork, TableCalls, type TableWork } from './sup
 const DEFAULT_FLEET_SIZES = [10, 100, 1000];
 const HOURS = Number(process.env.FLEET_HOURS ?? 2);
 /**
- * Real seconds a simulated hour lasts per spot: the time scale follows N, so the machine does the
- * same work per real second at every N and keeps up (one process plays every service here).
+ * Real seconds a simulated hour lasts per spot of the run's largest N: one process plays every
+ * service here, and at this pace it keeps up with a fleet of that size (1,000 spots: a simulated
+ * hour in about 17 real minutes) on a machine that other work loads too.
  */
-const REAL_SECONDS_PER_SPOT_HOUR = Number(process.env.FLEET_REAL_SECONDS_PER_SPOT_HOUR ?? 0.25);
+const REAL_SECONDS_PER_SPOT_HOUR = Number(process.env.FLEET_REAL_SECONDS_PER_SPOT_HOUR ?? 1);
 /** However few the spots, a simulated hour lasts at least this long (real seconds). */
 const MIN_REAL_SECONDS_PER_HOUR = 18;
-/** FLEET_TIME_SCALE fixes the time scale for every N instead. */
-function timeScaleFor(spots: number): number {
+/**
+ * One time scale for every N of a run, the largest N's (FLEET_TIME_SCALE fixes it instead): the
+ * handlers' real latency is not scaled, so at a faster scale it would stand for more simulated
+ * time (an export found finished at its first poll), and the work per export would differ by N for
+ * no reason of the system's.
+ */
+function timeScaleFor(sizes: readonly number[]): number {
   if (process.env.FLEET_TIME_SCALE !== undefined) return Number(process.env.FLEET_TIME_SCALE);
-  return Math.max(MIN_REAL_SECONDS_PER_HOUR, spots * REAL_SECONDS_PER_SPOT_HOUR) / SECONDS_PER_HOUR;
+  const largest = Math.max(...sizes);
+  return Math.max(MIN_REAL_SECONDS_PER_HOUR, largest * REAL_SECONDS_PER_SPOT_HOUR) / SECONDS_PER_HOUR;
 }
 /** Records per simulated export: the archive's work per export stays small and alike across N. */
 const RECORDS_PER_EXPORT = Number(process.env.FLEET_RECORDS_PER_EXPORT ?? 5);
@@ -237,8 +245,7 @@ function gapsOf(windows: readonly Record<string, unknown>[]): number {
   return gaps;
 }
 
-async function runFleet(spotCount: number): Promise<FleetFigures> {
-  const timeScale = timeScaleFor(spotCount);
+async function runFleet(spotCount: number, timeScale: number): Promise<FleetFigures> {
   const spotIds = spotIdsOf(spotCount);
   const directory = mkdtempSync(join(tmpdir(), 'openweb-exports-fleet-'));
   const secretsFile = join(directory, 'spots.json');
@@ -600,7 +607,7 @@ function report(all: readonly FleetFigures[], date: string): string[] {
   return [
     `Fleet on the local runtime (${date}; in process, loopback, in-memory table): N spots, each on rate(1 hour), ` +
       `for ${HOURS} simulated hours (figures per spot-day: × 24 ÷ ${HOURS} ÷ N); a simulated hour lasts ` +
-      `${REAL_SECONDS_PER_SPOT_HOUR} s per spot, at least ${MIN_REAL_SECONDS_PER_HOUR} s (time scale per N below); ` +
+      `${fixed(SECONDS_PER_HOUR * (all[0]?.timeScale ?? 0), 0)} real seconds at every N (time scale ${all[0]?.timeScale.toFixed(4)}); ` +
       `each run fires within ${FLEXIBLE_WINDOW_MINUTES} minutes of its hour (Scheduler's flexible window); ` +
       `auth limited and paced at 1 per simulated second; ${RECORDS_PER_EXPORT} records per export; one run per N.`,
     '',
@@ -614,8 +621,10 @@ function report(all: readonly FleetFigures[], date: string): string[] {
 
 async function main(): Promise<void> {
   const all: FleetFigures[] = [];
-  for (const size of fleetSizes()) {
-    all.push(await runFleet(size));
+  const sizes = fleetSizes();
+  const timeScale = timeScaleFor(sizes);
+  for (const size of sizes) {
+    all.push(await runFleet(size, timeScale));
     // Each N's figures as soon as they are known: a later, larger run may not finish.
     console.log([...report(all, new Date().toISOString().slice(0, 10)), ''].join('\n'));
   }
