@@ -60,6 +60,11 @@ export const HOURS_BEHIND_METRIC = 'HoursBehind';
 export const WORKFLOW_STARTS_FAILED_METRIC = 'WorkflowStartsFailed';
 /** The metric the functions count (lib/exports/coverageWindows.ts) when a coverage window becomes a gap. */
 export const COVERAGE_GAPS_METRIC = 'CoverageGaps';
+/**
+ * The metric the functions count (lib/exports/coverage/publishOrCount.ts) when EventBridge still
+ * refuses an export event after its retries: the export goes on, its announcement is lost.
+ */
+export const EVENTS_NOT_PUBLISHED_METRIC = 'EventsNotPublished';
 
 /**
  * Alarms on what needs a person (crashed or timed-out workflows, workflows that could not be
@@ -148,6 +153,19 @@ export class ExportsMonitoring extends Construct {
       coverageGaps,
       'A coverage window became a gap: every attempt failed or the upstream refused the request (see the Coverage Gap event and GET /spots/{spotId}/coverage)',
     );
+    // An announcement EventBridge refused past its retries: the export went on, but whoever
+    // listens for its events (a downstream load, a notification) never heard of it.
+    const eventsNotPublished = this.countedFromLogs(
+      EVENTS_NOT_PUBLISHED_METRIC,
+      props.functions,
+      props.metricNamespace,
+      period,
+    );
+    this.alarmWhenAny(
+      'EventsNotPublished',
+      eventsNotPublished,
+      'An event (an export ended, a coverage gap, an archive finished) could not be published to EventBridge after its retries: its listeners missed it; the work itself went on',
+    );
     // Data that stops arriving fails nothing: a schedule disabled, a secret deleted, a spot dropped
     // from the configuration. The reconciler measures every spot against its freshness target.
     const staleSpots = this.freshnessMetrics(props.reconciler, props.metricNamespace, period);
@@ -216,6 +234,7 @@ export class ExportsMonitoring extends Construct {
               executionsAborted,
               workflowStartsFailed,
               coverageGaps,
+              eventsNotPublished,
             ],
             // How failed executions ended: business outcomes and crashes.
             right: Object.values(failStates),

@@ -624,7 +624,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
   });
 
   describe('monitoring', () => {
-    it('alarms on crashed and timed-out workflows, failed workflow starts, coverage gaps, every DLQ and every function', () => {
+    it('alarms on crashed and timed-out workflows, failed workflow starts, coverage gaps, unpublished events, every DLQ and every function', () => {
       // Act
       const alarms = resourcesOfType(scheduled.template, 'AWS::CloudWatch::Alarm').map(
         ([, alarm]) => alarm.Properties,
@@ -638,6 +638,7 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
           'ExecutionsTimedOut',
           'WorkflowStartsFailed',
           'CoverageGaps',
+          'EventsNotPublished',
           'StaleSpots',
           'ApproximateNumberOfMessagesVisible',
           'ApproximateNumberOfMessagesVisible',
@@ -652,6 +653,11 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         JSON.stringify(filter.Properties).includes('$.CoverageGaps'),
       );
       expect(gapFilters).toHaveLength(2 * ALL_HANDLERS.length);
+      // So is an event EventBridge refused past its retries (any function that ends an export, records a gap or archives).
+      const unpublishedFilters = resourcesOfType(scheduled.template, 'AWS::Logs::MetricFilter').filter(
+        ([, filter]) => JSON.stringify(filter.Properties).includes('$.EventsNotPublished'),
+      );
+      expect(unpublishedFilters).toHaveLength(2 * ALL_HANDLERS.length);
       // Every alarm but freshness fires on the first unexpected event; freshness at its configured
       // count of stale spots (test/integration/infra/freshnessAlarm.test.ts).
       for (const alarm of alarms.filter((candidate) => candidate.MetricName !== 'StaleSpots')) {
@@ -674,10 +680,10 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       );
 
       // Assess
-      // Two per function for its unexpected errors and two for its coverage gaps, two per workflow
-      // starter (start, reconcile), one per Fail state of the workflow, and the reconciler's two
-      // freshness metrics (stale spots, each spot's hours behind).
-      expect(filters).toHaveLength(2 * ALL_HANDLERS.length + 2 * ALL_HANDLERS.length + 2 * 2 + 4 + 2);
+      // Two per function for its unexpected errors, two for its coverage gaps and two for its
+      // unpublished events, two per workflow starter (start, reconcile), one per Fail state of the
+      // workflow, and the reconciler's two freshness metrics (stale spots, each spot's hours behind).
+      expect(filters).toHaveLength(3 * 2 * ALL_HANDLERS.length + 2 * 2 + 4 + 2);
       const unexpected = filters.filter((filter) =>
         (filter.MetricTransformations as { MetricName: string }[])[0]?.MetricName.endsWith(
           '-UnexpectedErrors',
