@@ -8,7 +8,7 @@
 // FLEET_REAL_SECONDS_PER_SPOT_HOUR (default 1) × the largest N real seconds (at least 18 s;
 // FLEET_TIME_SCALE fixes the scale instead), so the largest fleet keeps up and each export sees
 // the same simulated durations at every N; the simulator's auth limit and the fleet's auth pacing
-// are scaled with it (one per simulated second). After FLEET_HOURS (default 2) runs of each schedule,
+// are scaled with it (one per simulated second, at least 6 per real second). After FLEET_HOURS (default 2) runs of each schedule,
 // later runs are not delivered and the runtime finishes what is in flight (bounded; FLEET_LOG_LEVEL,
 // SILENT by default, shows the handlers' log lines at that level). Printed per
 // N, per spot-day (× 24 ÷ FLEET_HOURS ÷ N):
@@ -64,6 +64,13 @@ function timeScaleFor(sizes: readonly number[]): number {
   const largest = Math.max(...sizes);
   return Math.max(MIN_REAL_SECONDS_PER_HOUR, largest * REAL_SECONDS_PER_SPOT_HOUR) / SECONDS_PER_HOUR;
 }
+/**
+ * The fewest auths a real second the run allows and paces. At 5 a second or fewer the fleet's pacer also
+ * gives up a slot its request leaves later than the spacing's headroom (25 ms at 4 a second,
+ * lib/store/DynamoDbAuthPacer.ts), which one process playing every service for 1,000 spots misses
+ * at every reservation: at 4 a second no auth ever left.
+ */
+const MIN_AUTH_PER_REAL_SECOND = 6;
 /** Records per simulated export: the archive's work per export stays small and alike across N. */
 const RECORDS_PER_EXPORT = Number(process.env.FLEET_RECORDS_PER_EXPORT ?? 5);
 /**
@@ -253,8 +260,9 @@ async function runFleet(spotCount: number, timeScale: number): Promise<FleetFigu
     secretsFile,
     JSON.stringify(Object.fromEntries(spotIds.map((spotId) => [spotId, { apiKey: `fleet-key-${spotId}` }]))),
   );
-  // One auth per simulated second, for the simulator's limit and the fleet's pacing alike.
-  const authPerRealSecond = String(Math.max(1, Math.round(1 / timeScale)));
+  // One auth per simulated second (at least MIN_AUTH_PER_REAL_SECOND), for the simulator's limit
+  // and the fleet's pacing alike.
+  const authPerRealSecond = String(Math.max(MIN_AUTH_PER_REAL_SECOND, Math.round(1 / timeScale)));
   const stackConfig = { spots: spotIds.map((spotId) => ({ spotId, schedules: [SCHEDULE] })) };
   const parsed = parseLocalRuntimeSettings(
     {
@@ -609,7 +617,7 @@ function report(all: readonly FleetFigures[], date: string): string[] {
       `for ${HOURS} simulated hours (figures per spot-day: × 24 ÷ ${HOURS} ÷ N); a simulated hour lasts ` +
       `${fixed(SECONDS_PER_HOUR * (all[0]?.timeScale ?? 0), 0)} real seconds at every N (time scale ${all[0]?.timeScale.toFixed(4)}); ` +
       `each run fires within ${FLEXIBLE_WINDOW_MINUTES} minutes of its hour (Scheduler's flexible window); ` +
-      `auth limited and paced at 1 per simulated second; ${RECORDS_PER_EXPORT} records per export; one run per N.`,
+      `auth limited and paced at 1 per simulated second (at least ${MIN_AUTH_PER_REAL_SECOND} per real second); ${RECORDS_PER_EXPORT} records per export; one run per N.`,
     '',
     header,
     rule,
