@@ -22,6 +22,8 @@ export interface LocalS3 {
   /** A client of the stand-in, path-style, as the archive's S3 adapter uses it. */
   client: S3Client;
   bucketName: string;
+  /** The folder of the bucket's objects (s3rver's files), which the local query engine reads in place. */
+  bucketDirectory: string;
   /** The bucket's reader as `/files` uses it: presigned path-style GETs, signed with the stand-in's keys. */
   archiveReader(): PresignedArchiveReader;
   close(): Promise<void>;
@@ -80,6 +82,7 @@ export async function startLocalS3(options: { directory?: string; port?: number 
     endpoint,
     client,
     bucketName: LOCAL_ARCHIVE_BUCKET,
+    bucketDirectory: join(directory, LOCAL_ARCHIVE_BUCKET),
     archiveReader: () =>
       new PresignedArchiveReader({
         bucketUrl: `${endpoint}/${LOCAL_ARCHIVE_BUCKET}`,

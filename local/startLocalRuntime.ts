@@ -17,6 +17,7 @@ import { DynamoDbArchiveRecords } from '../lib/store/DynamoDbArchiveRecords';
 import { OPENAPI_DOCUMENT_FILE } from '../openapi/documentFile';
 import { loadStateMachine } from './cachedStateMachine';
 import { type Closer, closeInReverse } from './closers';
+import { DuckDbUserRowsQuery } from './DuckDbUserRowsQuery';
 import { LocalRuntimeInUseError, LocalRuntimeStoppingError } from './errors';
 import { ForegroundActivity } from './ForegroundActivity';
 import { startLocalHttpApi } from './http/LocalHttpApi';
@@ -227,6 +228,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
                   client: documentClient,
                   tableName: LOCAL_TABLE_NAME,
                 }),
+              }),
+              // The table is asked at the end where the archive writes one.
+              ...(config.archive.writeTable && {
+                userRows: new DuckDbUserRowsQuery({ bucketDirectory: archiveStorage.bucketDirectory }),
               }),
               erasureEvents: { publishErasureCompleted: async () => {} },
               now: Date.now,

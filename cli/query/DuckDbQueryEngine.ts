@@ -15,8 +15,8 @@ import {
   LakeColumnType,
 } from '../../lib/lake/commentRowsTable';
 import { COMMENTS_VIEW_NAME, COMMENTS_VIEW_SQL } from '../../lib/lake/commentsView';
+import { findLocalLakeFiles, type LocalLakeFiles } from '../../lib/lake/localLakeFiles';
 import { QueryFailedError, QueryRefusedError } from '../errors';
-import { findLocalLakeFiles, type LocalLakeFiles } from './localLakeFiles';
 import type { QueryEngine } from './QueryEngine';
 import {
   ColumnKind,

@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { athenaQueryCost, formatScannedBytes, formatUsd } from '../../cli/query/athenaPricing';
 import { DuckDbQueryEngine } from '../../cli/query/DuckDbQueryEngine';
-import { findLocalLakeFiles } from '../../cli/query/localLakeFiles';
+import { findLocalLakeFiles } from '../../lib/lake/localLakeFiles';
 import { generateComments, type SimulatedComment } from '../../local/openweb-simulator/simulatedComments';
 import { LOCAL_PROJECT_ROOT } from '../../local/projectRoot';
 import { exampleQuestions } from '../support/exampleQuestions';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../cli/ExitCode';
 import { runCli } from '../../../cli/runCli';
@@ -10,21 +11,23 @@ import { archivedFiles } from '../../../lib/archive/archivedFiles';
 import { archiveExport } from '../../../lib/archive/archiveExport';
 import type { ArchiveManifest } from '../../../lib/archive/archiveManifest';
 import { ErasureStatus, rowsRemovedBy } from '../../../lib/exports/erasure/ErasureRecord';
-import type { UserRowsQuery } from '../../../lib/exports/erasure/ports';
 import { requestErasure } from '../../../lib/exports/erasure/requestErasure';
 import { type ErasureDependencies, runErasure } from '../../../lib/exports/erasure/runErasure';
 import { pollExportForWorkflow } from '../../../lib/exports/lifecycle/pollExportForWorkflow';
 import type { ExportRecord, ExportRequest } from '../../../lib/exports/record/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
+import { commentRowsPartitionPrefix } from '../../../lib/lake/commentRowsTable';
 import { S3ArchiveObjects } from '../../../lib/s3/S3ArchiveObjects';
 import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
 import { LOCAL_S3_DATA_FOLDER } from '../../../lib/settings/localRuntimeLayout';
 import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
 import { DynamoDbErasureStore } from '../../../lib/store/DynamoDbErasureStore';
 import { DynamoDbSuppressionList } from '../../../lib/store/DynamoDbSuppressionList';
+import { DuckDbUserRowsQuery } from '../../../local/DuckDbUserRowsQuery';
 import { type LocalS3, startLocalS3 } from '../../../local/localS3';
 import { archiveDependenciesOn } from '../../support/archiveHarness';
 import { type ExportHarness, startExportHarness } from '../../support/exportHarness';
+import { archiveWriterParquet, exportRows } from '../../support/lakeFixtures';
 import { startAndCreate } from '../../support/startAndCreate';
 import { createTestIo } from '../../unit/cli/support/testIo';
 
@@ -47,16 +50,6 @@ async function query(dataDir: string, sql: string): Promise<Record<string, unkno
   const code = await runCli(['query', sql, '--data-dir', dataDir, '--format', 'json'], io);
   expect(code, io.stderrText()).toBe(ExitCode.SUCCESS);
   return JSON.parse(io.stdoutText()) as Record<string, unknown>[];
-}
-
-/** The table asked through the CLI's DuckDB, as the local runtime answers `query`. */
-function duckDbUserRows(dataDir: string): UserRowsQuery {
-  const sql = (spotId: string, userId: string) =>
-    `select count(*) as n from comment_rows where spot = '${spotId}' and user_id = '${userId}'`;
-  return {
-    describe: sql,
-    count: async (spotId, userId) => Number((await query(dataDir, sql(spotId, userId)))[0]?.n),
-  };
 }
 
 describe('erasing a user from every archived file and version of a spot', () => {
@@ -97,7 +90,7 @@ describe('erasing a user from every archived file and version of a spot', () => 
           tableName: h.table.tableName,
         }),
       }),
-      userRows: duckDbUserRows(dataDir),
+      userRows: new DuckDbUserRowsQuery({ bucketDirectory: s3.bucketDirectory }),
       erasureEvents: { publishErasureCompleted: async (record) => void published.push(record.erasureId) },
       now: h.clock.now,
       published,
@@ -162,6 +155,10 @@ describe('erasing a user from every archived file and version of a spot', () => 
     expect(erasure).toMatchObject({ status: ErasureStatus.COMPLETED, userId });
     expect(erasure?.verification).toMatchObject({ rowsFound: 0, tableRowsFound: 0, versionsLeft: 0 });
     expect(erasure?.verification?.checks.join('\n')).toContain(`user_id = '${userId}'`);
+    // The table's question, as it was asked, and its answer.
+    expect(erasure?.verification?.checks).toContain(
+      `DuckDB: SELECT count(*) AS user_rows FROM comment_rows WHERE spot = ? AND user_id = ? with spot = '${SPOT}', user_id = '${userId}': 0`,
+    );
     expect(deps.published).toEqual([requested.record.erasureId]);
     expect(JSON.stringify(erasure)).not.toMatch(/user_name|content/);
     // No row of the user on DuckDB; every other row still there.
@@ -253,4 +250,53 @@ describe('erasing a user from every archived file and version of a spot', () => 
     });
     expect(run.record?.filesRead).toBeGreaterThan(0);
   });
+
+  it('fails, saying why, when the table still holds the user: a Parquet file no manifest names', async () => {
+    // Prepare: an archived export, and a stray Parquet object of the table with one row of its top user.
+    const archived = await archivedExport(DAY);
+    const [top] = await query(
+      dataDir,
+      `select user_id, count(*) as n from comment_rows where export_id = '${archived.exportId}' group by 1 order by 2 desc, 1 limit 1`,
+    );
+    const userId = top?.user_id as string;
+    const stray = exportRows(
+      [{ id: 'stray-1', userId, status: 'approved', writtenAt: '2026-10-30T10:00:00.000Z' }],
+      {
+        spotId: SPOT,
+        exportId: 'stray-export',
+        windowFrom: DAY.kind === 'dateRange' ? DAY.from : null,
+        windowUntil: DAY.kind === 'dateRange' ? DAY.until : null,
+        exportedAt: '2026-10-31T01:00:00.000Z',
+      },
+    );
+    await new S3ArchiveWriter({ client: s3.client, bucketName: s3.bucketName }).put(
+      `${commentRowsPartitionPrefix(SPOT, '2026-10-30')}stray-export-1.parquet`,
+      Readable.from([archiveWriterParquet(stray)]),
+      { contentType: 'application/vnd.apache.parquet' },
+    );
+    const deps = erasureDeps();
+    const { record } = await requestErasure(deps, { spotId: SPOT, userId });
+
+    // Act
+    const run = await runErasure(deps, {
+      spotId: SPOT,
+      erasureId: record.erasureId,
+      runId: 'test',
+      leaseSeconds: 600,
+    });
+
+    // Assess: the archived files are clean, the table is not: FAILED, the reason and the check say so.
+    expect(run.record).toMatchObject({
+      status: ErasureStatus.FAILED,
+      verification: { rowsFound: 0, versionsLeft: 0, tableRowsFound: 1 },
+    });
+    expect(run.record?.reason).toBe(
+      'the check at the end found 0 rows in the files, 1 in the table and 0 old versions',
+    );
+    expect(run.record?.verification?.checks).toContain(
+      `DuckDB: SELECT count(*) AS user_rows FROM comment_rows WHERE spot = ? AND user_id = ? with spot = '${SPOT}', user_id = '${userId}': 1`,
+    );
+    expect(run.record?.completedAt).toBeUndefined();
+    expect(deps.published).toEqual([]);
+  }, 120_000);
 });

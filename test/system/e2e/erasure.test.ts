@@ -72,7 +72,11 @@ describe('erasure, run by npm start after one API call', () => {
       expect(requested.status).toBe(202);
       expect(completed.status, completed.reason).toBe('COMPLETED');
       expect(completed.rowsRemoved).toBe(Number(top?.n));
-      expect(completed.verification).toMatchObject({ rowsFound: 0, versionsLeft: 0 });
+      expect(completed.verification).toMatchObject({ rowsFound: 0, versionsLeft: 0, tableRowsFound: 0 });
+      // The runtime asked the table (DuckDB over the archive's Parquet files): the query and its answer.
+      expect(completed.verification?.checks).toContain(
+        `DuckDB: SELECT count(*) AS user_rows FROM comment_rows WHERE spot = ? AND user_id = ? with spot = '${SPOT}', user_id = '${userId}': 0`,
+      );
       const [left] = await query(`select count(*) as n from comment_rows where user_id = '${userId}'`);
       const [after] = await query('select count(*) as n from comment_rows');
       expect(Number(left?.n)).toBe(0);

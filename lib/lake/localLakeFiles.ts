@@ -1,11 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { COMMENT_ROWS_KEY_PREFIX, COMMENT_ROWS_PARTITION_KEYS } from '../../lib/lake/commentRowsTable';
 import {
   localArchiveBucketDirectory,
   S3RVER_METADATA_SUFFIX,
   S3RVER_OBJECT_SUFFIX,
-} from '../../lib/settings/localRuntimeLayout';
+} from '../settings/localRuntimeLayout';
+import { COMMENT_ROWS_KEY_PREFIX, COMMENT_ROWS_PARTITION_KEYS } from './commentRowsTable';
 
 /** The comment rows table's files in the local runtime's archive. */
 export interface LocalLakeFiles {
@@ -25,7 +25,12 @@ const [SPOT_KEY = 'spot', DATE_KEY = 'date'] = COMMENT_ROWS_PARTITION_KEYS.map((
  * object only then). An absent folder is an empty table.
  */
 export async function findLocalLakeFiles(dataDir: string): Promise<LocalLakeFiles> {
-  const directory = join(localArchiveBucketDirectory(dataDir), ...COMMENT_ROWS_KEY_PREFIX.split('/'));
+  return findLakeFilesInBucket(localArchiveBucketDirectory(dataDir));
+}
+
+/** The same, in the folder of a stand-in's archive bucket wherever it is (a temporary one included). */
+export async function findLakeFilesInBucket(bucketDirectory: string): Promise<LocalLakeFiles> {
+  const directory = join(bucketDirectory, ...COMMENT_ROWS_KEY_PREFIX.split('/'));
   const files: string[] = [];
   for (const spot of await partitionFolders(directory, SPOT_KEY)) {
     for (const date of await partitionFolders(join(directory, spot), DATE_KEY)) {
