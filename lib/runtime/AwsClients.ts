@@ -1,3 +1,4 @@
+import type { AthenaClient } from '@aws-sdk/client-athena';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { GlueClient } from '@aws-sdk/client-glue';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -19,6 +20,8 @@ export interface AwsClients {
   s3: S3Client;
   /** The query table's catalog. */
   glue: GlueClient;
+  /** The query table's engine (an erasure's check at its end). */
+  athena: AthenaClient;
 }
 
 /** Bounds every AWS call, so one stuck connection cannot eat an API request's 29 s. */
