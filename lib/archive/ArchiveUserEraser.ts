@@ -98,6 +98,9 @@ export class ArchiveUserEraser implements ArchivedUserEraser {
       // Recorded first: a crash after the switch still knows which old objects to delete.
       await onRewritten(rewritten);
       await this.#switchTo(record, manifest, files);
+    } else if (recordLagsFiles(record, files)) {
+      // A run died between the manifest and the record: the record names the new files before the old go.
+      await this.#revise(record, files);
     }
     const current = new Set(files.flatMap((file) => [file.key, file.parquet?.key]));
     for (const erased of [...known, ...rewritten]) {
@@ -162,6 +165,12 @@ export class ArchiveUserEraser implements ArchivedUserEraser {
       const body = Buffer.from(JSON.stringify({ ...manifest, files }), 'utf8');
       await this.#writer.put(archive.manifestKey, Readable.from([body]), { contentType: 'application/json' });
     }
+    await this.#revise(record, files);
+  }
+
+  /** The record's archive state for `files`. */
+  async #revise(record: ExportRecord, files: ArchivedFile[]): Promise<void> {
+    const archive = record.archive as ExportArchive;
     await this.#revisions.revise(record.spotId, record.exportId, {
       ...archive,
       status: ArchiveStatus.ARCHIVED,
@@ -177,4 +186,10 @@ export class ArchiveUserEraser implements ArchivedUserEraser {
       if (which === 'all' || !version.isLatest) await this.#objects.deleteVersion(key, version.versionId);
     }
   }
+}
+
+/** Whether the record still names a file the manifest no longer does. */
+function recordLagsFiles(record: ExportRecord, files: readonly ArchivedFile[]): boolean {
+  const current = new Set(files.map((file) => file.key));
+  return (record.archive?.files ?? []).some((file) => !current.has(file.key));
 }

@@ -180,4 +180,44 @@ describe("ArchiveUserEraser on the S3 stand-in's versioned bucket", () => {
     const again = await eraser.eraseFromExport(record, 'u_1', resumed.rewritten, async () => {});
     expect(again.rewritten).toEqual([]);
   });
+
+  it('names the new files in the record when a run died between the manifest and the record, before the old go', async () => {
+    // Prepare: the run dies once the manifest names the new files, before the record does.
+    const record = await archivedExport(false);
+    let recorded: ErasedFile[] = [];
+    const dying = new ArchiveUserEraser({
+      objects,
+      writer,
+      revisions: {
+        revise: async () => {
+          throw new Error('killed');
+        },
+      },
+    });
+    const crash = await captureError(
+      dying.eraseFromExport(record, 'u_1', [], async (files) => {
+        recorded = files;
+      }),
+    );
+
+    // Act: the next run reads the record as it was, and the new manifest.
+    const resumed = await new ArchiveUserEraser({ objects, writer, revisions }).eraseFromExport(
+      record,
+      'u_1',
+      recorded,
+      async () => {},
+    );
+
+    // Assess: nothing left to rewrite, the record revised to the manifest's files, then the old gone.
+    expect(crash.message).toBe('killed');
+    expect(resumed.rewritten).toEqual([]);
+    expect(revised).toHaveLength(1);
+    expect(revised[0]?.files.map((file) => file.key)).toEqual([
+      `${PREFIX}1.r1.csv.gz`,
+      `${PREFIX}2.r1.csv.gz`,
+      `${PREFIX}3.csv.gz`,
+    ]);
+    expect(revised[0]).toMatchObject({ status: ArchiveStatus.ARCHIVED, rows: 2, fileCount: 3 });
+    expect(await objects.versionsOf(`${PREFIX}1.csv.gz`)).toEqual([]);
+  });
 });
