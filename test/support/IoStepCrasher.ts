@@ -45,6 +45,11 @@ export class IoStepCrasher {
     };
   }
 
+  /** Any other port as the doomed process sees it (its calls counted with the rest, as `portName.method`). */
+  port<T extends object>(portName: string, port: T): T {
+    return this.#port(portName, port);
+  }
+
   #port<T extends object>(portName: string, port: T): T {
     return new Proxy(port, {
       get: (target, property, receiver) => {

@@ -14,6 +14,7 @@ import type { OpenWebClientOptions } from '../../../lib/openweb/OpenWebClient';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { S3ArchiveWriter } from '../../../lib/s3/S3ArchiveWriter';
 import { DynamoDbArchiveRecords } from '../../../lib/store/DynamoDbArchiveRecords';
+import { DynamoDbErasureStore } from '../../../lib/store/DynamoDbErasureStore';
 import { DynamoDbSuppressionList } from '../../../lib/store/DynamoDbSuppressionList';
 import { upstreamTokenKey } from '../../../lib/store/tableKeys';
 import { StepFunctionsPollingWorkflows } from '../../../lib/workflow/StepFunctionsPollingWorkflows';
@@ -336,11 +337,12 @@ export class FaultScenario {
     if (storage === undefined) return undefined;
     const { documentClient, tableName } = this.harness.table;
     const archiveSettings = testArchiveSettings(this.harness.simulator.exportBaseUrl, { writeTable: false });
+    const suppressions = new DynamoDbSuppressionList({ client: documentClient, tableName });
     const archive: ArchiveDependencies = {
       store: deps.store,
       archives: new DynamoDbArchiveRecords({ client: documentClient, tableName }),
       archiveWriter: new S3ArchiveWriter({ client: storage.client, bucketName: storage.bucketName }),
-      suppressions: new DynamoDbSuppressionList({ client: documentClient, tableName }),
+      suppressions,
       partitions: PATH_TABLE_PARTITIONS,
       archiveEvents:
         deps.events instanceof EventBridgeExportEvents ? deps.events : { publishArchived: async () => {} },
@@ -357,7 +359,12 @@ export class FaultScenario {
       archiveSettings,
       now: deps.now,
     };
-    return { archive, files };
+    const erasure = {
+      erasures: new DynamoDbErasureStore({ client: documentClient, tableName }),
+      suppressions,
+      now: deps.now,
+    };
+    return { archive, files, erasure };
   }
 
   #wrap(deps: ExportDependencies): ScenarioContainer {

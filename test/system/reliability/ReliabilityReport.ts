@@ -1,3 +1,4 @@
+import { rowsRemovedBy } from '../../../lib/exports/erasure/ErasureRecord';
 import type { ExportRecord } from '../../../lib/exports/record/ExportRecord';
 import { ExportStatus } from '../../../lib/exports/record/ExportStatus';
 import {
@@ -5,6 +6,7 @@ import {
   REQUEST_REJECTED_REASON_PREFIX,
 } from '../../../lib/exports/record/failureReasons';
 import type { SimulatorRequest } from '../../../local/openweb-simulator/index';
+import { erasuresOf } from './erasureSteps';
 import type { FaultScenario } from './FaultScenario';
 
 interface GroupTally {
@@ -73,6 +75,7 @@ const FAULT_LABELS: Record<string, string> = {
   forcedTokenExpiry: 'forced token expiry',
   abortRacingCompletion: 'abort racing completion',
   secondPoller: 'second workflow for one export',
+  erasureCrash: 'erasure run killed between I/O steps',
 };
 
 /**
@@ -91,6 +94,10 @@ export class ReliabilityReport {
   readonly #faults = new Map<string, number>();
   /** Where scenarios archive: the archives of COMPLETED exports, by how they ended. */
   readonly #archives = new Map<string, number>();
+  /** Where scenarios archive: the erasures asked for, by how they ended, and what they rewrote. */
+  readonly #erasures = new Map<string, number>();
+  #erasedFiles = 0;
+  #erasedRows = 0;
 
   /** Tallies a finished scenario: its faults, its exports' end states and its violations. */
   async add(group: string, scenarioName: string, scenario: FaultScenario, violations: string[]) {
@@ -122,6 +129,13 @@ export class ReliabilityReport {
         tally[kind] += 1;
         if (kind === 'failedOther')
           this.otherFailures.push(`${scenarioName}: ${record.failureReason ?? '(no reason)'}`);
+      }
+    }
+    if (scenario.archiveStorage !== undefined) {
+      for (const erasure of await erasuresOf(scenario)) {
+        this.#erasures.set(erasure.status, (this.#erasures.get(erasure.status) ?? 0) + 1);
+        this.#erasedFiles += erasure.files.length;
+        this.#erasedRows += rowsRemovedBy(erasure);
       }
     }
     tally.violations += violations.length;
@@ -203,6 +217,13 @@ export class ReliabilityReport {
             `archives of COMPLETED exports where the scenario archives: ${[...this.#archives]
               .map(([status, count]) => `${status} ${count}`)
               .join(', ')}`,
+          ]),
+      ...(this.#erasures.size === 0
+        ? []
+        : [
+            `erasures where the scenario archives: ${[...this.#erasures]
+              .map(([status, count]) => `${status} ${count}`)
+              .join(', ')}; files rewritten ${this.#erasedFiles}, rows removed ${this.#erasedRows}`,
           ]),
       '',
       `tolerated (stale spot lock left by a crash between the terminal write and the release; the next start takes it over): ${this.tolerated.length}`,

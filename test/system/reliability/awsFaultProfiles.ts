@@ -10,7 +10,7 @@ import {
   S3_SLOW_DOWN,
   STEP_FUNCTIONS_THROTTLING,
 } from './AwsFaultInjector';
-import { DEFAULT_WORKLOAD_MIX, type WorkloadMix } from './randomWorkload';
+import { DEFAULT_WORKLOAD_MIX, ERASURE_WORKLOAD_MIX, type WorkloadMix } from './randomWorkload';
 
 /**
  * Share of DynamoDB attempts refused on their own. The SDK sends a call up to its attempts (4 for
@@ -142,7 +142,7 @@ export const AWS_FAULT_PROFILES: readonly AwsFaultProfile[] = [
   {
     name: 'S3 SlowDown on archive uploads',
     rules: () => s3Rules(1),
-    mix: { ...DEFAULT_WORKLOAD_MIX, upstreamFinishes: 4 },
+    mix: { ...DEFAULT_WORKLOAD_MIX, upstreamFinishes: 4, ...ERASURE_WORKLOAD_MIX },
     archiving: true,
   },
   {
@@ -153,7 +153,7 @@ export const AWS_FAULT_PROFILES: readonly AwsFaultProfile[] = [
       ...putEventsRules(0.5),
       ...s3Rules(0.5),
     ],
-    mix: BURSTY_STARTS_MIX,
+    mix: { ...BURSTY_STARTS_MIX, ...ERASURE_WORKLOAD_MIX },
     archiving: true,
   },
 ];

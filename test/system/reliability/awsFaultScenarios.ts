@@ -4,6 +4,7 @@ import { AwsFaultInjector } from './AwsFaultInjector';
 import { archiveCompletedExports } from './archiveSteps';
 import { AWS_FAULT_PROFILES, type AwsFaultProfile } from './awsFaultProfiles';
 import { reconcileNow } from './driveToEnd';
+import { requestErasuresOfArchivedUsers } from './erasureSteps';
 import { FaultScenario } from './FaultScenario';
 import type { ReliabilityScenario } from './ReliabilityScenario';
 import { runRandomWorkload } from './randomWorkload';
@@ -17,6 +18,9 @@ import { WORKLOAD_STEPS } from './upstreamFaultScenarios';
  */
 export const FAULTED_DRIVE_ROUNDS = 4;
 const MS_PER_SECOND = 1000;
+
+/** Erasures asked for per spot once the first workload's exports are archived. */
+const ERASURES_PER_SPOT = 2;
 
 /** The summary rows of the AWS-side profiles start with this. */
 export const AWS_FAULT_GROUP_PREFIX = 'aws: ';
@@ -41,6 +45,13 @@ function scenarioFor(profile: AwsFaultProfile, seed: number): ReliabilityScenari
     run: async (scenario) => {
       await runRandomWorkload(scenario, { steps: WORKLOAD_STEPS, mix: profile.mix });
       await driveUnderFaults(scenario);
+      if (profile.archiving === true) {
+        // Readers of both spots ask to be forgotten once their rows are archived; the erasures
+        // run (some runs killed mid-way) alongside more exports, archives and schedules.
+        await requestErasuresOfArchivedUsers(scenario, ERASURES_PER_SPOT);
+        await runRandomWorkload(scenario, { steps: WORKLOAD_STEPS, mix: profile.mix, phase: 'erasures' });
+        await driveUnderFaults(scenario);
+      }
       // The storm is over: the suite drives every export to its end as the system would.
       scenario.aws?.lift();
       if (scenario.archiveStorage !== undefined) await archiveCompletedExports(scenario);

@@ -7,6 +7,7 @@ import { ExportStatus, isTerminal } from '../../../lib/exports/record/ExportStat
 import { mergeIntervals } from '../../../lib/exports/time/intervals';
 import { DEFAULT_TOKEN_REFRESH_MARGIN_MS } from '../../../lib/openweb/OpenWebClient';
 import { archivedFilesStored, eventsDeliveredOrCounted } from './awsInvariants';
+import { erasureInvariants } from './erasureInvariants';
 import { type FaultScenario, SCENARIO_SPOTS } from './FaultScenario';
 
 /** Far beyond any scenario clock: every active record the reconciler's index holds. */
@@ -57,6 +58,7 @@ export async function checkInvariants(
     ...(await restatementsKeepCoverage(scenario, records)),
     ...(await eventsDeliveredOrCounted(scenario, records)),
     ...(await archivedFilesStored(scenario, records)),
+    ...(await erasureInvariants(scenario, records)),
   ];
 }
 

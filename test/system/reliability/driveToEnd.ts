@@ -4,6 +4,7 @@ import { ExportStatus, isTerminal } from '../../../lib/exports/record/ExportStat
 import { HandlerNames } from '../../../lib/http/routeTable';
 import { createSeededRandom, deriveSeed } from '../../../local/openweb-simulator/seededRandom';
 import { drainSlowCalls } from './drainSlowCalls';
+import { finishErasures } from './erasureSteps';
 import { type FaultScenario, SCENARIO_SPOTS } from './FaultScenario';
 import { stepWorkflows } from './stepWorkflows';
 
@@ -27,7 +28,8 @@ const MS_PER_SECOND = 1000;
  * Brings every export of the scenario to an end state, as the system would once the
  * storm is over: faults stop, the upstream finishes what it runs, time passes beyond the
  * claim timeout and the reconciler's staleness, workflows poll, and the reconciler sweeps.
- * Whatever is still active afterwards is left for checkInvariants to report.
+ * Then every erasure asked for is run to its end (./erasureSteps.ts). Whatever is still active
+ * afterwards is left for checkInvariants to report.
  */
 export async function driveToEnd(scenario: FaultScenario): Promise<void> {
   scenario.harness.simulator.setFaults({});
@@ -41,7 +43,7 @@ export async function driveToEnd(scenario: FaultScenario): Promise<void> {
     const records = await scenario.records();
     const active = records.filter((record) => !isTerminal(record.status));
     const settled = active.length === 0 && scenario.runningExecutions.size === 0;
-    if (settled && !(await lockedWithoutRecord(scenario, records))) return;
+    if (settled && !(await lockedWithoutRecord(scenario, records))) break;
     await finishUpstreamExports(scenario, () =>
       outcomes() < UPSTREAM_FAILURE_SHARE ? 'failed' : 'completed',
     );
@@ -57,6 +59,8 @@ export async function driveToEnd(scenario: FaultScenario): Promise<void> {
     }
     await reconcileNow(scenario);
   }
+  // With the archive on, every erasure asked for is run to its end too.
+  await finishErasures(scenario);
 }
 
 /** A start that died before writing its record leaves the spot locked until its lease lapses. */

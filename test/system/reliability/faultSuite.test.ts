@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AWS_FAULT_GROUP_PREFIX, awsFaultScenarios } from './awsFaultScenarios';
 import { crashSweeps, MAX_CRASH_STEPS } from './crashSweeps';
+import { erasureCrashSweeps } from './erasureCrashSweeps';
 import { ReliabilityReport } from './ReliabilityReport';
 import type { ReliabilityScenario } from './ReliabilityScenario';
 import { raceScenarios } from './raceScenarios';
@@ -98,7 +99,7 @@ describe('the system under faults, checked against its invariants', () => {
   });
 
   describe('process crashes between I/O steps', () => {
-    for (const sweep of crashSweeps(isFullRun())) {
+    for (const sweep of [...crashSweeps(isFullRun()), ...erasureCrashSweeps(isFullRun())]) {
       it(
         sweep.name,
         async () => {

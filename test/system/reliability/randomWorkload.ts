@@ -5,8 +5,11 @@ import {
   deriveSeed,
   type SeededRandom,
 } from '../../../local/openweb-simulator/seededRandom';
+import { DEFAULT_USERS_PER_SPOT, userIdOf } from '../../../local/openweb-simulator/simulatedComments';
+import { archiveCompletedExports } from './archiveSteps';
 import { abortViaApi, checkViaApi, deliverSchedule, startBackfillViaApi, startViaApi } from './callers';
 import { reconcileNow } from './driveToEnd';
+import { requestErasureViaApi, runErasureOnce, runningErasures } from './erasureSteps';
 import { type FaultScenario, SCENARIO_SPOTS } from './FaultScenario';
 import { stepWorkflows } from './stepWorkflows';
 
@@ -23,7 +26,10 @@ export type WorkloadStepKind =
   | 'upstreamFinishes'
   | 'reconcile'
   | 'coldContainers'
-  | 'tokenExpiry';
+  | 'tokenExpiry'
+  | 'archiveCompleted'
+  | 'erasureRequest'
+  | 'erasureRun';
 
 /** How often each step is drawn, relative to the others. */
 export type WorkloadMix = Partial<Record<WorkloadStepKind, number>>;
@@ -44,6 +50,8 @@ export const DEFAULT_WORKLOAD_MIX: WorkloadMix = {
 export interface WorkloadOptions {
   steps: number;
   mix: WorkloadMix;
+  /** A second workload of the same scenario names itself, so it draws other steps than the first. */
+  phase?: string;
   /** Called after each step with its index; lets a profile lift its faults midway. */
   afterStep?: (scenario: FaultScenario, step: number) => Promise<void>;
 }
@@ -52,6 +60,16 @@ export interface WorkloadOptions {
 const API_WINDOWS = 4;
 const SCHEDULE_WINDOW_OFFSET = 10;
 const SCHEDULE_WINDOWS = 3;
+/**
+ * With the archive on: the archive task runs for what completed (as the workflow runs it right
+ * after), so erasures asked for meet archived files as well as later archives; erasures are asked
+ * for and run, some runs dying mid-way.
+ */
+export const ERASURE_WORKLOAD_MIX: WorkloadMix = { archiveCompleted: 2, erasureRequest: 2, erasureRun: 3 };
+/** Share of erasure runs killed at an I/O step (before or after the call). */
+const ERASURE_CRASH_SHARE = 0.5;
+/** An erasure run makes fewer I/O calls than this in the suite's archives; a crash point beyond its last is no crash. */
+const MAX_ERASURE_CRASH_STEP = 40;
 /** Share of API starts sent without an Idempotency-Key. */
 const UNKEYED_START_SHARE = 0.2;
 /** Share of calls that land on a fresh container (cold token cache) instead of a warm one. */
@@ -69,7 +87,8 @@ const MS_PER_SECOND = 1000;
  * Refusals and failures the system answers with are part of the game, not test failures.
  */
 export async function runRandomWorkload(scenario: FaultScenario, options: WorkloadOptions): Promise<void> {
-  const random = createSeededRandom(deriveSeed(scenario.seed, 'workload'));
+  const stream = options.phase === undefined ? 'workload' : `workload:${options.phase}`;
+  const random = createSeededRandom(deriveSeed(scenario.seed, stream));
   for (let step = 0; step < options.steps; step++) {
     await runStep(scenario, random, pick(random, options.mix));
     await options.afterStep?.(scenario, step);
@@ -159,6 +178,30 @@ async function runStep(scenario: FaultScenario, random: SeededRandom, kind: Work
       await scenario.forceTokenExpiry(spotId);
       await runStep(scenario, random, 'coldContainers');
       return;
+    case 'archiveCompleted':
+      if (scenario.archiveStorage !== undefined) await archiveCompletedExports(scenario);
+      return;
+    case 'erasureRequest': {
+      // A reader of the spot asks to be forgotten: one of the simulator's users.
+      if (scenario.archiveStorage === undefined) return;
+      const user = userIdOf(1 + Math.floor(random() * DEFAULT_USERS_PER_SPOT));
+      await requestErasureViaApi(scenario, spotId, user);
+      return;
+    }
+    case 'erasureRun': {
+      if (scenario.archiveStorage === undefined) return;
+      const erasure = choose(random, await runningErasures(scenario));
+      if (erasure === undefined) return;
+      const crash =
+        random() < ERASURE_CRASH_SHARE
+          ? {
+              atStep: 1 + Math.floor(random() * MAX_ERASURE_CRASH_STEP),
+              placement: random() < 0.5 ? ('before' as const) : ('after' as const),
+            }
+          : undefined;
+      await runErasureOnce(scenario, erasure, crash);
+      return;
+    }
     case 'coldContainers': {
       // Many containers start at once, each with an empty token cache.
       const count = 2 + Math.floor(random() * (MAX_COLD_CONTAINERS - 1));
