@@ -37,7 +37,7 @@ export function erasureCrashSweeps(full: boolean): CrashSweep[] {
 }
 
 /** One export of the spot through the API, created, completed upstream and archived. */
-async function archivedExport(scenario: FaultScenario): Promise<void> {
+export async function archivedExport(scenario: FaultScenario): Promise<void> {
   await startViaApi(scenario, SPOT, 0, { key: 'erasure-crash' });
   await stepWorkflows(scenario);
   for (const upstream of scenario.harness.simulator.listExports())
