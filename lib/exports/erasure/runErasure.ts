@@ -29,14 +29,25 @@ export interface RunErasureCommand {
   runId: string;
   /** How long the lease lasts; renewed at every export. */
   leaseSeconds: number;
+  /** Stop between exports once this much is done (`more`); no bound when absent. */
+  slice?: ErasureSlice;
+}
+
+/** A bounded part of an erasure: a workflow task that must end before its function times out. */
+export interface ErasureSlice {
+  /** Epoch ms after which no further export is begun. */
+  untilMs?: number;
+  /** Exports erased at most. */
+  maxExports?: number;
 }
 
 export interface RunErasureResult {
   /**
    * `finished`: COMPLETED or FAILED; `busy`: another run holds it; `waiting`: an export of the
-   * spot was being archived when the user was suppressed, and is swept by a later run.
+   * spot was being archived when the user was suppressed, and is swept by a later run; `more`:
+   * the slice ended with exports left, the lease still held by this run.
    */
-  outcome: 'finished' | 'busy' | 'waiting';
+  outcome: 'finished' | 'busy' | 'waiting' | 'more';
   record: ErasureRecord | undefined;
 }
 
@@ -73,8 +84,12 @@ export async function runErasure(
   record = await save(record);
 
   const exports = await archivedExportsOf(deps, command.spotId);
+  let erasedInSlice = 0;
   for (const exported of exports.archived) {
     if (record.exportsDone.includes(exported.exportId)) continue;
+    // At least one export per slice, so every slice moves the erasure on.
+    if (erasedInSlice > 0 && sliceEnded(command.slice, erasedInSlice, deps.now())) return { outcome: 'more', record };
+    erasedInSlice++;
     const known = record.files.filter((file) => file.exportId === exported.exportId);
     const result = await deps.eraser.eraseFromExport(exported, record.userId, known, async (rewritten) => {
       record = await save(withFiles(record, rewritten));
@@ -115,6 +130,14 @@ export async function runErasure(
   });
   if (clean) await deps.erasureEvents.publishErasureCompleted(finished);
   return { outcome: 'finished', record: finished };
+}
+
+function sliceEnded(slice: ErasureSlice | undefined, erased: number, nowMs: number): boolean {
+  if (slice === undefined) return false;
+  return (
+    (slice.maxExports !== undefined && erased >= slice.maxExports) ||
+    (slice.untilMs !== undefined && nowMs >= slice.untilMs)
+  );
 }
 
 /** `record` with `files` recorded: an entry of the same new key replaced, others added. */

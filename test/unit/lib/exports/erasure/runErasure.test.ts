@@ -101,6 +101,57 @@ describe('runErasure', () => {
     expect(published).toEqual([record.erasureId]);
   });
 
+  it('stops a slice between exports with `more`, keeps its lease, and the next slice goes on', async () => {
+    // Prepare
+    const log: string[] = [];
+    const { deps, erasures, published } = dependencies(
+      [archived('exp_1'), archived('exp_2'), archived('exp_3')],
+      fakeEraser(log),
+    );
+    const { record } = await requestErasure(
+      { erasures, suppressions: inMemorySuppressions([]), now: () => NOW },
+      { spotId: SPOT, userId: 'u_1' },
+    );
+    const command = { ...COMMAND, erasureId: record.erasureId, slice: { maxExports: 2 } };
+
+    // Act
+    const first = await runErasure(deps, command);
+    const second = await runErasure(deps, command);
+
+    // Assess
+    expect(first.outcome).toBe('more');
+    expect(first.record).toMatchObject({
+      status: ErasureStatus.RUNNING,
+      exportsDone: ['exp_1', 'exp_2'],
+      runId: 'run-1',
+    });
+    expect(second.outcome).toBe('finished');
+    expect(second.record?.status).toBe(ErasureStatus.COMPLETED);
+    expect(log).toEqual(['erase exp_1', 'erase exp_2', 'erase exp_3']);
+    expect(published).toEqual([record.erasureId]);
+  });
+
+  it('erases one export per slice at least, even past its time', async () => {
+    // Prepare
+    const log: string[] = [];
+    const { deps, erasures } = dependencies([archived('exp_1'), archived('exp_2')], fakeEraser(log));
+    const { record } = await requestErasure(
+      { erasures, suppressions: inMemorySuppressions([]), now: () => NOW },
+      { spotId: SPOT, userId: 'u_1' },
+    );
+
+    // Act
+    const result = await runErasure(deps, {
+      ...COMMAND,
+      erasureId: record.erasureId,
+      slice: { untilMs: NOW - 1 },
+    });
+
+    // Assess
+    expect(result.outcome).toBe('more');
+    expect(log).toEqual(['erase exp_1']);
+  });
+
   it('resumes after the exports already done, and leaves one another live run holds alone', async () => {
     // Prepare
     const log: string[] = [];
