@@ -16,6 +16,7 @@ import {
   dynamoDbErasureStoreFactory,
   dynamoDbSuppressionListFactory,
 } from '../lib/runtime/adapterFactories/dynamoDbFactories';
+import { stepFunctionsErasureWorkflowsFactory } from '../lib/runtime/adapterFactories/stepFunctionsWorkflowsFactory';
 import { createHandler } from '../lib/runtime/createHandler';
 import { defaultHandlerRuntime } from '../lib/runtime/defaultHandlerRuntime';
 import { UnrecognisedEventError } from '../lib/runtime/errors';
@@ -32,7 +33,7 @@ export function makeErasuresHandler(runtime: HandlerRuntime<ErasureApiDependenci
     if (!isApiGatewayEvent(event)) throw new UnrecognisedEventError(HandlerNames.ERASURES);
     switch (event.routeKey as ErasureRoute) {
       case 'POST /spots/{spotId}/erasures':
-        return requestFromApi(deps, event);
+        return requestFromApi(deps, event, runtime);
       case 'GET /spots/{spotId}/erasures':
         return listFromApi(deps, event);
       case 'GET /spots/{spotId}/erasures/{erasureId}':
@@ -43,21 +44,25 @@ export function makeErasuresHandler(runtime: HandlerRuntime<ErasureApiDependenci
   });
 }
 
-// The table only: the suppression list and the erasure records, beside the exports.
+// The table (the suppression list and the erasure records, beside the exports) and the erasure
+// workflow's start.
 export const handler = makeErasuresHandler(
   defaultHandlerRuntime({
     erasures: dynamoDbErasureStoreFactory,
     suppressions: dynamoDbSuppressionListFactory,
+    erasureWorkflows: stepFunctionsErasureWorkflowsFactory,
   }),
 );
 
 /**
- * 202 with the erasure and its Location: the user is on the spot's suppression list and the
- * erasure is recorded RUNNING. The same user asked for again is the same erasure (200-like, still 202).
+ * 202 with the erasure and its Location: the user is on the spot's suppression list, the erasure
+ * is recorded RUNNING and its workflow started. The same user asked for again is the same erasure
+ * (200-like, still 202). A workflow that could not be started is the reconciler's to start.
  */
 async function requestFromApi(
   deps: ErasureApiDependencies,
   event: APIGatewayProxyEventV2,
+  runtime: Pick<HandlerRuntime<ErasureApiDependencies>, 'logger'>,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const spotId = readSpotId(event);
   const body = readJsonBody(event);
@@ -68,7 +73,15 @@ async function requestFromApi(
   const extra = Object.keys(body as object).filter((key) => key !== 'userId');
   if (extra.length > 0)
     throw invalidRequest(extra.map((key) => ({ field: `body.${key}`, message: 'is not a known field' })));
-  const { record } = await requestErasure(deps, { spotId, userId });
+  const { record, startFailure } = await requestErasure(deps, { spotId, userId });
+  if (startFailure !== undefined)
+    runtime.logger.warn(
+      'The erasure is recorded; its workflow could not be started: the reconciler starts it',
+      {
+        erasureId: record.erasureId,
+        error: startFailure,
+      },
+    );
   return jsonResponse(202, erasureView(record), { location: erasureLocation(spotId, record.erasureId) });
 }
 

@@ -1,6 +1,7 @@
 import type { ArchivedFilesDependencies } from '../lib/archive/archivedFiles';
 import type { ArchiveDependencies } from '../lib/archive/archiveExport';
 import type { ExportDependencies } from '../lib/exports/ExportDependencies';
+import type { ErasureDependencies } from '../lib/exports/erasure/runErasure';
 import { type HandlerName, HandlerNames, handlerEntryPath, ROUTES, type Route } from '../lib/http/routeTable';
 import type { ExportHandler } from '../lib/runtime/createHandler';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
@@ -37,8 +38,13 @@ export interface FunctionAccess {
   workflow?: readonly WorkflowAction[];
   /** Publishes export events on the deployment's bus. */
   events?: true;
-  /** The archive bucket: `write` the archived files and their tables, `read` the archived files (to presign downloads). */
-  archive?: 'write' | 'read';
+  /**
+   * The archive bucket: `write` the archived files and their tables, `read` the archived files (to
+   * presign downloads), `erase` read, rewrite and delete every version of both.
+   */
+  archive?: 'write' | 'read' | 'erase';
+  /** What it does to the erasure workflow's executions. */
+  erasureWorkflow?: readonly 'start'[];
   /** Registers table partitions in the catalog, and those it lacks from the table's prefix of the bucket (listed). */
   catalog?: true;
 }
@@ -51,8 +57,10 @@ export interface HandlerDependencies {
   archive: ArchiveDependencies | undefined;
   /** The files listing's. */
   files: ArchivedFilesDependencies;
-  /** The erasure routes': the erasure records and the suppression list. */
+  /** The erasure routes': the erasure records, the suppression list and the erasure workflow's start. */
   erasure: ErasureApiDependencies;
+  /** The erasure workflow's task: the records, the archive's eraser and the bus. */
+  erasureRun: ErasureDependencies;
 }
 
 export type HandlerDependencyKind = keyof HandlerDependencies;
@@ -179,9 +187,10 @@ const FUNCTIONS = {
     handler: { dependencies: 'archive', load: async () => (await import('./archive')).makeArchiveHandler },
   },
   // The reconciler finds what is due through the sparse reconciler index (stale, queued and
-  // unarchived exports, due windows, spots due a freshness measurement), restarts a workflow that
-  // died (after checking it is not running), finishes interrupted aborts, and once reads the
-  // whole table for exports from before their archives were indexed.
+  // unarchived exports, due windows, spots due a freshness measurement, erasures whose run
+  // lapsed), restarts a workflow that died (after checking it is not running), starts an erasure
+  // workflow for a lapsed erasure, finishes interrupted aborts, and once reads the whole table for
+  // exports from before their archives were indexed.
   [HandlerNames.RECONCILE]: {
     size: 'reconcile',
     settings: 'lifecycle',
@@ -190,6 +199,7 @@ const FUNCTIONS = {
       indexes: ['byStatus', 'activeByLastPolled'],
       spotSecrets: true,
       workflow: ['start', 'describe', 'stop'],
+      erasureWorkflow: ['start'],
       events: true,
     },
     handler: {
@@ -226,13 +236,14 @@ const FUNCTIONS = {
       load: async () => (await import('./backfills')).makeBackfillsHandler,
     },
   },
-  // An erasure request puts the user on the spot's suppression list and records the erasure
-  // (PutItem, conditional; a FAILED one taken up again is put over its version); reading and
-  // listing read the spot's partition (GetItem, Query): no index, no bucket, no upstream.
+  // An erasure request puts the user on the spot's suppression list, records the erasure
+  // (PutItem, conditional; a FAILED one taken up again is put over its version) and starts its
+  // workflow; reading and listing read the spot's partition (GetItem, Query): no index, no
+  // bucket, no upstream.
   [HandlerNames.ERASURES]: {
     size: 'api',
     settings: 'lifecycle',
-    access: { table: ['GetItem', 'PutItem', 'Query'] },
+    access: { table: ['GetItem', 'PutItem', 'Query'], erasureWorkflow: ['start'] },
     handler: {
       dependencies: 'erasure',
       load: async () => (await import('./erasures')).makeErasuresHandler,
@@ -247,6 +258,25 @@ const FUNCTIONS = {
     handler: {
       dependencies: 'lifecycle',
       load: async () => (await import('./spots')).makeSpotsHandler,
+    },
+  },
+  // A slice of an erasure reads and writes its record (PutItem, conditional on its version), lists
+  // the spot's completed exports (Query, the status index), reads each export's link pages and
+  // manifest and writes its rewritten files' names (GetItem, UpdateItem, Query); rewrites files in
+  // the bucket and deletes the old versions; announces the end on the bus. Sized like the archive:
+  // it streams the same files.
+  [HandlerNames.ERASURE_TASK]: {
+    size: 'archive',
+    settings: 'archive',
+    access: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'Query'],
+      indexes: ['byStatus'],
+      events: true,
+      archive: 'erase',
+    },
+    handler: {
+      dependencies: 'erasureRun',
+      load: async () => (await import('./erasure-task')).makeErasureTaskHandler,
     },
   },
 } as const satisfies Record<HandlerName, FunctionEntry>;

@@ -53,6 +53,8 @@ export interface ExportFunctionsProps {
   stateMachineArn: string;
   /** `arn:...:execution:<state machine name>:*` */
   executionsArn: string;
+  /** The erasure workflow's, built from its name like the polling workflow's. */
+  erasureStateMachineArn: string;
   logRetention: logs.RetentionDays;
   archive: ExportArchiveBucket;
   lake: ExportsLake;
@@ -89,6 +91,9 @@ export class ExportFunctions extends Construct {
         environment: functionEnvironment(definition.settings, config, {
           ...resources,
           ...(definition.access.archive === 'read' && { ARCHIVE_BUCKET_URL: archiveBucketUrl }),
+          ...(definition.access.erasureWorkflow !== undefined && {
+            ERASURE_STATE_MACHINE_ARN: props.erasureStateMachineArn,
+          }),
           ...(definition.settings === 'lifecycle' && { FLEET_FRESHNESS_TARGETS: freshnessTargets }),
         }),
         logRetention: props.logRetention,

@@ -36,6 +36,8 @@ export interface ExportsMonitoringProps {
   /** Where the metrics counted from logs go: one namespace per deployment keeps deployments' alarms apart. */
   metricNamespace: string;
   stateMachine: sfn.StateMachine;
+  /** The erasure workflow: any execution that fails or times out needs a person. */
+  erasureStateMachine?: sfn.StateMachine;
   /** The state machine's log group (at ERROR it still holds every Fail state entered). */
   workflowLogGroup: logs.ILogGroup;
   /** The functions that start workflows and count `WorkflowStartsFailed` when they cannot. */
@@ -125,6 +127,23 @@ export class ExportsMonitoring extends Construct {
       stateMachine.metricTimedOut({ period, statistic: 'Sum' }),
       'Polling workflow ran past its state machine timeout',
     );
+    if (props.erasureStateMachine !== undefined) {
+      // An erasure has no business outcome that fails: a failed or timed-out execution is a crash
+      // (the erasure stays RUNNING and the reconciler takes it up again, but a person should look).
+      this.alarmWhenAny(
+        'ErasureWorkflowFailures',
+        new cloudwatch.MathExpression({
+          expression: 'FILL(failed, 0) + FILL(timedOut, 0)',
+          usingMetrics: {
+            failed: props.erasureStateMachine.metricFailed({ period, statistic: 'Sum' }),
+            timedOut: props.erasureStateMachine.metricTimedOut({ period, statistic: 'Sum' }),
+          },
+          period,
+          label: 'Failed erasure executions',
+        }),
+        'Erasure workflow failed or timed out: a slice failed other than by passing trouble; the erasure stays RUNNING and the reconciler takes it up again',
+      );
+    }
     // On the dashboard only: aborting an export through the API stops its workflow, so an alarm would cry wolf.
     const executionsAborted = stateMachine.metricAborted({ period, statistic: 'Sum' });
 

@@ -19,6 +19,7 @@ export interface FunctionGrantsProps {
   stateMachineArn: string;
   /** `arn:...:execution:<state machine name>:*` */
   executionsArn: string;
+  erasureStateMachineArn: string;
   archive: ExportArchiveBucket;
   lake: ExportsLake;
 }
@@ -61,6 +62,13 @@ export class FunctionGrants {
     this.#grantTable(fn, access);
     if (access.spotSecrets) this.#grantSpotSecrets(fn);
     if (access.workflow !== undefined) this.#grantWorkflow(fn, access.workflow);
+    if (access.erasureWorkflow?.includes('start'))
+      fn.addToPolicy(
+        new iam.PolicyStatement({
+          actions: [WORKFLOW_ACTIONS.start],
+          resources: [this.#props.erasureStateMachineArn],
+        }),
+      );
     if (access.events)
       fn.addToPolicy(
         new iam.PolicyStatement({
@@ -70,6 +78,7 @@ export class FunctionGrants {
       );
     if (access.archive === 'write') this.#grantArchiveWrite(fn);
     if (access.archive === 'read') this.#grantArchiveRead(fn);
+    if (access.archive === 'erase') this.#grantArchiveErase(fn);
     if (access.catalog) this.#props.lake.grantPartitionRegistration(fn.role);
   }
 
@@ -171,6 +180,35 @@ export class FunctionGrants {
     );
     this.#grantArchiveKey(fn, ['kms:Decrypt']);
     this.#acknowledgeArchiveObjects(fn);
+  }
+
+  /**
+   * An erasure reads every archived file and its manifest, writes them again without the user,
+   * and deletes every version of the old objects: under the archive's two prefixes only. Listing
+   * versions is a bucket action, limited to those prefixes by condition.
+   */
+  #grantArchiveErase(fn: ExportFunction): void {
+    const objects = [this.#archiveObjects, this.#tableObjects];
+    fn.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObjectVersion'],
+        resources: objects,
+      }),
+    );
+    fn.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:ListBucketVersions'],
+        resources: [this.#props.archive.bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': [`${ARCHIVE_KEY_PREFIX}*`, `${TABLES_KEY_PREFIX}*`] } },
+      }),
+    );
+    this.#grantArchiveKey(fn, ['kms:GenerateDataKey', 'kms:Decrypt']);
+    this.#acknowledgeArchiveObjects(fn);
+    Validations.of(fn.role).acknowledge({
+      id: iamWildcardResourceFindingId(this.#scope, this.#tableObjects),
+      reason:
+        'Table files (Parquet) are keyed by spot, day and export at run time; the grant is limited to the tables prefix of this bucket.',
+    });
   }
 
   #grantArchiveKey(fn: ExportFunction, actions: string[]): void {

@@ -4,6 +4,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { HandlerNames } from '../lib/http/routeTable';
 import { lakeDatabaseNameFor } from '../lib/lake/lakeDatabaseName';
+import { ErasureWorkflow } from './ErasureWorkflow';
 import { ExportArchiveBucket } from './ExportArchiveBucket';
 import { ExportFunctions } from './ExportFunctions';
 import { ExportSchedules } from './ExportSchedules';
@@ -32,7 +33,7 @@ export interface OpenWebExportsProps extends OpenWebExportsConfigProps {
 
 /**
  * Everything openweb-exports runs on in AWS: the table, the archive bucket with its catalog table, view and
- * Athena workgroup, the functions (functions/registry.ts), the HTTP API, the polling workflow, the export event bus, the
+ * Athena workgroup, the functions (functions/registry.ts), the HTTP API, the polling and erasure workflows, the export event bus, the
  * schedules, and alarms with a dashboard. Place it in any stack; `OpenWebExportsStack` is this
  * construct alone in a stack configured from context.
  */
@@ -46,6 +47,7 @@ export class OpenWebExports extends Construct {
   readonly eventBus: events.EventBus;
   readonly functions: ExportFunctions;
   readonly workflow: PollingWorkflow;
+  readonly erasureWorkflow: ErasureWorkflow;
   readonly httpApi: ExportsHttpApi;
   readonly schedules: ExportSchedules;
   readonly monitoring: ExportsMonitoring;
@@ -80,6 +82,7 @@ export class OpenWebExports extends Construct {
       queryResultsExpireAfterDays: config.archive.queryResultsExpireAfterDays,
     });
     const workflowIdentity = pollingStateMachineIdentity(Stack.of(this), this.namePrefix);
+    const erasureIdentity = pollingStateMachineIdentity(Stack.of(this), this.namePrefix, 'ExportErasure');
     this.functions = new ExportFunctions(this, 'Functions', {
       config,
       archive: this.archive,
@@ -88,6 +91,7 @@ export class OpenWebExports extends Construct {
       eventBus: this.eventBus,
       stateMachineArn: workflowIdentity.stateMachineArn,
       executionsArn: workflowIdentity.executionsArn,
+      erasureStateMachineArn: erasureIdentity.stateMachineArn,
       logRetention,
     });
     this.workflow = new PollingWorkflow(this, 'PollingWorkflow', {
@@ -96,6 +100,13 @@ export class OpenWebExports extends Construct {
       workflowTaskFunction: this.functions.byHandler(HandlerNames.WORKFLOW_TASK).function,
       archiveFunction: this.functions.byHandler(HandlerNames.ARCHIVE).function,
       polling: config.polling,
+      logRetention,
+      logLevel: config.workflowLogLevel,
+    });
+    this.erasureWorkflow = new ErasureWorkflow(this, 'ErasureWorkflow', {
+      stateMachineName: erasureIdentity.name,
+      logGroupName: erasureIdentity.logGroupName,
+      erasureTaskFunction: this.functions.byHandler(HandlerNames.ERASURE_TASK).function,
       logRetention,
       logLevel: config.workflowLogLevel,
     });
@@ -119,6 +130,7 @@ export class OpenWebExports extends Construct {
       // Metric names are per account and region: a namespace of its own keeps two deployments' alarms apart.
       metricNamespace: `${UNEXPECTED_ERRORS_NAMESPACE}/${this.namePrefix}`,
       stateMachine: this.workflow.stateMachine,
+      erasureStateMachine: this.erasureWorkflow.stateMachine,
       workflowLogGroup: this.workflow.logGroup,
       workflowStarters: [HandlerNames.START, HandlerNames.RECONCILE].map((name) =>
         this.functions.byHandler(name),

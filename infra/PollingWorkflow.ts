@@ -1,4 +1,4 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { type CfnResource, Duration, Validations } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -9,6 +9,7 @@ import {
   WorkflowErrorNames,
   type WorkflowTaskAction,
 } from '../lib/exports/workflow/workflowContract';
+import { WORKFLOW_METADATA_KEY } from './extractStateMachine';
 import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { PollingConfig, WorkflowLogLevel } from './stackConfig';
 import {
@@ -227,6 +228,9 @@ export class PollingWorkflow extends Construct {
         includeExecutionData: false,
       },
     });
+
+    // The local runtime picks each workflow from the template by this.
+    (this.stateMachine.node.defaultChild as CfnResource).addMetadata(WORKFLOW_METADATA_KEY, 'polling');
 
     if (props.logLevel !== 'ALL') {
       Validations.of(this.stateMachine).acknowledge({

@@ -5,6 +5,14 @@ import type { HandlerName } from '../lib/http/routeTable';
  * synthesized template (the local workflow runner) maps a task's function to its handler.
  */
 export const HANDLER_METADATA_KEY = 'OpenWebExports::Handler';
+/**
+ * CloudFormation metadata key naming which workflow a state machine runs, so the local runtime
+ * picks each from a template that holds both.
+ */
+export const WORKFLOW_METADATA_KEY = 'OpenWebExports::Workflow';
+
+/** The stack's workflows. */
+export type WorkflowKind = 'polling' | 'erasure';
 
 /** The parts of a synthesized CloudFormation template this module reads. */
 export interface CloudFormationTemplate {
@@ -107,20 +115,26 @@ function substitute(
  * The state machine of a synthesized template as plain ASL: the `DefinitionString`'s
  * `Fn::Join` parts joined, `Ref`/`Fn::GetAtt` tokens replaced by placeholder ARNs,
  * `DefinitionSubstitutions` applied. Works on the template alone, so the local runtime can
- * run exactly what the stack deploys. `logicalId` picks one when the template holds several.
+ * run exactly what the stack deploys. `selector` picks one when the template holds several: a
+ * logical id, or a workflow by its metadata; by default the polling workflow (a state machine
+ * that names no workflow counts as it).
  */
 export function stateMachineDefinitionFromTemplate(
   template: CloudFormationTemplate,
-  logicalId?: string,
+  selector: string | { workflow: WorkflowKind } = { workflow: 'polling' },
 ): ExtractedStateMachine {
+  const matches = (id: string, resource: CloudFormationResource): boolean => {
+    if (typeof selector === 'string') return id === selector;
+    const workflow = resource.Metadata?.[WORKFLOW_METADATA_KEY] ?? 'polling';
+    return workflow === selector.workflow;
+  };
   const candidates = Object.entries(template.Resources).filter(
-    ([id, resource]) =>
-      resource.Type === 'AWS::StepFunctions::StateMachine' && (logicalId === undefined || id === logicalId),
+    ([id, resource]) => resource.Type === 'AWS::StepFunctions::StateMachine' && matches(id, resource),
   );
   if (candidates.length !== 1) {
-    throw new Error(
-      `Expected one state machine${logicalId ? ` named ${logicalId}` : ''} in the template, found ${candidates.length}`,
-    );
+    const named =
+      typeof selector === 'string' ? ` named ${selector}` : ` of the ${selector.workflow} workflow`;
+    throw new Error(`Expected one state machine${named} in the template, found ${candidates.length}`);
   }
   const [id, resource] = candidates[0] as [string, CloudFormationResource];
   const properties = resource.Properties ?? {};

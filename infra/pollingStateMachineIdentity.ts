@@ -26,8 +26,13 @@ export interface PollingStateMachineIdentity {
  * meanwhile fails (`StateMachineDeleting`). So a deploy after a destroy gets a name of its own.
  * @throws Error when the name would be longer than Step Functions allows
  */
-export function pollingStateMachineIdentity(stack: Stack, namePrefix: string): PollingStateMachineIdentity {
-  const base = `${namePrefix}-ExportPolling`;
+export function pollingStateMachineIdentity(
+  stack: Stack,
+  namePrefix: string,
+  /** What the state machine runs, in its name: the erasure workflow's is `ExportErasure`. */
+  workflow = 'ExportPolling',
+): PollingStateMachineIdentity {
+  const base = `${namePrefix}-${workflow}`;
   const nameLength = base.length + 1 + INSTANCE_SUFFIX_LENGTH;
   if (nameLength > STATE_MACHINE_NAME_MAX_LENGTH) {
     throw new Error(

@@ -4,13 +4,17 @@ import {
   archiveEventDetail,
   type CoverageGapDetail,
   coverageGapDetail,
+  type ErasureCompletedDetail,
   EXPORT_EVENT_SOURCE,
   type ExportEventDetail,
   ExportEventDetailType,
+  erasureCompletedDetail,
   exportEventDetail,
 } from '../lib/events/EventBridgeExportEvents';
 import type { CoverageWindow } from '../lib/exports/coverage/CoverageLedger';
 import type { CoverageFreshnessChange, ExportEvents } from '../lib/exports/coverage/ports';
+import type { ErasureRecord } from '../lib/exports/erasure/ErasureRecord';
+import type { ErasureEvents } from '../lib/exports/erasure/ports';
 import type { ExportRecord } from '../lib/exports/record/ExportRecord';
 import { ExportStatus } from '../lib/exports/record/ExportStatus';
 
@@ -19,7 +23,12 @@ export interface LocalExportEvent {
   time: string;
   source: typeof EXPORT_EVENT_SOURCE;
   detailType: ExportEventDetailType;
-  detail: ExportEventDetail | ArchiveEventDetail | CoverageGapDetail | CoverageFreshnessChange;
+  detail:
+    | ExportEventDetail
+    | ArchiveEventDetail
+    | CoverageGapDetail
+    | CoverageFreshnessChange
+    | ErasureCompletedDetail;
 }
 
 export interface LocalExportEventsOptions {
@@ -41,7 +50,7 @@ const DETAIL_TYPES: Partial<Record<ExportStatus, ExportEventDetailType>> = {
 };
 
 /** EventBridge on one machine: terminal exports are announced with one line each and kept in memory. */
-export class LocalExportEvents implements ExportEvents, ArchiveEvents {
+export class LocalExportEvents implements ExportEvents, ArchiveEvents, ErasureEvents {
   readonly #events: LocalExportEvent[] = [];
   readonly #options: LocalExportEventsOptions;
 
@@ -89,6 +98,14 @@ export class LocalExportEvents implements ExportEvents, ArchiveEvents {
     this.#keep(detailType, change);
     this.#options.say?.(
       `event   ${detailType}: ${change.spotId} covered until ${change.coveredUntil ?? 'nothing'}, ${change.hoursBehind ?? '–'} h behind (target ${change.freshnessTargetHours} h)`,
+    );
+  }
+
+  async publishErasureCompleted(record: ErasureRecord): Promise<void> {
+    const detail = erasureCompletedDetail(record);
+    this.#keep(ExportEventDetailType.ERASURE_COMPLETED, detail);
+    this.#options.say?.(
+      `event   ${ExportEventDetailType.ERASURE_COMPLETED}: ${detail.spotId} ${detail.erasureId}, ${detail.filesRewritten} file(s) rewritten, ${detail.rowsRemoved} row(s) removed`,
     );
   }
 

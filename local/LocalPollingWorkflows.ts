@@ -1,6 +1,8 @@
 import './promiseWithResolvers';
 import { type StateMachineDefinition as AslDefinition, StateMachine } from 'aws-local-stepfunctions';
 import type { ExtractedStateMachine } from '../infra/extractStateMachine';
+import type { ErasureWorkflowInput } from '../lib/exports/erasure/erasureWorkflowContract';
+import type { ErasureWorkflows } from '../lib/exports/erasure/ports';
 import type { PollingWorkflows } from '../lib/exports/workflow/ports';
 import type { PollingWorkflowInput } from '../lib/exports/workflow/workflowContract';
 import type { HandlerName } from '../lib/http/routeTable';
@@ -44,12 +46,16 @@ interface Execution {
 
 const MS_PER_SECOND = 1000;
 
+/** What an execution starts from: the polling workflow's input or the erasure workflow's. */
+export type LocalWorkflowInput = PollingWorkflowInput | ErasureWorkflowInput;
+
 /**
- * The polling workflow on one machine: the definition the stack synthesizes, run by
- * aws-local-stepfunctions, its Lambda tasks mapped to the same handlers. Execution
- * names are unique as in Step Functions: starting a known name again does nothing.
+ * A workflow of the stack on one machine (the polling workflow, the erasure workflow): the
+ * definition the stack synthesizes, run by aws-local-stepfunctions, its Lambda tasks mapped to
+ * the same handlers. Execution names are unique as in Step Functions: starting a known name
+ * again does nothing.
  */
-export class LocalPollingWorkflows implements PollingWorkflows {
+export class LocalPollingWorkflows implements PollingWorkflows, ErasureWorkflows {
   readonly #machine: StateMachine;
   readonly #taskHandlers: Record<string, HandlerName>;
   readonly #waitFields: Record<string, string>;
@@ -79,7 +85,7 @@ export class LocalPollingWorkflows implements PollingWorkflows {
     );
   }
 
-  async start(executionName: string, input: PollingWorkflowInput): Promise<void> {
+  async start(executionName: string, input: LocalWorkflowInput): Promise<void> {
     if (this.#known.has(executionName)) return;
     this.#known.add(executionName);
     // Like StartExecution, starting returns at once: the execution begins on a later turn of the
@@ -116,7 +122,7 @@ export class LocalPollingWorkflows implements PollingWorkflows {
     });
   }
 
-  #run(input: PollingWorkflowInput) {
+  #run(input: LocalWorkflowInput) {
     // Read by the runner when it reaches each Wait: a task's output (the create task's learned
     // first wait) updates it, as the deployed Wait reads the state's input at that moment.
     const waits = this.#scaledWaits(input);

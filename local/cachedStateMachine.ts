@@ -30,8 +30,15 @@ export interface CachedStateMachineOptions {
   onSynthesize?: (reason: string) => void;
 }
 
-export interface LoadedStateMachine {
+/** The stack's state machines, as the cache keeps them. */
+export interface SynthesizedStateMachines {
+  /** The polling workflow. */
   stateMachine: ExtractedStateMachine;
+  /** The erasure workflow. */
+  erasureStateMachine: ExtractedStateMachine;
+}
+
+export interface LoadedStateMachine extends SynthesizedStateMachines {
   fromCache: boolean;
   /** How long the synthesis took, when there was one. */
   synthesisMs?: number;
@@ -46,7 +53,7 @@ export interface SynthesisInputs {
 }
 
 /**
- * The polling state machine exactly as the stack synthesizes it for this stack config.
+ * The polling and erasure state machines exactly as the stack synthesizes them for this stack config.
  * Synthesis takes seconds, so the result is kept under a key made of the config and the
  * contents of everything the stack is built from (infra/*.ts, lib/, cdk.json and the
  * lockfile): any change there synthesizes again. A cache that cannot be written is skipped.
@@ -59,16 +66,20 @@ export async function loadStateMachine(
   const inputs = synthesisInputs(rawStackConfig, options.projectRoot);
   const cacheFile = join(cacheDir, `${cacheKeyOf(inputs)}.json`);
   const cached = readCached(cacheFile);
-  if (cached !== undefined) return { stateMachine: cached, fromCache: true };
+  if (cached !== undefined) return { ...cached, fromCache: true };
 
   options.onSynthesize?.(synthesisReason(readLastSynthesis(cacheDir), inputs));
   const startedMs = performance.now();
   // Loaded only on a miss: the CDK alone takes seconds to import.
   const { synthesizeStackTemplate } = await import('../infra/synthesizeStackTemplate');
-  const stateMachine = stateMachineDefinitionFromTemplate(synthesizeStackTemplate(rawStackConfig ?? {}));
+  const template = synthesizeStackTemplate(rawStackConfig ?? {});
+  const machines: SynthesizedStateMachines = {
+    stateMachine: stateMachineDefinitionFromTemplate(template),
+    erasureStateMachine: stateMachineDefinitionFromTemplate(template, { workflow: 'erasure' }),
+  };
   const synthesisMs = performance.now() - startedMs;
-  writeCached(cacheDir, cacheFile, stateMachine, inputs);
-  return { stateMachine, fromCache: false, synthesisMs };
+  writeCached(cacheDir, cacheFile, machines, inputs);
+  return { ...machines, fromCache: false, synthesisMs };
 }
 
 /** Changes whenever the config or a source the stack is synthesized from changes. */
@@ -136,10 +147,13 @@ function stackSourceFiles(projectRoot: string): string[] {
   return [...infraFiles, ...libFiles, ...projectFiles].sort();
 }
 
-function readCached(cacheFile: string): ExtractedStateMachine | undefined {
+function readCached(cacheFile: string): SynthesizedStateMachines | undefined {
   try {
-    const value = JSON.parse(readFileSync(cacheFile, 'utf8')) as ExtractedStateMachine;
-    return typeof value.definition?.StartAt === 'string' ? value : undefined;
+    const value = JSON.parse(readFileSync(cacheFile, 'utf8')) as Partial<SynthesizedStateMachines>;
+    return typeof value.stateMachine?.definition?.StartAt === 'string' &&
+      typeof value.erasureStateMachine?.definition?.StartAt === 'string'
+      ? (value as SynthesizedStateMachines)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -157,12 +171,12 @@ function readLastSynthesis(cacheDir: string): SynthesisInputs | undefined {
 function writeCached(
   cacheDir: string,
   cacheFile: string,
-  stateMachine: ExtractedStateMachine,
+  machines: SynthesizedStateMachines,
   inputs: SynthesisInputs,
 ): void {
   try {
     mkdirSync(cacheDir, { recursive: true });
-    writeAtomically(cacheFile, JSON.stringify(stateMachine));
+    writeAtomically(cacheFile, JSON.stringify(machines));
     writeAtomically(join(cacheDir, LAST_SYNTHESIS_FILE), JSON.stringify(inputs));
     pruneStateMachineCache(cacheDir);
   } catch {

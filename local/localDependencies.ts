@@ -5,9 +5,11 @@ import { functionEnvironment } from '../infra/functionEnvironment';
 import { PATH_TABLE_PARTITIONS } from '../lib/archive/pathTablePartitions';
 import type { Config } from '../lib/config';
 import type { ExportDependencies } from '../lib/exports/ExportDependencies';
+import type { ErasureWorkflows } from '../lib/exports/erasure/ports';
 import type { ExportSettings } from '../lib/exports/record/ExportSettings';
 import type { ExportMetrics } from '../lib/exports/record/ports';
 import type { PollingWorkflows } from '../lib/exports/workflow/ports';
+import { archiveUserEraserFactory } from '../lib/runtime/adapterFactories/archiveUserEraserFactory';
 import {
   dynamoDbArchiveRecordsFactory,
   dynamoDbBackfillStoreFactory,
@@ -25,6 +27,7 @@ import { buildDependencies } from '../lib/runtime/buildDependencies';
 import type { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
 import type { Setting } from '../lib/settings/Setting';
 import { SETTINGS } from '../lib/settings/settingsTable';
+import { DuckDbUserRowsQuery } from './DuckDbUserRowsQuery';
 import type { LocalExportEvents } from './LocalExportEvents';
 import type { LocalArchiving } from './localHandlers';
 import type { LocalRuntimeSettings } from './localRuntimeSettings';
@@ -52,6 +55,8 @@ export interface LocalDependencyParts {
   documentClient: DynamoDBDocumentClient;
   credentials: FileCredentialsProvider;
   workflows: PollingWorkflows;
+  /** The erasure workflow, run from the same synthesized definition. */
+  erasureWorkflows: ErasureWorkflows;
   events: LocalExportEvents;
   metrics: ExportMetrics;
   logger: Logger;
@@ -111,10 +116,17 @@ export function localDependencies(parts: LocalDependencyParts): {
       // DuckDB (`openweb-exports query`) reads the partitions from the keys: nothing to register.
       partitions: () => PATH_TABLE_PARTITIONS,
       archiveEvents: () => events,
+      erasureWorkflows: () => parts.erasureWorkflows,
+      erasureEvents: () => events,
+      eraser: archiveUserEraserFactory,
     },
     options,
   );
-  return { deps, archiving: { archive: deps, files: deps, erasure: deps } };
+  // An erasure asks the table at its end where the archive writes one: DuckDB over the files.
+  const erasureRun = config.archive.writeTable
+    ? { ...deps, userRows: new DuckDbUserRowsQuery({ bucketDirectory: archiveStorage.bucketDirectory }) }
+    : deps;
+  return { deps, archiving: { archive: deps, files: deps, erasure: deps, erasureRun } };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 import type { ArchivedFilesDependencies } from '../lib/archive/archivedFiles';
 import type { ArchiveDependencies } from '../lib/archive/archiveExport';
 import type { ExportDependencies } from '../lib/exports/ExportDependencies';
+import type { ErasureDependencies } from '../lib/exports/erasure/runErasure';
 import type { HandlerName } from '../lib/http/routeTable';
 import type { ExportHandler } from '../lib/runtime/createHandler';
 import type { HandlerRuntime } from '../lib/runtime/HandlerRuntime';
@@ -22,6 +23,8 @@ export interface LocalArchiving {
   files: ArchivedFilesDependencies;
   /** The erasure routes' (the records and the suppression list, on the same table). */
   erasure?: ErasureApiDependencies;
+  /** The erasure workflow task's (the records, the eraser on the S3 stand-in, the announcements). */
+  erasureRun?: ErasureDependencies;
 }
 
 type HandlerRuntimes = { [K in HandlerDependencyKind]: HandlerRuntime<HandlerDependencies[K]> };
@@ -53,6 +56,7 @@ export function localHandlers(
     archive: { ...runtime, dependencies: () => archiving?.archive },
     files: { ...runtime, dependencies: () => files },
     erasure: { ...runtime, dependencies: () => erasureDependencies(archiving) },
+    erasureRun: { ...runtime, dependencies: () => erasureRunDependencies(archiving) },
   };
   return Object.fromEntries([...MAKERS].map(([name, make]) => [name, make(runtimes)])) as LocalHandlers;
 }
@@ -61,6 +65,11 @@ export function localHandlers(
 function erasureDependencies(archiving: LocalArchiving | undefined): ErasureApiDependencies {
   if (archiving?.erasure === undefined) throw new LocalArchiveOffError();
   return archiving.erasure;
+}
+
+function erasureRunDependencies(archiving: LocalArchiving | undefined): ErasureDependencies {
+  if (archiving?.erasureRun === undefined) throw new LocalArchiveOffError();
+  return archiving.erasureRun;
 }
 
 /** Invokes a handler as Lambda would: the event and a fresh context. */
@@ -89,6 +98,10 @@ async function loadMaker(source: HandlerSource): Promise<LocalHandlerMaker> {
     case 'erasure': {
       const make = await source.load();
       return (runtimes) => make(runtimes.erasure);
+    }
+    case 'erasureRun': {
+      const make = await source.load();
+      return (runtimes) => make(runtimes.erasureRun);
     }
   }
 }

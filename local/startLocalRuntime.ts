@@ -3,27 +3,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ArchiveUserEraser } from '../lib/archive/ArchiveUserEraser';
 import { loadConfig } from '../lib/config';
+import type { ErasureWorkflows } from '../lib/exports/erasure/ports';
 import type { ReconcileSummary } from '../lib/exports/reconciler/reconcileExports';
 import type { PollingWorkflows } from '../lib/exports/workflow/ports';
 import { type HandlerName, ROUTES } from '../lib/http/routeTable';
 import { createLogger } from '../lib/observability/createLogger';
 import { handlerRuntimeFor } from '../lib/runtime/HandlerRuntime';
-import { S3ArchiveObjects } from '../lib/s3/S3ArchiveObjects';
-import { S3ArchiveWriter } from '../lib/s3/S3ArchiveWriter';
 import { FileCredentialsProvider } from '../lib/secrets/FileCredentialsProvider';
-import { DynamoDbArchiveRecords } from '../lib/store/DynamoDbArchiveRecords';
 import { OPENAPI_DOCUMENT_FILE } from '../openapi/documentFile';
 import { loadStateMachine } from './cachedStateMachine';
 import { type Closer, closeInReverse } from './closers';
-import { DuckDbUserRowsQuery } from './DuckDbUserRowsQuery';
 import { LocalRuntimeInUseError, LocalRuntimeStoppingError } from './errors';
 import { ForegroundActivity } from './ForegroundActivity';
 import { startLocalHttpApi } from './http/LocalHttpApi';
 import { InMemoryExportMetrics } from './InMemoryExportMetrics';
 import { isAddressInUse } from './instanceGuard';
-import { erasureAcceptedBy, LocalErasures } from './LocalErasures';
 import { LocalExportEvents } from './LocalExportEvents';
 import { LocalInvocations } from './LocalInvocations';
 import { LocalPollingWorkflows, type WorkflowHistoryEvent } from './LocalPollingWorkflows';
@@ -33,10 +28,11 @@ import { localOnlyRoutes } from './localOnlyRoutes';
 import { apiPortInUse, claimPortsAndDataDir, simulatorPortInUse } from './localPorts';
 import type { LocalRuntimeSettings } from './localRuntimeSettings';
 import { spotKeys, spotsWithCredentials, warnAboutScheduledSpotsWithoutCredentials } from './localSpots';
-import { LOCAL_TABLE_NAME, openArchive, openTable } from './localStores';
+import { openArchive, openTable } from './localStores';
 import { startOpenWebSimulator } from './openweb-simulator/index';
 import { LOCAL_PROJECT_ROOT } from './projectRoot';
 import { resumeActiveExports } from './resumeActiveExports';
+import { resumeRunningErasures } from './resumeRunningErasures';
 import { describeError, reportResume, reportScheduleRun } from './runtimeReports';
 import { LocalSchedules, type ScheduleView } from './schedules/LocalSchedules';
 import { localScheduleDefinitions } from './schedules/localScheduleDefinitions';
@@ -112,11 +108,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   try {
     // Before anything slow or anything that touches the data folder: a second `npm start` stops here.
     await claimPortsAndDataDir(settings, closers);
-    const { stateMachine, fromCache, synthesisMs } = await loadStateMachine(settings.rawStackConfig, {
-      projectRoot,
-      onSynthesize: (reason) =>
-        say(`Synthesizing the stack for its state machine definition, because ${reason}…`),
-    });
+    const { stateMachine, erasureStateMachine, fromCache, synthesisMs } = await loadStateMachine(
+      settings.rawStackConfig,
+      {
+        projectRoot,
+        onSynthesize: (reason) =>
+          say(`Synthesizing the stack for its state machine definition, because ${reason}…`),
+      },
+    );
     if (synthesisMs !== undefined) {
       say(
         `Synthesized in ${(synthesisMs / MS_PER_SECOND).toFixed(1)} s; later starts reuse it until the stack configuration, infra/ or lib/ change.`,
@@ -195,57 +194,35 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       stop: (name) => workflows.stop(name),
       isRunning: (name) => workflows.isRunning(name),
     };
+    // Erasures run on the erasure workflow's own definition, as synthesized, like exports on theirs.
+    const erasureWorkflows = new LocalPollingWorkflows({
+      stateMachine: erasureStateMachine,
+      invoke,
+      timeScale: settings.timeScale,
+      beforeWork: () => foreground.whenIdle(),
+      onExecutionEnd: (name, outcome, error) => {
+        if (outcome === 'failed') say(`erasure workflow ${name} failed: ${describeError(error)}`);
+      },
+      ...(observers.workflowHistoryEvent !== undefined && { onHistoryEvent: observers.workflowHistoryEvent }),
+    });
+    // Once stopping, no erasure starts: it stays RUNNING and is taken up at the next start.
+    const guardedErasureWorkflows: ErasureWorkflows = {
+      start: (name, input) =>
+        stopping ? Promise.reject(new LocalRuntimeStoppingError()) : erasureWorkflows.start(name, input),
+    };
     const { deps, archiving } = localDependencies({
       config,
       timeScale: settings.timeScale,
       documentClient,
       credentials,
       workflows: guardedWorkflows,
+      erasureWorkflows: guardedErasureWorkflows,
       events,
       metrics,
       logger,
       archiveStorage,
     });
     invocations.handlers = localHandlers(handlerRuntimeFor(deps, { logger }), archiving);
-    // An erasure accepted over the API runs in the background to its end, as the deployment's would.
-    const erasures =
-      archiveStorage === undefined || archiving?.erasure === undefined
-        ? undefined
-        : new LocalErasures({
-            deps: {
-              erasures: archiving.erasure.erasures,
-              store: deps.store,
-              eraser: new ArchiveUserEraser({
-                objects: new S3ArchiveObjects({
-                  client: archiveStorage.client,
-                  bucketName: archiveStorage.bucketName,
-                }),
-                writer: new S3ArchiveWriter({
-                  client: archiveStorage.client,
-                  bucketName: archiveStorage.bucketName,
-                }),
-                revisions: new DynamoDbArchiveRecords({
-                  client: documentClient,
-                  tableName: LOCAL_TABLE_NAME,
-                }),
-              }),
-              // The table is asked at the end where the archive writes one.
-              ...(config.archive.writeTable && {
-                userRows: new DuckDbUserRowsQuery({ bucketDirectory: archiveStorage.bucketDirectory }),
-              }),
-              erasureEvents: { publishErasureCompleted: async () => {} },
-              now: Date.now,
-            },
-            track: (work) => invocations.track(work),
-            say,
-            stopping: () => stopping,
-          });
-    const apiInvoke = async (handler: HandlerName, event: unknown): Promise<unknown> => {
-      const result = await invoke(handler, event);
-      const accepted = erasureAcceptedBy(event, result);
-      if (accepted !== undefined) erasures?.start(accepted.spotId, accepted.erasureId);
-      return result;
-    };
 
     const schedules = new LocalSchedules({
       definitions: localScheduleDefinitions(settings.stackConfig, settings.timeScale),
@@ -256,7 +233,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const api = await startLocalHttpApi({
       port: settings.apiPort,
       routes: ROUTES,
-      invoke: apiInvoke,
+      invoke,
       activity: foreground,
       localRoutes: localOnlyRoutes({
         schedules,
@@ -292,9 +269,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       ),
     );
 
-    if (erasures !== undefined)
+    // An erasure a stopped or dead runtime left RUNNING goes on where it was.
+    const erasureStore = archiving?.erasure?.erasures;
+    if (erasureStore !== undefined)
       void invocations.track(
-        erasures.resume().then(
+        resumeRunningErasures(erasureStore, guardedErasureWorkflows).then(
           (count) => {
             if (count > 0) say(`resuming ${count} erasure(s)`);
           },
@@ -309,6 +288,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         api.stopAccepting();
         await schedules.stop();
         await workflows.stopAll();
+        await erasureWorkflows.stopAll();
         await invocations.settle(STOP_INVOCATIONS_GRACE_MS);
         await closeInReverse(closers);
       })();

@@ -3,6 +3,8 @@ import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventb
 import type { ArchiveEvents } from '../archive/ports';
 import type { CoverageWindow } from '../exports/coverage/CoverageLedger';
 import type { CoverageFreshnessChange, ExportEvents } from '../exports/coverage/ports';
+import { type ErasureRecord, rowsRemovedBy } from '../exports/erasure/ErasureRecord';
+import type { ErasureEvents } from '../exports/erasure/ports';
 import { type ArchivedFile, archiveFileCount } from '../exports/record/ExportArchive';
 import type { ExportRecord } from '../exports/record/ExportRecord';
 import { itemsWithin } from '../exports/record/ExportRecord';
@@ -25,6 +27,8 @@ export const ExportEventDetailType = {
   COVERAGE_STALE: 'Coverage Stale',
   /** A stale spot caught up with its freshness target again. */
   COVERAGE_FRESH: 'Coverage Fresh',
+  /** A user is erased from every archived file of a spot, and the check at the end found none of their rows. */
+  ERASURE_COMPLETED: 'Erasure Completed',
 } as const;
 
 export type ExportEventDetailType = (typeof ExportEventDetailType)[keyof typeof ExportEventDetailType];
@@ -93,7 +97,7 @@ const DETAIL_TYPES: Partial<Record<ExportStatus, ExportEventDetailType>> = {
 };
 
 /** Announces terminal exports on EventBridge, so consumers react without polling. */
-export class EventBridgeExportEvents implements ExportEvents, ArchiveEvents {
+export class EventBridgeExportEvents implements ExportEvents, ArchiveEvents, ErasureEvents {
   readonly #client: EventBridgeClient;
   readonly #eventBusName: string;
   readonly #archiveBucketName: string | undefined;
@@ -134,6 +138,14 @@ export class EventBridgeExportEvents implements ExportEvents, ArchiveEvents {
       { exportId: change.spotId },
       change.stale ? ExportEventDetailType.COVERAGE_STALE : ExportEventDetailType.COVERAGE_FRESH,
       change,
+    );
+  }
+
+  async publishErasureCompleted(record: ErasureRecord): Promise<void> {
+    await this.#put(
+      { exportId: record.erasureId },
+      ExportEventDetailType.ERASURE_COMPLETED,
+      erasureCompletedDetail(record),
     );
   }
 
@@ -195,6 +207,33 @@ export function coverageGapDetail(window: CoverageWindow): CoverageGapDetail {
     attempts: window.attempts,
     exportIds: window.exportIds,
     source: window.source,
+  };
+}
+
+/**
+ * The `detail` of `Erasure Completed`: what was done, never who. The user id is left out (the
+ * erasure id is a hash of the spot and the user, and the record behind the API keeps the id for
+ * whoever may read it); no row, name or file content either.
+ */
+export interface ErasureCompletedDetail {
+  spotId: string;
+  erasureId: string;
+  /** Archived CSV files read. */
+  filesRead: number;
+  /** Files rewritten without the user (each with its Parquet copy, when the archive writes the table). */
+  filesRewritten: number;
+  rowsRemoved: number;
+  completedAt?: string;
+}
+
+export function erasureCompletedDetail(record: ErasureRecord): ErasureCompletedDetail {
+  return {
+    spotId: record.spotId,
+    erasureId: record.erasureId,
+    filesRead: record.filesRead,
+    filesRewritten: record.files.length,
+    rowsRemoved: rowsRemovedBy(record),
+    ...(record.completedAt !== undefined && { completedAt: record.completedAt }),
   };
 }
 

@@ -27,6 +27,8 @@ export const HandlerNames = {
   ERASURES: 'erasures',
   /** `GET /spots`: the fleet at a glance. */
   SPOTS: 'spots',
+  /** The erasure workflow's task: one slice of an erasure (no route). */
+  ERASURE_TASK: 'erasure-task',
 } as const;
 
 export type HandlerName = (typeof HandlerNames)[keyof typeof HandlerNames];

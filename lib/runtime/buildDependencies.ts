@@ -11,7 +11,14 @@ import type {
 import type { TablePartitionRepair } from '../archive/TablePartitionRepair';
 import { type Config, ConfigError } from '../config';
 import type { ExportDependencies } from '../exports/ExportDependencies';
-import type { ErasureStore, SuppressionList } from '../exports/erasure/ports';
+import type {
+  ArchivedUserEraser,
+  ErasureEvents,
+  ErasureStore,
+  ErasureWorkflows,
+  SuppressionList,
+  UserRowsQuery,
+} from '../exports/erasure/ports';
 import type { FreshnessMarks } from '../exports/fleet/ports';
 import type { ExportSettings } from '../exports/record/ExportSettings';
 import type { ExportMetrics } from '../exports/record/ports';
@@ -39,6 +46,14 @@ export interface Dependencies extends ExportDependencies {
   erasures: ErasureStore;
   /** The spots' erased users, left out of every archive. */
   suppressions: SuppressionList;
+  /** The erasure workflow's executions. */
+  erasureWorkflows: ErasureWorkflows;
+  /** Where an erasure's end is announced. */
+  erasureEvents: ErasureEvents;
+  /** The archive's side of an erasure: rewrites and checks the archived files. */
+  eraser: ArchivedUserEraser;
+  /** The table asked at an erasure's end (DuckDB locally, Athena in AWS). */
+  userRows: UserRowsQuery;
   /** The fetch of the upstream client and of archive downloads; the global one unless given. */
   fetch?: typeof fetch;
 }

@@ -198,6 +198,9 @@ export const SETTING_DESCRIPTIONS: { readonly [N in SettingName]: SettingDescrip
   stateMachineArn: {
     description: 'The polling workflow.',
   },
+  erasureStateMachineArn: {
+    description: 'The erasure workflow, which rewrites the archive without an erased user.',
+  },
   eventBusName: {
     description: 'Where finished and archived exports are announced.',
   },

@@ -538,6 +538,17 @@ export const SETTINGS = {
       message: 'must be a Step Functions state machine ARN',
     },
   },
+  erasureStateMachineArn: {
+    env: 'ERASURE_STATE_MACHINE_ARN',
+    config: 'resources.erasureStateMachineArn',
+    scope: 'resource',
+    readBy: 'lifecycle',
+    kind: {
+      type: 'text',
+      pattern: /^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:stateMachine:[A-Za-z0-9_-]{1,80}$/,
+      message: 'must be a Step Functions state machine ARN',
+    },
+  },
   eventBusName: {
     env: 'EVENT_BUS_NAME',
     config: 'resources.eventBusName',

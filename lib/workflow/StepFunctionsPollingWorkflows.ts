@@ -4,6 +4,8 @@ import {
   StartExecutionCommand,
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
+import type { ErasureWorkflowInput } from '../exports/erasure/erasureWorkflowContract';
+import type { ErasureWorkflows } from '../exports/erasure/ports';
 import type { PollingWorkflows } from '../exports/workflow/ports';
 import type { PollingWorkflowInput } from '../exports/workflow/workflowContract';
 
@@ -18,11 +20,11 @@ const STATE_MACHINE_ARN = /^(arn:[^:]+:states:[^:]+:[^:]+):stateMachine:([^:]+)$
 export const WORKFLOW_STOP_ERROR = 'ExportAborted';
 
 /**
- * The polling workflow on Step Functions. The execution name is the key: starting an
+ * A workflow on Step Functions (the polling workflow, the erasure workflow). The execution name is the key: starting an
  * existing one is success (a retried start must not launch a second), and stopping or
  * asking about one that is gone is not an error.
  */
-export class StepFunctionsPollingWorkflows implements PollingWorkflows {
+export class StepFunctionsPollingWorkflows implements PollingWorkflows, ErasureWorkflows {
   readonly #client: SFNClient;
   readonly #stateMachineArn: string;
   readonly #executionArnPrefix: string;
@@ -39,7 +41,7 @@ export class StepFunctionsPollingWorkflows implements PollingWorkflows {
     return `${this.#executionArnPrefix}${executionName}`;
   }
 
-  async start(executionName: string, input: PollingWorkflowInput): Promise<void> {
+  async start(executionName: string, input: PollingWorkflowInput | ErasureWorkflowInput): Promise<void> {
     try {
       await this.#client.send(
         new StartExecutionCommand({

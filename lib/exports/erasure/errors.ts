@@ -1,4 +1,4 @@
-import { ServiceError } from '../../errors/ClassifiedError';
+import { type LogLevel, ServiceError } from '../../errors/ClassifiedError';
 import { type Problem, ProblemType } from '../../errors/problems';
 import type { ErasureRecord } from './ErasureRecord';
 
@@ -57,5 +57,22 @@ export class InvalidUserIdError extends ServiceError {
         { field: 'body.userId', message: 'must be 1 to 128 letters, digits or _ . : @ + - characters' },
       ],
     };
+  }
+}
+
+/** What the erasure task throws for passing trouble (storage or table unavailable): the workflow retries it with backoff. */
+export const ERASURE_RETRY_ERROR_NAME = 'ErasureRetry';
+
+/** A slice met passing trouble; the workflow's Retry runs it again where it was. */
+export class ErasureRetryableError extends ServiceError {
+  override name = ERASURE_RETRY_ERROR_NAME;
+
+  constructor(erasureId: string, options?: ErrorOptions) {
+    super(`Erasure ${erasureId} met passing trouble and is tried again`, options);
+  }
+
+  // The workflow retries it: worth seeing, not an alarm.
+  override get logLevel(): LogLevel {
+    return 'warn';
   }
 }

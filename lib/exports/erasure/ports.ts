@@ -1,5 +1,6 @@
 import type { ExportRecord } from '../record/ExportRecord';
 import type { ErasedFile, ErasureRecord, NewErasureRecord } from './ErasureRecord';
+import type { ErasureWorkflowInput } from './erasureWorkflowContract';
 
 export interface ErasurePage {
   items: ErasureRecord[];
@@ -70,4 +71,10 @@ export interface UserRowsQuery {
 /** Where an erasure's end is announced (`Erasure Completed` on the export bus). */
 export interface ErasureEvents {
   publishErasureCompleted(record: ErasureRecord): Promise<void>;
+}
+
+/** The erasure workflow's executions: Step Functions in AWS, the same definition run locally. */
+export interface ErasureWorkflows {
+  /** Idempotent per execution name: starting a known one again is not an error. */
+  start(executionName: string, input: ErasureWorkflowInput): Promise<void>;
 }

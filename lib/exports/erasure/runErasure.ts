@@ -88,7 +88,8 @@ export async function runErasure(
   for (const exported of exports.archived) {
     if (record.exportsDone.includes(exported.exportId)) continue;
     // At least one export per slice, so every slice moves the erasure on.
-    if (erasedInSlice > 0 && sliceEnded(command.slice, erasedInSlice, deps.now())) return { outcome: 'more', record };
+    if (erasedInSlice > 0 && sliceEnded(command.slice, erasedInSlice, deps.now()))
+      return { outcome: 'more', record };
     erasedInSlice++;
     const known = record.files.filter((file) => file.exportId === exported.exportId);
     const result = await deps.eraser.eraseFromExport(exported, record.userId, known, async (rewritten) => {

@@ -23,3 +23,10 @@ export const eventBridgeArchiveEventsFactory: AdapterFactory<'archiveEvents'> = 
       archiveBucketName: context.config.archive.bucketName,
     }),
   });
+
+/** Completed erasures announced on the export bus. */
+export const eventBridgeErasureEventsFactory: AdapterFactory<'erasureEvents'> = (context) =>
+  new EventBridgeExportEvents({
+    client: eventBridgeClient(context),
+    eventBusName: context.config.resources.eventBusName,
+  });

@@ -10,3 +10,13 @@ export const stepFunctionsWorkflowsFactory: AdapterFactory<'workflows'> = ({ con
     client: clients.stepFunctions ?? new SFNClient({ requestHandler: AWS_REQUEST_HANDLER }),
     stateMachineArn: requiredResource(config.resources.stateMachineArn, 'STATE_MACHINE_ARN'),
   });
+
+/** The erasure workflow's executions in Step Functions. */
+export const stepFunctionsErasureWorkflowsFactory: AdapterFactory<'erasureWorkflows'> = ({
+  config,
+  clients,
+}) =>
+  new StepFunctionsPollingWorkflows({
+    client: clients.stepFunctions ?? new SFNClient({ requestHandler: AWS_REQUEST_HANDLER }),
+    stateMachineArn: requiredResource(config.resources.erasureStateMachineArn, 'ERASURE_STATE_MACHINE_ARN'),
+  });

@@ -30,6 +30,7 @@ import { type ExportHarness, startExportHarness } from '../../support/exportHarn
 import { archiveWriterParquet, exportRows } from '../../support/lakeFixtures';
 import { startAndCreate } from '../../support/startAndCreate';
 import { createTestIo } from '../../unit/cli/support/testIo';
+import { RecordingErasureWorkflows } from '../../unit/lib/exports/erasure/fakeErasures';
 
 const SPOT = 'sp_demo';
 const DAY: ExportRequest = {
@@ -75,12 +76,15 @@ describe('erasing a user from every archived file and version of a spot', () => 
 
   function erasureDeps(): ErasureDependencies & {
     suppressions: DynamoDbSuppressionList;
+    erasureWorkflows: RecordingErasureWorkflows;
     published: string[];
   } {
     const published: string[] = [];
     return {
       erasures: new DynamoDbErasureStore({ client: h.table.documentClient, tableName: h.table.tableName }),
       suppressions: suppressions(),
+      // This test runs each erasure itself, as the workflow's task would.
+      erasureWorkflows: new RecordingErasureWorkflows(),
       store: h.store,
       eraser: new ArchiveUserEraser({
         objects: objects(),

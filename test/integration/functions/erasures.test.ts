@@ -10,6 +10,7 @@ import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';
 import { apiEvent, lambdaContext, parseResponse, silentLogger } from '../../support/apiGatewayEvents';
 import { type DynaliteTable, startDynaliteTable } from '../../support/dynalite';
 import { OpenApiResponseValidator } from '../../support/openApiResponses';
+import { RecordingErasureWorkflows } from '../../unit/lib/exports/erasure/fakeErasures';
 
 const SPOT = 'sp_demo';
 const OTHER_SPOT = 'sp_other';
@@ -47,8 +48,10 @@ describe('erasures handler', () => {
   let table: DynaliteTable;
   let erasures: DynamoDbErasureStore;
   let suppressions: DynamoDbSuppressionList;
+  let erasureWorkflows: RecordingErasureWorkflows;
 
   beforeEach(async () => {
+    erasureWorkflows = new RecordingErasureWorkflows();
     table = await startDynaliteTable();
     erasures = new DynamoDbErasureStore({ client: table.documentClient, tableName: table.tableName });
     suppressions = new DynamoDbSuppressionList({ client: table.documentClient, tableName: table.tableName });
@@ -61,7 +64,7 @@ describe('erasures handler', () => {
   function handler(options: { spotClaim?: string } = {}) {
     return makeErasuresHandler(
       handlerRuntimeFor(
-        { erasures, suppressions, metrics: new InMemoryExportMetrics(), now: () => NOW_MS },
+        { erasures, suppressions, erasureWorkflows, metrics: new InMemoryExportMetrics(), now: () => NOW_MS },
         { logger: silentLogger(), ...options },
       ),
     );
@@ -103,6 +106,22 @@ describe('erasures handler', () => {
     expect(again.body.erasureId).toBe(erasureId);
     expect(await suppressions.suppressedUsers(SPOT)).toEqual([USER]);
     expect((await erasures.listForSpot(SPOT, { limit: 10 })).items).toHaveLength(1);
+    // Its workflow started once, named for the erasure.
+    expect(erasureWorkflows.started).toEqual([
+      { executionName: erasureId, input: { spotId: SPOT, erasureId, runId: erasureId, passes: 0 } },
+    ]);
+  });
+
+  it('answers 202 when the workflow cannot be started: the erasure is recorded for the reconciler to start', async () => {
+    // Prepare
+    erasureWorkflows.refuse = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+
+    // Act
+    const response = await call(requests.request(SPOT, { userId: USER }));
+
+    // Assess
+    expect(response.statusCode).toBe(202);
+    expect(await erasures.get(SPOT, erasureIdOf(SPOT, USER))).toMatchObject({ status: 'RUNNING' });
   });
 
   it('reads an erasure back with its files, rows removed and verification, and lists the spot’s erasures', async () => {

@@ -4,6 +4,7 @@ import {
   HANDLER_METADATA_KEY,
   PLACEHOLDER_ACCOUNT_ID,
   stateMachineDefinitionFromTemplate,
+  WORKFLOW_METADATA_KEY,
 } from '../../../infra/extractStateMachine';
 
 function templateWith(resources: CloudFormationTemplate['Resources']): CloudFormationTemplate {
@@ -88,9 +89,29 @@ describe('stateMachineDefinitionFromTemplate', () => {
     const named = stateMachineDefinitionFromTemplate(template, 'Second');
 
     // Assess
-    expect(extractAny).toThrow('Expected one state machine in the template, found 2');
+    expect(extractAny).toThrow('Expected one state machine of the polling workflow in the template, found 2');
     expect(named.logicalId).toBe('Second');
     expect(() => stateMachineDefinitionFromTemplate(templateWith({}))).toThrow('found 0');
+  });
+
+  it('picks a workflow by the metadata its state machine carries, the polling one by default', () => {
+    // Prepare
+    const machine = {
+      Type: 'AWS::StepFunctions::StateMachine',
+      Properties: { DefinitionString: '{"StartAt":"Done","States":{"Done":{"Type":"Succeed"}}}' },
+    };
+    const template = templateWith({
+      Polling: { ...machine, Metadata: { [WORKFLOW_METADATA_KEY]: 'polling' } },
+      Erasure: { ...machine, Metadata: { [WORKFLOW_METADATA_KEY]: 'erasure' } },
+    });
+
+    // Act
+    const polling = stateMachineDefinitionFromTemplate(template);
+    const erasure = stateMachineDefinitionFromTemplate(template, { workflow: 'erasure' });
+
+    // Assess
+    expect(polling.logicalId).toBe('Polling');
+    expect(erasure.logicalId).toBe('Erasure');
   });
 
   it('refuses an intrinsic function it cannot resolve instead of producing a broken definition', () => {

@@ -362,6 +362,8 @@ export class FaultScenario {
     const erasure = {
       erasures: new DynamoDbErasureStore({ client: documentClient, tableName }),
       suppressions,
+      // The suite runs each erasure itself (erasureSteps.ts): no workflow is started.
+      erasureWorkflows: { start: async () => {} },
       now: deps.now,
     };
     return { archive, files, erasure };

@@ -110,7 +110,7 @@ export async function runErasureOnce(
   scenario: FaultScenario,
   erasure: Pick<ErasureRecord, 'spotId' | 'erasureId'>,
   crash?: { atStep: number; placement: CrashPlacement },
-): Promise<'finished' | 'busy' | 'waiting' | 'crashed' | 'failed'> {
+): Promise<'finished' | 'busy' | 'waiting' | 'more' | 'crashed' | 'failed'> {
   const crasher = crash === undefined ? undefined : new IoStepCrasher(crash.atStep, crash.placement);
   const deps = erasureDependencies(scenario, crasher);
   const run = () =>

@@ -14,10 +14,14 @@ import {
 } from '../../../local/cachedStateMachine';
 import { LOCAL_PROJECT_ROOT } from '../../../local/projectRoot';
 
-const CACHED: ExtractedStateMachine = {
+const CACHED_MACHINE: ExtractedStateMachine = {
   logicalId: 'CachedStateMachine',
   definition: { StartAt: 'Done', States: { Done: { Type: 'Succeed' } } },
   taskHandlers: {},
+};
+const CACHED = {
+  stateMachine: CACHED_MACHINE,
+  erasureStateMachine: { ...CACHED_MACHINE, logicalId: 'CachedErasureStateMachine' },
 };
 
 describe('the synthesized state machine cache', () => {
@@ -83,7 +87,7 @@ describe('the synthesized state machine cache', () => {
     );
 
     // Assess
-    expect(loaded).toEqual({ stateMachine: CACHED, fromCache: true });
+    expect(loaded).toEqual({ ...CACHED, fromCache: true });
     expect(synthesized).toBe(false);
   });
 });

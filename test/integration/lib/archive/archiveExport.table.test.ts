@@ -114,6 +114,8 @@ describe("an archived export in the comment_rows table, the S3 stand-in's files 
       documentClient: h.table.documentClient,
       credentials: new FileCredentialsProvider(join(LOCAL_PROJECT_ROOT, 'local/demo-spots.json')),
       workflows: h.workflows,
+      // No erasure is asked for here.
+      erasureWorkflows: { start: async () => {} },
       events: new LocalExportEvents(),
       metrics: new InMemoryExportMetrics(),
       logger: createLogger({ logLevel: 'SILENT' }),

@@ -1,6 +1,11 @@
 import type { ErasureRecord, NewErasureRecord } from '../../../../../lib/exports/erasure/ErasureRecord';
+import type { ErasureWorkflowInput } from '../../../../../lib/exports/erasure/erasureWorkflowContract';
 import { ErasureAlreadyExistsError, ErasureChangedError } from '../../../../../lib/exports/erasure/errors';
-import type { ErasureStore, SuppressionList } from '../../../../../lib/exports/erasure/ports';
+import type {
+  ErasureStore,
+  ErasureWorkflows,
+  SuppressionList,
+} from '../../../../../lib/exports/erasure/ports';
 
 /** Erasure records in memory, with the table's version check. */
 export class InMemoryErasureStore implements ErasureStore {
@@ -47,4 +52,16 @@ export function inMemorySuppressions(log: string[]): SuppressionList & { users: 
     },
     suppressedUsers: async () => [...users],
   };
+}
+
+/** The erasure workflow's starts, recorded; a start refused when `refuse` is set. */
+export class RecordingErasureWorkflows implements ErasureWorkflows {
+  readonly started: { executionName: string; input: ErasureWorkflowInput }[] = [];
+  refuse: Error | undefined;
+
+  async start(executionName: string, input: ErasureWorkflowInput): Promise<void> {
+    if (this.refuse !== undefined) throw this.refuse;
+    if (this.started.some((start) => start.executionName === executionName)) return;
+    this.started.push({ executionName, input });
+  }
 }

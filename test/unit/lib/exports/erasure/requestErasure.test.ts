@@ -3,7 +3,7 @@ import { ErasureStatus } from '../../../../../lib/exports/erasure/ErasureRecord'
 import { InvalidUserIdError } from '../../../../../lib/exports/erasure/errors';
 import { requestErasure } from '../../../../../lib/exports/erasure/requestErasure';
 import { captureError } from '../../../../support/captureError';
-import { InMemoryErasureStore, inMemorySuppressions } from './fakeErasures';
+import { InMemoryErasureStore, inMemorySuppressions, RecordingErasureWorkflows } from './fakeErasures';
 
 const NOW = Date.parse('2026-11-01T00:00:00Z');
 
@@ -17,7 +17,8 @@ describe('requestErasure', () => {
       log.push('create');
       return create(record);
     };
-    const deps = { erasures, suppressions: inMemorySuppressions(log), now: () => NOW };
+    const erasureWorkflows = new RecordingErasureWorkflows();
+    const deps = { erasures, suppressions: inMemorySuppressions(log), erasureWorkflows, now: () => NOW };
 
     // Act
     const first = await requestErasure(deps, { spotId: 'sp_a', userId: 'u_1' });
@@ -28,6 +29,11 @@ describe('requestErasure', () => {
     expect(first).toMatchObject({ created: true, record: { status: ErasureStatus.RUNNING, userId: 'u_1' } });
     expect(second).toEqual({ created: false, record: first.record });
     expect(erasures.records.size).toBe(1);
+    // One workflow, named for the erasure, its run the execution.
+    const { erasureId } = first.record;
+    expect(erasureWorkflows.started).toEqual([
+      { executionName: erasureId, input: { spotId: 'sp_a', erasureId, runId: erasureId, passes: 0 } },
+    ]);
   });
 
   it('refuses a user id that is no upstream id before writing anything', async () => {
@@ -36,6 +42,7 @@ describe('requestErasure', () => {
     const deps = {
       erasures: new InMemoryErasureStore(),
       suppressions: inMemorySuppressions(log),
+      erasureWorkflows: new RecordingErasureWorkflows(),
       now: () => NOW,
     };
 
@@ -51,9 +58,12 @@ describe('requestErasure', () => {
   it('takes a FAILED erasure of the same user up again', async () => {
     // Prepare
     const erasures = new InMemoryErasureStore();
-    const deps = { erasures, suppressions: inMemorySuppressions([]), now: () => NOW };
+    const erasureWorkflows = new RecordingErasureWorkflows();
+    let nowMs = NOW;
+    const deps = { erasures, suppressions: inMemorySuppressions([]), erasureWorkflows, now: () => nowMs };
     const { record } = await requestErasure(deps, { spotId: 'sp_a', userId: 'u_1' });
     await erasures.save({ ...record, status: ErasureStatus.FAILED, reason: 'the check found 1 row' });
+    nowMs = NOW + 60_000;
 
     // Act
     const again = await requestErasure(deps, { spotId: 'sp_a', userId: 'u_1' });
@@ -62,5 +72,28 @@ describe('requestErasure', () => {
     expect(again.created).toBe(false);
     expect(again.record.status).toBe(ErasureStatus.RUNNING);
     expect(again.record.reason).toBeUndefined();
+    // A workflow of its own: the first execution's name is used already.
+    const resumeName = `${record.erasureId}-r${(NOW + 60_000) / 1000}`;
+    expect(erasureWorkflows.started.map((start) => start.executionName)).toEqual([
+      record.erasureId,
+      resumeName,
+    ]);
+    expect(erasureWorkflows.started[1]?.input.runId).toBe(resumeName);
+  });
+
+  it('answers a recorded erasure whose workflow could not be started, for the reconciler to start', async () => {
+    // Prepare
+    const erasures = new InMemoryErasureStore();
+    const erasureWorkflows = new RecordingErasureWorkflows();
+    erasureWorkflows.refuse = new Error('throttled');
+    const deps = { erasures, suppressions: inMemorySuppressions([]), erasureWorkflows, now: () => NOW };
+
+    // Act
+    const result = await requestErasure(deps, { spotId: 'sp_a', userId: 'u_1' });
+
+    // Assess
+    expect(result.created).toBe(true);
+    expect(result.startFailure).toBe(erasureWorkflows.refuse);
+    expect(erasures.records.size).toBe(1);
   });
 });

@@ -5,7 +5,7 @@ import { requestErasure } from '../../../../../lib/exports/erasure/requestErasur
 import { type ErasureDependencies, runErasure } from '../../../../../lib/exports/erasure/runErasure';
 import { ArchiveStatus } from '../../../../../lib/exports/record/ExportArchive';
 import type { ExportRecord } from '../../../../../lib/exports/record/ExportRecord';
-import { InMemoryErasureStore, inMemorySuppressions } from './fakeErasures';
+import { InMemoryErasureStore, inMemorySuppressions, RecordingErasureWorkflows } from './fakeErasures';
 
 const NOW = Date.parse('2026-11-01T00:00:00Z');
 const SPOT = 'sp_a';
@@ -74,7 +74,12 @@ describe('runErasure', () => {
       fakeEraser(log),
     );
     const { record } = await requestErasure(
-      { erasures, suppressions: inMemorySuppressions([]), now: () => NOW },
+      {
+        erasures,
+        suppressions: inMemorySuppressions([]),
+        erasureWorkflows: new RecordingErasureWorkflows(),
+        now: () => NOW,
+      },
       {
         spotId: SPOT,
         userId: 'u_1',
@@ -109,7 +114,12 @@ describe('runErasure', () => {
       fakeEraser(log),
     );
     const { record } = await requestErasure(
-      { erasures, suppressions: inMemorySuppressions([]), now: () => NOW },
+      {
+        erasures,
+        suppressions: inMemorySuppressions([]),
+        erasureWorkflows: new RecordingErasureWorkflows(),
+        now: () => NOW,
+      },
       { spotId: SPOT, userId: 'u_1' },
     );
     const command = { ...COMMAND, erasureId: record.erasureId, slice: { maxExports: 2 } };
@@ -136,7 +146,12 @@ describe('runErasure', () => {
     const log: string[] = [];
     const { deps, erasures } = dependencies([archived('exp_1'), archived('exp_2')], fakeEraser(log));
     const { record } = await requestErasure(
-      { erasures, suppressions: inMemorySuppressions([]), now: () => NOW },
+      {
+        erasures,
+        suppressions: inMemorySuppressions([]),
+        erasureWorkflows: new RecordingErasureWorkflows(),
+        now: () => NOW,
+      },
       { spotId: SPOT, userId: 'u_1' },
     );
 
@@ -157,7 +172,12 @@ describe('runErasure', () => {
     const log: string[] = [];
     const { deps, erasures } = dependencies([archived('exp_1'), archived('exp_2')], fakeEraser(log));
     const { record } = await requestErasure(
-      { erasures, suppressions: inMemorySuppressions([]), now: () => NOW },
+      {
+        erasures,
+        suppressions: inMemorySuppressions([]),
+        erasureWorkflows: new RecordingErasureWorkflows(),
+        now: () => NOW,
+      },
       {
         spotId: SPOT,
         userId: 'u_1',
@@ -194,7 +214,12 @@ describe('runErasure', () => {
     const request = async (erasures: InMemoryErasureStore) =>
       (
         await requestErasure(
-          { erasures, suppressions: inMemorySuppressions([]), now: () => NOW },
+          {
+            erasures,
+            suppressions: inMemorySuppressions([]),
+            erasureWorkflows: new RecordingErasureWorkflows(),
+            now: () => NOW,
+          },
           { spotId: SPOT, userId: 'u_1' },
         )
       ).record;
