@@ -1,4 +1,5 @@
-import { isClassified } from '../../errors/ClassifiedError';
+import { isTransientFailure } from '../record/failureReasons';
+import { WorkflowErrorNames } from '../workflow/workflowContract';
 import {
   ERASURE_LEASE_SECONDS,
   ERASURE_SLICE_SECONDS,
@@ -39,8 +40,11 @@ export async function runErasureTask(
     return { ...next, outcome };
   } catch (error) {
     if (error instanceof ErasureChangedError) return { ...next, outcome: 'busy' };
-    if (isClassified(error) && error.retryable)
-      throw new ErasureRetryableError(input.erasureId, { cause: error });
+    // The archive's own passing trouble carries the name the export workflow retries on.
+    const passing =
+      isTransientFailure(error) ||
+      (error instanceof Error && error.name === WorkflowErrorNames.ARCHIVE_RETRY);
+    if (passing) throw new ErasureRetryableError(input.erasureId, { cause: error });
     throw error;
   }
 }

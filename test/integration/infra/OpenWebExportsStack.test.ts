@@ -25,11 +25,11 @@ import {
 } from './templateQueries';
 
 const ALL_HANDLERS = Object.values(HandlerNames);
-/** The functions of the upstream's workflow and API; the archive and files functions read only the archive's settings. */
+/** The functions of the upstream's workflow and API; the archive, files and erasure task functions read only the archive's settings. */
+const ARCHIVE_HANDLERS = [HandlerNames.FILES, HandlerNames.ARCHIVE, HandlerNames.ERASURE_TASK] as const;
 const EXPORT_HANDLERS = ALL_HANDLERS.filter(
-  (handler) => handler !== HandlerNames.ARCHIVE && handler !== HandlerNames.FILES,
+  (handler) => !(ARCHIVE_HANDLERS as readonly string[]).includes(handler),
 );
-const ARCHIVE_HANDLERS = [HandlerNames.FILES, HandlerNames.ARCHIVE] as const;
 const COMMON_ENVIRONMENT = [
   'TABLE_NAME',
   'SECRET_NAME_PREFIX',
@@ -297,6 +297,8 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
         backfills: 20,
         erasures: 20,
         spots: 20,
+        // An erasure's slice streams the archive's files, as the archive does.
+        'erasure-task': 900,
       });
     });
 
@@ -352,6 +354,17 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       // Assess
       expect(arn).toContain(`:stateMachine:${plain.namePrefix}-ExportPolling`);
       expect(arn).not.toContain(stateMachineId as string);
+      // The erasure workflow's, only to the functions that start it.
+      for (const handler of [HandlerNames.ERASURES, HandlerNames.RECONCILE]) {
+        expect(JSON.stringify(environmentOf(plain, handler).ERASURE_STATE_MACHINE_ARN)).toContain(
+          `:stateMachine:${plain.namePrefix}-ExportErasure`,
+        );
+      }
+      for (const handler of ALL_HANDLERS.filter(
+        (name) => name !== HandlerNames.ERASURES && name !== HandlerNames.RECONCILE,
+      )) {
+        expect(Object.keys(environmentOf(plain, handler))).not.toContain('ERASURE_STATE_MACHINE_ARN');
+      }
     });
 
     it('passes the configured polling values, secret prefix and log level to the functions', () => {
@@ -466,10 +479,38 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
     });
   });
 
+  describe('erasure state machine', () => {
+    it('is a named Standard state machine logging errors to a log group of its own, with tracing, invoking the erasure task only', () => {
+      // Act
+      const machines = resourcesOfType(plain.template, 'AWS::StepFunctions::StateMachine').filter(
+        ([, candidate]) => JSON.stringify(candidate.Properties.StateMachineName).includes('-ExportErasure-'),
+      );
+
+      // Assess
+      expect(machines).toHaveLength(1);
+      const [, machine] = machines[0] as [string, TemplateResource];
+      expect(machine.Properties).toMatchObject({
+        StateMachineName: { 'Fn::Join': ['', [`${plain.namePrefix}-ExportErasure-`, expect.anything()]] },
+        StateMachineType: 'STANDARD',
+        TracingConfiguration: { Enabled: true },
+        LoggingConfiguration: { Level: 'ERROR' },
+      });
+      const [taskFunctionId] = functionOf(plain.template, HandlerNames.ERASURE_TASK);
+      const definition = JSON.stringify(machine.Properties.DefinitionString);
+      expect(definition).toContain(taskFunctionId);
+      const otherFunctions = ALL_HANDLERS.filter((handler) => handler !== HandlerNames.ERASURE_TASK).map(
+        (handler) => functionOf(plain.template, handler)[0],
+      );
+      for (const id of otherFunctions) expect(definition).not.toContain(`"${id}"`);
+    });
+  });
+
   describe('polling state machine', () => {
     it('is a named Standard state machine logging errors to a retained log group, with tracing', () => {
       // Act
-      const machines = resourcesOfType(plain.template, 'AWS::StepFunctions::StateMachine');
+      const machines = resourcesOfType(plain.template, 'AWS::StepFunctions::StateMachine').filter(
+        ([, candidate]) => JSON.stringify(candidate.Properties.StateMachineName).includes('-ExportPolling-'),
+      );
 
       // Assess
       expect(machines).toHaveLength(1);
@@ -634,6 +675,8 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       const metricNames = alarms.map((alarm) => alarm.MetricName ?? 'expression').sort();
       expect(metricNames).toEqual(
         [
+          'expression',
+          // The erasure workflow's: failed or timed-out executions.
           'expression',
           'ExecutionsTimedOut',
           'WorkflowStartsFailed',
