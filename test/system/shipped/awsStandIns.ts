@@ -284,6 +284,21 @@ export class AwsStandIns {
         `<ListBucketResult><Name>${bucket}</Name><Prefix>${prefix}</Prefix><Delimiter>${delimiter}</Delimiter><KeyCount>${common.size}</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated>${prefixes}</ListBucketResult>`,
       );
     }
+    // The versions under a prefix (an erasure's check and clean-up): one current version per object.
+    if (key === '' && method === 'GET' && query.has('versions')) {
+      record('s3:ListBucketVersions', `arn:${this.account.partition}:s3:::${bucket}`);
+      const prefix = `${bucket}/${query.get('prefix') ?? ''}`;
+      const versions = [...this.objects.keys()]
+        .filter((name) => name.startsWith(prefix) && !name.endsWith('?parts'))
+        .map(
+          (name) =>
+            `<Version><Key>${name.slice(bucket.length + 1)}</Key><VersionId>${STAND_IN_VERSION_ID}</VersionId><IsLatest>true</IsLatest></Version>`,
+        );
+      return xml(
+        200,
+        `<ListVersionsResult><Name>${bucket}</Name><IsTruncated>false</IsTruncated>${versions.join('')}</ListVersionsResult>`,
+      );
+    }
     if (key === '') {
       this.unsupported.push(`S3 bucket-level ${method} ${url.search}`);
       return xml(501, '<Error><Code>NotImplemented</Code></Error>');
@@ -338,6 +353,11 @@ export class AwsStandIns {
         `<CompleteMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><ETag>"stand-in"</ETag></CompleteMultipartUploadResult>`,
       );
     }
+    if (method === 'DELETE' && query.has('versionId')) {
+      record('s3:DeleteObjectVersion');
+      this.objects.delete(objectKey);
+      return { status: 204, headers: {}, body: '' };
+    }
     if (method === 'DELETE' && query.has('uploadId')) {
       record('s3:AbortMultipartUpload');
       this.objects.delete(`${objectKey}?parts`);
@@ -347,6 +367,9 @@ export class AwsStandIns {
     return xml(501, '<Error><Code>NotImplemented</Code></Error>');
   }
 }
+
+/** The stand-in keeps one version of each object. */
+const STAND_IN_VERSION_ID = 'v1';
 
 interface Reply {
   status: number;

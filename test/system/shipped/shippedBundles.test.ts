@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -537,6 +538,31 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
       expect(erasureRead).toMatchObject({ statusCode: 200, body: { erasureId, status: 'RUNNING' } });
       const erasures = await api(HandlerNames.ERASURES, requests.listErasures(SPOTS.completed));
       expect(erasures).toMatchObject({ statusCode: 200, body: { items: [{ erasureId }] } });
+      // Its workflow started (StartExecution on the erasure state machine); the reconciler, later,
+      // finds it not held by any run and starts another execution of it.
+      const lapsed = await reconciler.process.invoke(JSON.parse(String(reconcilerInput)));
+      if (lapsed.error !== undefined)
+        throw new Error(`reconciler: ${JSON.stringify(lapsed.error)}\n${reconciler.process.output}`);
+      expect(lapsed.result).toMatchObject({ erasuresResumed: 1, erasureResumeFailures: 0 });
+
+      // An erasure of a user the archived export holds, run by its task: every file read (GetObject),
+      // those with the user rewritten (PutObject) and named in the manifest and the record, the old
+      // versions listed (ListBucketVersions) and deleted (DeleteObjectVersion), the end announced.
+      const [userId = 'none'] = archivedUsersOf(SPOTS.completed);
+      const asked = await api(HandlerNames.ERASURES, requests.requestErasure(SPOTS.completed, userId));
+      const erasedId = String(asked.body.erasureId);
+      const task = { spotId: SPOTS.completed, erasureId: erasedId, runId: erasedId, passes: 0 };
+      expect(await succeed(HandlerNames.ERASURE_TASK, task)).toMatchObject({
+        outcome: 'finished',
+        passes: 1,
+      });
+      const erased = await api(HandlerNames.ERASURES, requests.readErasure(SPOTS.completed, erasedId));
+      expect(erased).toMatchObject({
+        statusCode: 200,
+        body: { status: 'COMPLETED', verification: { rowsFound: 0 } },
+      });
+      expect(Number(erased.body.rowsRemoved)).toBeGreaterThan(0);
+      expect(archivedUsersOf(SPOTS.completed).has(userId)).toBe(false);
 
       expect(standIns.unsupported).toEqual([]);
     },
@@ -572,6 +598,19 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
     );
   });
 });
+
+/** The user ids of the spot's archived CSV files, read from the stand-in's objects (user_id precedes any free text). */
+function archivedUsersOf(spotId: string): Set<string> {
+  const users = new Set<string>();
+  for (const [name, object] of standIns.objects) {
+    if (!name.includes(`spot=${spotId}/`) || !name.endsWith('.csv.gz')) continue;
+    const [header = '', ...rows] = gunzipSync(object.body).toString('utf8').trim().split('\n');
+    const column = header.split(',').indexOf('user_id');
+    for (const row of rows) users.add(row.split(',')[column] ?? '');
+  }
+  users.delete('');
+  return users;
+}
 
 interface FunctionCall extends ObservedCall {
   handler: HandlerName;
