@@ -183,16 +183,17 @@ export class FunctionGrants {
   }
 
   /**
-   * An erasure reads every archived file and its manifest, writes them again without the user,
+   * An erasure reads every archived CSV file and its manifest, writes them (and their Parquet files) again without the user,
    * and deletes every version of the old objects: under the archive's two prefixes only. Listing
    * versions is a bucket action, limited to those prefixes by condition.
    */
   #grantArchiveErase(fn: ExportFunction): void {
-    const objects = [this.#archiveObjects, this.#tableObjects];
+    // The CSV files and the manifests are read; the Parquet files are written again from the CSV.
+    fn.addToPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [this.#archiveObjects] }));
     fn.addToPolicy(
       new iam.PolicyStatement({
-        actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObjectVersion'],
-        resources: objects,
+        actions: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObjectVersion'],
+        resources: [this.#archiveObjects, this.#tableObjects],
       }),
     );
     fn.addToPolicy(

@@ -179,15 +179,63 @@ describe('function grants', () => {
     );
   });
 
-  it('lets erasures read and put records in the table only: no index, no bucket, no secrets, no workflows', () => {
+  it('lets erasures read and put records in the table and start the erasure workflow only: no index, no bucket, no secrets', () => {
     // Act
     const statements = statementsOfFunction(stack.template, HandlerNames.ERASURES);
 
     // Assess
     expect(actionsOf(statements)).toEqual(
-      [...FUNCTION_BASICS, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'].sort(),
+      [
+        ...FUNCTION_BASICS,
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'states:StartExecution',
+      ].sort(),
     );
     expect(resourcesGranting(statements, 'dynamodb:Query').join(' ')).not.toContain('/index/');
+    expect(
+      resourcesGranting(statements, 'states:StartExecution').map((resource) =>
+        resolveValue(JSON.parse(resource), ONE_DEPLOYMENT),
+      ),
+    ).toEqual(['arn:aws:states:eu-west-1:123456789012:stateMachine:OpenWebExports-ExportErasure-6f0b9a2e']);
+  });
+
+  it('lets erasure-task use its records, rewrite and delete object versions under the archive’s prefixes and publish, nothing more', () => {
+    // Act
+    const statements = statementsOfFunction(stack.template, HandlerNames.ERASURE_TASK);
+    const resolved = (action: string) =>
+      resourcesGranting(statements, action).map((resource) =>
+        resolveValue(JSON.parse(resource), ONE_DEPLOYMENT),
+      );
+
+    // Assess
+    expect(actionsOf(statements)).toEqual(
+      [
+        ...FUNCTION_BASICS,
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:Query',
+        'events:PutEvents',
+        's3:GetObject',
+        's3:PutObject',
+        's3:AbortMultipartUpload',
+        's3:DeleteObjectVersion',
+        's3:ListBucketVersions',
+      ].sort(),
+    );
+    expect(resolved('s3:GetObject').join(' ')).toMatch(/\/exports\/\*$/);
+    for (const action of ['s3:PutObject', 's3:DeleteObjectVersion']) {
+      expect(resolved(action).join(' '), action).toMatch(
+        /\/exports\/\*.*\/tables\/\*|\/tables\/\*.*\/exports\/\*/,
+      );
+    }
+    const listing = statements.find((statement) =>
+      actionsOf([statement]).includes('s3:ListBucketVersions'),
+    ) as { Condition?: unknown } | undefined;
+    expect(listing?.Condition).toEqual({ StringLike: { 's3:prefix': ['exports/*', 'tables/*'] } });
+    expect(actionsOf(statements).some((action) => /^(secretsmanager|states):/.test(action))).toBe(false);
   });
 
   it('lets list only read the table: no secrets, no workflows, no events, no writes', () => {
@@ -231,7 +279,9 @@ describe('function grants', () => {
     // Assess
     const resolved = (resources: string[]) =>
       resources.map((resource) => resolveValue(JSON.parse(resource), ONE_DEPLOYMENT));
-    expect(resolved(started)).toEqual([
+    // The reconciler also starts the erasure workflow, for erasures whose run lapsed.
+    expect(resolved(started).sort()).toEqual([
+      'arn:aws:states:eu-west-1:123456789012:stateMachine:OpenWebExports-ExportErasure-6f0b9a2e',
       'arn:aws:states:eu-west-1:123456789012:stateMachine:OpenWebExports-ExportPolling-6f0b9a2e',
     ]);
     expect(resolved(described)).toEqual([

@@ -69,6 +69,20 @@ const NOT_GRANTED: Record<string, string> = {
   ),
   'archive s3:PutObjectTagging':
     'lib-storage tags an upload only when given tags; the archive writer gives none',
+  'erasures states:DescribeExecution':
+    'the erasure routes only start the erasure workflow; the Step Functions adapter’s describe and stop are the export lifecycle’s',
+  'erasures states:StopExecution':
+    'the erasure routes only start the erasure workflow; the Step Functions adapter’s describe and stop are the export lifecycle’s',
+  'erasure-task dynamodb:DeleteItem':
+    'an erasure deletes no item; the export store’s deletes are the lifecycle’s',
+  'erasure-task dynamodb:Scan':
+    'the export store reads the whole table once, for records from before the archive index: the reconciler’s sweep alone',
+  'erasure-task s3:DeleteObject':
+    'the eraser deletes each old version by its VersionId, which S3 authorizes as s3:DeleteObjectVersion (granted)',
+  'erasure-task s3:ListObjectVersions':
+    'S3 authorizes ListObjectVersions as s3:ListBucketVersions (granted, under the archive’s prefixes)',
+  'erasure-task s3:PutObjectTagging':
+    'lib-storage tags an upload only when given tags; the archive writer gives none',
 };
 
 /** Grants no bundle sends, each with its reason. */
@@ -86,6 +100,12 @@ const NOT_SENT: Record<string, string> = {
     'the archive bucket’s key: S3 asks for a data key with the writer’s permission',
   'files s3:ListBucket':
     'never sent: with it S3 answers 404 rather than 403 for an archived file that is gone',
+  'erasure-task kms:GenerateDataKey':
+    'the archive bucket’s key: S3 asks for a data key with the writer’s permission',
+  'erasure-task s3:DeleteObjectVersion':
+    'sent as DeleteObject with a VersionId, which S3 authorizes as s3:DeleteObjectVersion',
+  'erasure-task s3:ListBucketVersions':
+    'sent as ListObjectVersions, which S3 authorizes as s3:ListBucketVersions',
 };
 
 const EXCEPTIONS: GrantExceptions = { notGranted: NOT_GRANTED, notSent: NOT_SENT };

@@ -41,7 +41,7 @@ const PHYSICAL_NAMES = {
   stackUuid: '5c8e1f0a-3b2d-4e6f-9a1b-0c2d3e4f5a6b',
 };
 const SETUP_TIMEOUT_MS = 180_000;
-const SCENARIO_TIMEOUT_MS = 120_000;
+const SCENARIO_TIMEOUT_MS = 240_000;
 /** Upstream exports take this long unless the test finishes them, so each stays PROCESSING until told. */
 const UPSTREAM_EXPORT_MS = 60 * 60_000;
 /** The reconciler's container runs this much later than the others, so the exports it sweeps are stale. */
@@ -66,6 +66,8 @@ const UNUSED_GRANTS: Record<string, string> = {
   'start dynamodb:DeleteItem *:table/*': 'drops the idempotency record and spot lock of a start that failed',
   'abort dynamodb:Query *:table/*': 'an abort of an export whose create answer was lost looks for it',
   'archive s3:AbortMultipartUpload *': 'a failed multipart upload (a file over the 5 MiB part size)',
+  'erasure-task s3:AbortMultipartUpload *':
+    'a failed multipart upload of a rewritten file (over the 5 MiB part size)',
   'files s3:ListBucket *':
     'never sent: S3 then answers 404 rather than 403 for an archived file that is gone',
   // The functions share the upstream token through the table; one signs in only when none is shared.
