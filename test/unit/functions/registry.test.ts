@@ -40,7 +40,12 @@ describe('the function registry', () => {
 
     // Assess
     expect(routed.sort()).toEqual(ROUTES.map(routeKey).sort());
-    expect(unrouted).toEqual([HandlerNames.WORKFLOW_TASK, HandlerNames.ARCHIVE, HandlerNames.RECONCILE]);
+    expect(unrouted).toEqual([
+      HandlerNames.WORKFLOW_TASK,
+      HandlerNames.ARCHIVE,
+      HandlerNames.RECONCILE,
+      HandlerNames.ERASURE_TASK,
+    ]);
   });
 
   it('lets a function query an index only through Query', () => {
