@@ -10,25 +10,20 @@ import {
   DEMO_KEYS,
   EXPORT_TIMEOUT_MS,
   getExport,
+  QUERY_TIMEOUT_MS,
+  queryRows,
   READY_TIMEOUT_MS,
-  runCliProcess,
+  runLocalQuery,
   STACK_CONFIG,
   STOP_TIMEOUT_MS,
   startExport,
 } from './support/localRuntimeFixtures';
-import {
-  type ExitResult,
-  killAllChildProcesses,
-  type RuntimeProcess,
-  startRuntimeProcess,
-  within,
-} from './support/runtimeProcess';
+import { killAllChildProcesses, type RuntimeProcess, startRuntimeProcess } from './support/runtimeProcess';
 
 const SPOT = 'sp_demo';
 /** The day before DAY: a second export of the spot, whose archive hangs. */
 const DAY_BEFORE = { from: '2026-11-19T00:00:00Z', until: '2026-11-20T00:00:00Z' };
 const ERASURE_TIMEOUT_MS = 60_000;
-const QUERY_TIMEOUT_MS = 60_000;
 
 /**
  * An erasure cut short by kill -9: the runtime erases the archived export, then waits for an
@@ -62,14 +57,7 @@ describe('an erasure across a kill -9 of the local runtime', () => {
     LOG_LEVEL: 'ERROR',
   });
 
-  async function query(sql: string): Promise<Record<string, unknown>[]> {
-    const cli = runCliProcess(['query', sql, '--format', 'json', '--local', '--data-dir', dataDir]);
-    const exit: ExitResult = await within(cli.exited, QUERY_TIMEOUT_MS, `the query ${sql}`);
-    expect(exit.code, exit.output).toBe(0);
-    return JSON.parse(
-      exit.output.slice(exit.output.indexOf('['), exit.output.lastIndexOf(']') + 1),
-    ) as Record<string, unknown>[];
-  }
+  const query = async (sql: string) => queryRows<Record<string, unknown>>(await runLocalQuery(dataDir, sql));
 
   async function archived(runtime: RuntimeProcess, exportId: string, status: string) {
     return eventually(
