@@ -146,6 +146,58 @@ describe('EventBridgeExportEvents', () => {
     });
   });
 
+  it('puts Erasure Completed on the bus with what was done, never the user id, a row or a name', async () => {
+    // Prepare
+    const record = {
+      spotId: 'sp_a',
+      erasureId: `er_${'a'.repeat(24)}`,
+      userId: 'user-42',
+      status: 'COMPLETED',
+      requestedAt: '2026-11-01T00:00:00.000Z',
+      updatedAt: '2026-11-01T00:05:00.000Z',
+      completedAt: '2026-11-01T00:05:00.000Z',
+      exportsDone: ['ex_1'],
+      filesRead: 3,
+      files: [
+        {
+          exportId: 'ex_1',
+          name: '1.csv',
+          previousKey: 'exports/spot=sp_a/1.csv.gz',
+          key: 'exports/spot=sp_a/1.r1.csv.gz',
+          rowsRemoved: 4,
+          rows: 6,
+          sha256: 'f'.repeat(64),
+          state: 'CLEANED',
+        },
+      ],
+      version: 7,
+    } as const;
+
+    // Act
+    await events.publishErasureCompleted({
+      ...record,
+      exportsDone: [...record.exportsDone],
+      files: [...record.files],
+    });
+
+    // Assess
+    const entry = eventBridge.commandCalls(PutEventsCommand)[0]?.args[0].input.Entries?.[0];
+    expect(entry).toMatchObject({
+      EventBusName: 'exports',
+      Source: 'openweb-exports',
+      DetailType: 'Erasure Completed',
+    });
+    expect(JSON.parse(entry?.Detail ?? '')).toEqual({
+      spotId: 'sp_a',
+      erasureId: record.erasureId,
+      filesRead: 3,
+      filesRewritten: 1,
+      rowsRemoved: 4,
+      completedAt: '2026-11-01T00:05:00.000Z',
+    });
+    expect(entry?.Detail).not.toContain('user-42');
+  });
+
   it('announces nothing for an export still under way', async () => {
     // Act
     await events.publishTerminal(exportRecordFixture({ status: 'PROCESSING' }));
