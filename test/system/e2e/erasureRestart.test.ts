@@ -9,6 +9,7 @@ import {
   DAY,
   DEMO_KEYS,
   EXPORT_TIMEOUT_MS,
+  FIRST_READY_TIMEOUT_MS,
   getExport,
   QUERY_TIMEOUT_MS,
   queryRows,
@@ -79,7 +80,8 @@ describe('an erasure across a kill -9 of the local runtime', () => {
     'resumes after the restart where it was and completes, no file holding the user',
     async () => {
       // Prepare: one export archived; a second one whose archive hangs on its downloads.
-      const first = await startRuntimeProcess(environment(), READY_TIMEOUT_MS);
+      // The first start may synthesize the stack.
+      const first = await startRuntimeProcess(environment(), FIRST_READY_TIMEOUT_MS);
       const done = await startExport(first, SPOT, DAY);
       await archived(first, done.exportId, 'ARCHIVED');
       const [top] = await query(
@@ -134,7 +136,8 @@ describe('an erasure across a kill -9 of the local runtime', () => {
       expect(Number(left?.n)).toBe(0);
       expect((await second.stop()).code).toBe(0);
     },
-    2 * READY_TIMEOUT_MS +
+    FIRST_READY_TIMEOUT_MS +
+      READY_TIMEOUT_MS +
       3 * EXPORT_TIMEOUT_MS +
       2 * ERASURE_TIMEOUT_MS +
       3 * QUERY_TIMEOUT_MS +

@@ -52,6 +52,48 @@ describe('LocalExportEvents', () => {
     expect(lines.join('\n')).not.toContain('signature');
   });
 
+  it('keeps Erasure Completed as the bus would have it and says one line of counts, without the user', async () => {
+    // Prepare
+    const lines: string[] = [];
+    const events = new LocalExportEvents({ say: (line) => lines.push(line), now: () => 0 });
+    const erasureId = `er_${'b'.repeat(24)}`;
+
+    // Act
+    await events.publishErasureCompleted({
+      spotId: 'sp_demo',
+      erasureId,
+      userId: 'user-7',
+      status: 'COMPLETED',
+      requestedAt: '2026-11-21T00:00:00.000Z',
+      updatedAt: '2026-11-21T00:01:00.000Z',
+      completedAt: '2026-11-21T00:01:00.000Z',
+      exportsDone: [],
+      filesRead: 2,
+      files: [],
+      version: 4,
+    });
+
+    // Assess
+    expect(events.events).toEqual([
+      {
+        time: '1970-01-01T00:00:00.000Z',
+        source: 'openweb-exports',
+        detailType: 'Erasure Completed',
+        detail: {
+          spotId: 'sp_demo',
+          erasureId,
+          filesRead: 2,
+          filesRewritten: 0,
+          rowsRemoved: 0,
+          completedAt: '2026-11-21T00:01:00.000Z',
+        },
+      },
+    ]);
+    expect(lines).toEqual([
+      `event   Erasure Completed: sp_demo ${erasureId}, 0 file(s) rewritten, 0 row(s) removed`,
+    ]);
+  });
+
   it('announces nothing for an export that is not finished', async () => {
     // Prepare
     const lines: string[] = [];
