@@ -107,7 +107,7 @@ describe('the bundles the stack ships', () => {
     }
   });
 
-  it(`each weigh at most ${MAX_BUNDLE_BYTES / 1024} KB minified, archive ${MAX_ARCHIVE_BUNDLE_BYTES / 1024} KB`, () => {
+  it(`each weigh at most ${MAX_BUNDLE_BYTES / 1024} KB minified, archive and erasure-task ${MAX_ARCHIVE_BUNDLE_BYTES / 1024} KB`, () => {
     for (const handler of Object.values(HandlerNames)) {
       expect(shipped.get(handler)?.bytes ?? Number.POSITIVE_INFINITY, handler).toBeLessThanOrEqual(
         maxBundleBytes(handler),
@@ -136,6 +136,7 @@ describe('the bundles the stack ships', () => {
       HandlerNames.WORKFLOW_TASK,
       HandlerNames.ARCHIVE,
       HandlerNames.RECONCILE,
+      HandlerNames.ERASURE_TASK,
     ];
     for (const handler of Object.values(HandlerNames)) {
       const text = shipped.get(handler)?.text ?? '';
@@ -144,11 +145,13 @@ describe('the bundles the stack ships', () => {
     }
   });
 
-  it('give archive the Parquet writer and no other function', () => {
+  it('give archive and the erasure task (which writes the Parquet files again) the Parquet writer, and no other function', () => {
     const parquetWriter = /node_modules\/(hyparquet-writer|hysnappy)\//;
-    expect(matching(HandlerNames.ARCHIVE, parquetWriter).length).toBeGreaterThan(0);
+    const writers: HandlerName[] = [HandlerNames.ARCHIVE, HandlerNames.ERASURE_TASK];
+    for (const handler of writers)
+      expect(matching(handler, parquetWriter).length, handler).toBeGreaterThan(0);
     for (const handler of Object.values(HandlerNames)) {
-      if (handler !== HandlerNames.ARCHIVE) expect(matching(handler, parquetWriter), handler).toEqual([]);
+      if (!writers.includes(handler)) expect(matching(handler, parquetWriter), handler).toEqual([]);
     }
   });
 
