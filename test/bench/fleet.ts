@@ -8,7 +8,9 @@
 // FLEET_REAL_SECONDS_PER_SPOT_HOUR (default 1) × the largest N real seconds (at least 18 s;
 // FLEET_TIME_SCALE fixes the scale instead), so the largest fleet keeps up and each export sees
 // the same simulated durations at every N; the simulator's auth limit and the fleet's auth pacing
-// are scaled with it (one per simulated second, at least 6 per real second). After FLEET_HOURS (default 2) runs of each schedule,
+// are scaled with it (one per simulated second, at least 6 per real second). Each spot holds its
+// upstream token before the first run, as on every day after its first (FLEET_WARM_TOKENS=0: none,
+// the fleet's cold first hour). After FLEET_HOURS (default 2) runs of each schedule,
 // later runs are not delivered and the runtime finishes what is in flight (bounded; FLEET_LOG_LEVEL,
 // SILENT by default, shows the handlers' log lines at that level). Printed per
 // N, per spot-day (× 24 ÷ FLEET_HOURS ÷ N):
@@ -33,6 +35,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type DynamoDBDocumentClient, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { ReconcileSummary } from '../../lib/exports/reconciler/reconcileExports';
 import { HandlerNames } from '../../lib/http/routeTable';
+import { readAuthToken } from '../../lib/openweb/responses';
+import { tokenExpiresAt } from '../../lib/openweb/TokenProvider';
+import { DynamoDbTokenStore } from '../../lib/store/DynamoDbTokenStore';
 import { ExportTableAttribute, ExportTableIndex } from '../../lib/store/tableDefinition';
 import { ReconcilerIndexPartition } from '../../lib/store/tableKeys';
 import { parseLocalRuntimeSettings } from '../../local/localRuntimeSettings';
@@ -96,6 +101,13 @@ const FLAT_TOLERANCE = 0.1;
 /** The reconciler's median items read per sweep may grow this much across N (a few items of noise). */
 const SWEEP_ITEMS_TOLERANCE = 5;
 const TERMINAL_WINDOW_STATES = new Set(['COVERED', 'GAP']);
+/**
+ * FLEET_WARM_TOKENS=0 starts every spot without a token. By default each spot holds its upstream
+ * token before the measured hours begin, as it does on every day after its first (a token lasts
+ * 24 h): a fleet's first hour is spent queueing for the shared auth limit (1 a second per address,
+ * N seconds for N spots), which says how long a cold start takes, not what a spot-day costs.
+ */
+const WARM_TOKENS = process.env.FLEET_WARM_TOKENS !== '0';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -109,6 +121,8 @@ process.on('uncaughtException', (error) => {
 interface FleetFigures {
   spots: number;
   timeScale: number;
+  /** Tokens issued to the spots before the measured hours (their auth calls not counted). */
+  warmTokens: number;
   realSeconds: number;
   drainSeconds: number;
   scheduleRuns: number;
@@ -252,13 +266,50 @@ function gapsOf(windows: readonly Record<string, unknown>[]): number {
   return gaps;
 }
 
+/**
+ * Each spot's token, asked of the simulator at its auth limit and kept where the functions keep
+ * it (the table's token item), as a spot has it on every day after its first. Answers how many
+ * auth calls it took (refused ones included); they are not counted in the figures.
+ */
+async function warmTokens(
+  simulatorUrl: string,
+  tokens: DynamoDbTokenStore,
+  spotIds: readonly string[],
+  authPerRealSecond: number,
+): Promise<number> {
+  const spacingMs = Math.ceil(MS_PER_SECOND / authPerRealSecond) + 5;
+  let calls = 0;
+  for (const spotId of spotIds) {
+    for (;;) {
+      calls += 1;
+      const response = await fetch(`${simulatorUrl}/v1/publisher/auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ spot_id: spotId, apikey: apiKeyOf(spotId) }),
+      });
+      const bodyText = await response.text();
+      await sleep(spacingMs);
+      if (response.status === 429) continue;
+      if (!response.ok) throw new Error(`auth of ${spotId}: HTTP ${response.status}`);
+      const token = readAuthToken({ statusCode: response.status, bodyText });
+      await untilAnswered(() => tokens.put(spotId, { token, expiresAt: tokenExpiresAt(token, Date.now()) }));
+      break;
+    }
+  }
+  return calls;
+}
+
+function apiKeyOf(spotId: string): string {
+  return `fleet-key-${spotId}`;
+}
+
 async function runFleet(spotCount: number, timeScale: number): Promise<FleetFigures> {
   const spotIds = spotIdsOf(spotCount);
   const directory = mkdtempSync(join(tmpdir(), 'openweb-exports-fleet-'));
   const secretsFile = join(directory, 'spots.json');
   writeFileSync(
     secretsFile,
-    JSON.stringify(Object.fromEntries(spotIds.map((spotId) => [spotId, { apiKey: `fleet-key-${spotId}` }]))),
+    JSON.stringify(Object.fromEntries(spotIds.map((spotId) => [spotId, { apiKey: apiKeyOf(spotId) }]))),
   );
   // One auth per simulated second (at least MIN_AUTH_PER_REAL_SECOND), for the simulator's limit
   // and the fleet's pacing alike.
@@ -341,9 +392,26 @@ async function runFleet(spotCount: number, timeScale: number): Promise<FleetFigu
   const startedAtMs = Date.now();
   const table = client as DynamoDBDocumentClient;
   try {
+    const simulatorUrl = runtime.simulatorUrl as string;
+    // Before the first run fires (an hour after the start): each spot's token, not counted.
+    let warmTokenCalls = 0;
+    let requestsBeforeDay = 0;
+    if (WARM_TOKENS) {
+      const tokens = new DynamoDbTokenStore({ client: table, tableName: LOCAL_TABLE_NAME });
+      warmTokenCalls = await calls.context.run({ handler: 'bench' }, () =>
+        warmTokens(simulatorUrl, tokens, spotIds, Number(authPerRealSecond)),
+      );
+      requestsBeforeDay = (
+        await getJson<{ requests: SimulatorRequest[] }>(`${simulatorUrl}/__simulator/requests`)
+      ).requests.length;
+      if (scheduleRuns > 0)
+        problems.push(
+          `${scheduleRuns} schedule runs fired before every spot had its token: the hour is too short`,
+        );
+    }
     // The day: every spot's schedule runs HOURS times.
     const dayMs = HOURS * SECONDS_PER_HOUR * MS_PER_SECOND * timeScale;
-    await sleep(dayMs);
+    await sleep(Math.max(0, startedAtMs + dayMs - Date.now()));
     const dayDeadline = Date.now() + DRAIN_TIMEOUT_MS;
     while (scheduleRuns < HOURS * spotCount && Date.now() < dayDeadline) await sleep(DRAIN_POLL_MS);
     // Then what is in flight finishes: nothing active, queued or archiving, every window settled.
@@ -368,9 +436,9 @@ async function runFleet(spotCount: number, timeScale: number): Promise<FleetFigu
     const upstream = (
       await getJson<{ exports: SimulatedExportView[] }>(`${runtime.simulatorUrl}/__simulator/exports`)
     ).exports;
-    const { requests } = await getJson<{ requests: SimulatorRequest[] }>(
-      `${runtime.simulatorUrl}/__simulator/requests`,
-    );
+    const requests = (
+      await getJson<{ requests: SimulatorRequest[] }>(`${runtime.simulatorUrl}/__simulator/requests`)
+    ).requests.slice(requestsBeforeDay);
     const hottest = [...calls.writesByPartition]
       .map(([partition, instants]) => ({
         partition,
@@ -383,6 +451,7 @@ async function runFleet(spotCount: number, timeScale: number): Promise<FleetFigu
     return {
       spots: spotCount,
       timeScale,
+      warmTokens: warmTokenCalls,
       realSeconds,
       drainSeconds,
       scheduleRuns,
@@ -597,7 +666,8 @@ function report(all: readonly FleetFigures[], date: string): string[] {
   const detail = all.flatMap((f) => [
     `N=${f.spots} (time scale ${f.timeScale.toFixed(4)}, a simulated hour ${fixed(SECONDS_PER_HOUR * f.timeScale, 0)} s): ${f.scheduleRuns} schedule runs, ${f.windows} windows, ${f.exportsCompleted} completed ` +
       `(${f.exportsArchived} archived), other final states ${JSON.stringify(f.exportsOther)}; ` +
-      `${fixed(f.realSeconds, 0)} s real (drain after the last run ${fixed(f.drainSeconds, 0)} s)`,
+      `${fixed(f.realSeconds, 0)} s real (drain after the last run ${fixed(f.drainSeconds, 0)} s); ` +
+      `${f.warmTokens} auth calls issued the spots' tokens before the measured hours (not counted)`,
     `  invocations: ${JSON.stringify(f.invocations)}; upstream calls: ${JSON.stringify(f.upstream)}`,
     `  table requests by operation: ${JSON.stringify(f.table.byOperation)}`,
     `  most-written partitions: ${f.hottest
@@ -617,7 +687,11 @@ function report(all: readonly FleetFigures[], date: string): string[] {
       `for ${HOURS} simulated hours (figures per spot-day: × 24 ÷ ${HOURS} ÷ N); a simulated hour lasts ` +
       `${fixed(SECONDS_PER_HOUR * (all[0]?.timeScale ?? 0), 0)} real seconds at every N (time scale ${all[0]?.timeScale.toFixed(4)}); ` +
       `each run fires within ${FLEXIBLE_WINDOW_MINUTES} minutes of its hour (Scheduler's flexible window); ` +
-      `auth limited and paced at 1 per simulated second (at least ${MIN_AUTH_PER_REAL_SECOND} per real second); ${RECORDS_PER_EXPORT} records per export; one run per N.`,
+      `auth limited and paced at 1 per simulated second (at least ${MIN_AUTH_PER_REAL_SECOND} per real second); ` +
+      (WARM_TOKENS
+        ? 'each spot holding its token before the measured hours, as on every day after its first (FLEET_WARM_TOKENS=0: none); '
+        : 'no spot holding a token at the start (its first, cold hour); ') +
+      `${RECORDS_PER_EXPORT} records per export; one run per N.`,
     '',
     header,
     rule,
