@@ -577,10 +577,11 @@ const ROWS: Row[] = [
     digits: 1,
   },
   {
-    // A token lasts 24 h: a run of up to a day signs each spot in once, whatever its length.
+    // A token lasts 24 h: a run of up to a day signs each spot in once, whatever its length; the
+    // calls that issued the tokens before the measured hours are counted here (and only here).
     label: 'upstream auth calls, per spot (the run)',
     flat: false,
-    value: (f) => (f.upstream.auth ?? 0) / f.spots,
+    value: (f) => ((f.upstream.auth ?? 0) + f.warmTokens) / f.spots,
     digits: 2,
   },
   {
