@@ -52,8 +52,8 @@ export interface Dependencies extends ExportDependencies {
   erasureEvents: ErasureEvents;
   /** The archive's side of an erasure: rewrites and checks the archived files. */
   eraser: ArchivedUserEraser;
-  /** The table asked at an erasure's end (DuckDB locally, Athena in AWS). */
-  userRows: UserRowsQuery;
+  /** The table asked at an erasure's end (DuckDB locally, Athena in AWS); undefined when the archive writes no table. */
+  userRows: UserRowsQuery | undefined;
   /** The fetch of the upstream client and of archive downloads; the global one unless given. */
   fetch?: typeof fetch;
 }

@@ -211,6 +211,10 @@ export const SETTING_DESCRIPTIONS: { readonly [N in SettingName]: SettingDescrip
     description:
       "The archive bucket's URL, which `/files` signs download URLs for: its regional domain name in AWS (set by the stack), path-style on a stand-in.",
   },
+  lakeWorkGroupName: {
+    description:
+      "The Athena workgroup an erasure's end asks the table in (`select count(*)` of the erased user's rows); unset when the archive writes no table, and locally (DuckDB asks it).",
+  },
   localSecretsFile: {
     description:
       'Spot credentials from this JSON file (`{"sp_…": {"apiKey": "…"}}`) instead of Secrets Manager; the default holds the simulator\'s demo keys, so a real upstream needs one.',

@@ -584,6 +584,18 @@ export const SETTINGS = {
         "must be the archive bucket's URL: https://<bucket>.s3.<region>.amazonaws.com, or path-style http(s)://<host>/<bucket>",
     },
   },
+  lakeWorkGroupName: {
+    env: 'LAKE_WORK_GROUP_NAME',
+    config: 'archive.lakeWorkGroupName',
+    scope: 'resource',
+    // Written by the stack for the erasure task only (the function that asks Athena).
+    readBy: 'archive',
+    kind: {
+      type: 'text',
+      pattern: /^[A-Za-z0-9._-]{1,128}$/,
+      message: 'must be an Athena workgroup name (1-128 of A-Z, a-z, 0-9, ., _ and -)',
+    },
+  },
 
   // npm start.
   localSecretsFile: {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { makeErasureTaskHandler } from '../../../functions/erasure-task';
+import { erasureUserRowsFactory, makeErasureTaskHandler } from '../../../functions/erasure-task';
+import { ConfigError, loadConfig } from '../../../lib/config';
 import { erasureIdOf } from '../../../lib/exports/erasure/ErasureRecord';
 import { requestErasure } from '../../../lib/exports/erasure/requestErasure';
 import type { ErasureDependencies } from '../../../lib/exports/erasure/runErasure';
+import type { AdapterContext } from '../../../lib/runtime/buildDependencies';
 import { UnrecognisedEventError } from '../../../lib/runtime/errors';
 import { handlerRuntimeFor } from '../../../lib/runtime/HandlerRuntime';
 import { InMemoryExportMetrics } from '../../../local/InMemoryExportMetrics';
@@ -66,5 +68,45 @@ describe('erasure-task handler', () => {
 
     // Assess
     expect(error).toBeInstanceOf(UnrecognisedEventError);
+  });
+
+  describe('the table asked at the end', () => {
+    const contextOf = (env: Record<string, string>) =>
+      ({ config: loadConfig(env), clients: {}, now: () => NOW }) as unknown as AdapterContext;
+    const ARCHIVE = { ARCHIVE_BUCKET_NAME: 'archive-1', LAKE_DATABASE_NAME: 'exports_lake' };
+
+    it("is Athena in the stack's workgroup when the archive writes the table", () => {
+      // Act
+      const userRows = erasureUserRowsFactory(
+        contextOf({ ...ARCHIVE, LAKE_WORK_GROUP_NAME: 'OpenWebExports' }),
+      );
+
+      // Assess
+      expect(userRows?.describe(SPOT, 'u1')).toContain('workgroup OpenWebExports, database exports_lake');
+    });
+
+    it('is none when the archive writes no table, whatever the workgroup', () => {
+      // Act
+      const userRows = erasureUserRowsFactory(contextOf({ ...ARCHIVE, ARCHIVE_WRITE_TABLE: 'false' }));
+
+      // Assess
+      expect(userRows).toBeUndefined();
+    });
+
+    it('names the missing workgroup when the archive writes the table', () => {
+      // Act
+      const error = (() => {
+        try {
+          erasureUserRowsFactory(contextOf(ARCHIVE));
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      })();
+
+      // Assess
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(String((error as Error).message)).toContain('LAKE_WORK_GROUP_NAME');
+    });
   });
 });
