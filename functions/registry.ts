@@ -47,6 +47,8 @@ export interface FunctionAccess {
   erasureWorkflow?: readonly 'start'[];
   /** Registers table partitions in the catalog, and those it lacks from the table's prefix of the bucket (listed). */
   catalog?: true;
+  /** Counts rows of the table with Athena in the deployment's workgroup (its name in `LAKE_WORK_GROUP_NAME`). */
+  tableQuery?: true;
 }
 
 /** The dependencies each kind of handler is made with. */
@@ -263,7 +265,8 @@ const FUNCTIONS = {
   // A slice of an erasure reads and writes its record (PutItem, conditional on its version), lists
   // the spot's completed exports (Query, the status index), reads each export's link pages and
   // manifest and writes its rewritten files' names (GetItem, UpdateItem, Query); rewrites files in
-  // the bucket and deletes the old versions; announces the end on the bus. Sized like the archive:
+  // the bucket and deletes the old versions; counts the user's rows left in the table (one Athena
+  // query); announces the end on the bus. Sized like the archive:
   // it streams the same files.
   [HandlerNames.ERASURE_TASK]: {
     size: 'archive',
@@ -273,6 +276,7 @@ const FUNCTIONS = {
       indexes: ['byStatus'],
       events: true,
       archive: 'erase',
+      tableQuery: true,
     },
     handler: {
       dependencies: 'erasureRun',

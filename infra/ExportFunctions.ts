@@ -95,6 +95,7 @@ export class ExportFunctions extends Construct {
             ERASURE_STATE_MACHINE_ARN: props.erasureStateMachineArn,
           }),
           ...(definition.settings === 'lifecycle' && { FLEET_FRESHNESS_TARGETS: freshnessTargets }),
+          ...(definition.access.tableQuery && { LAKE_WORK_GROUP_NAME: props.lake.workGroupName }),
         }),
         logRetention: props.logRetention,
         sourceMapStackTraces: config.sourceMapStackTraces,

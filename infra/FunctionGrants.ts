@@ -80,6 +80,7 @@ export class FunctionGrants {
     if (access.archive === 'read') this.#grantArchiveRead(fn);
     if (access.archive === 'erase') this.#grantArchiveErase(fn);
     if (access.catalog) this.#props.lake.grantPartitionRegistration(fn.role);
+    if (access.tableQuery) this.#props.lake.grantUserRowsCount(fn.role);
   }
 
   #grantTable(fn: ExportFunction, access: FunctionAccess): void {

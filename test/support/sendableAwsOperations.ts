@@ -14,6 +14,7 @@ const COMMAND_PACKAGES: Record<string, string> = {
   '@aws-sdk/client-eventbridge': 'events',
   '@aws-sdk/client-secrets-manager': 'secretsmanager',
   '@aws-sdk/client-glue': 'glue',
+  '@aws-sdk/client-athena': 'athena',
 };
 
 /** The document client's commands send the DynamoDB operations of other names. */

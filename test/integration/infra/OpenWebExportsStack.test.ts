@@ -148,6 +148,42 @@ describe.each(STACK_SHAPES)('OpenWebExports (%s)', (shape) => {
       ]);
     });
 
+    it('gives the erasure task alone the workgroup and the grants of its table check: Athena in that workgroup only', () => {
+      // Prepare
+      const workGroup = plain.exports.lake.workGroupName;
+      const database = plain.exports.config.archive.catalogDatabaseName;
+      const athenaActions = [
+        'athena:StartQueryExecution',
+        'athena:GetQueryExecution',
+        'athena:GetQueryResults',
+        'athena:StopQueryExecution',
+      ];
+
+      // Act
+      const statements = statementsOfFunction(plain.template, HandlerNames.ERASURE_TASK);
+
+      // Assess
+      expect(environmentOf(plain, HandlerNames.ERASURE_TASK).LAKE_WORK_GROUP_NAME).toBe(workGroup);
+      for (const action of athenaActions) {
+        const resources = resourcesGranting(statements, action);
+        expect(resources, action).toHaveLength(1);
+        expect(resources[0], action).toContain(`:workgroup/${workGroup}`);
+      }
+      expect(resourcesGranting(statements, 'glue:GetDatabase').join(' ')).toContain(`:database/${database}`);
+      for (const action of ['glue:GetTable', 'glue:GetPartitions']) {
+        const resources = resourcesGranting(statements, action).join(' ');
+        expect(resources, action).toContain(`:database/${database}`);
+        expect(resources, action).toContain(`:table/${database}/comment_rows`);
+        expect(resources, action).not.toContain(`:table/${database}/comments"`);
+      }
+      expect(resourcesGranting(statements, 's3:PutObject').join(' ')).toContain('athena-results/*');
+      for (const handler of ALL_HANDLERS.filter((name) => name !== HandlerNames.ERASURE_TASK)) {
+        expect(Object.keys(environmentOf(plain, handler)), handler).not.toContain('LAKE_WORK_GROUP_NAME');
+        const others = statementsOfFunction(plain.template, handler);
+        for (const action of athenaActions) expect(resourcesGranting(others, action), handler).toEqual([]);
+      }
+    });
+
     it('keeps the logical ids the stack had before it held the construct, and its outputs', () => {
       // Act
       const tableIds = Object.keys(plain.template.findResources('AWS::DynamoDB::Table'));

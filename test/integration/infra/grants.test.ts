@@ -201,7 +201,7 @@ describe('function grants', () => {
     ).toEqual(['arn:aws:states:eu-west-1:123456789012:stateMachine:OpenWebExports-ExportErasure-6f0b9a2e']);
   });
 
-  it('lets erasure-task use its records, rewrite and delete object versions under the archive’s prefixes and publish, nothing more', () => {
+  it('lets erasure-task use its records, rewrite and delete object versions under the archive’s prefixes, count the user’s rows left in the table with Athena and publish, nothing more', () => {
     // Act
     const statements = statementsOfFunction(stack.template, HandlerNames.ERASURE_TASK);
     const resolved = (action: string) =>
@@ -223,9 +223,49 @@ describe('function grants', () => {
         's3:AbortMultipartUpload',
         's3:DeleteObjectVersion',
         's3:ListBucketVersions',
+        'athena:StartQueryExecution',
+        'athena:GetQueryExecution',
+        'athena:GetQueryResults',
+        'athena:StopQueryExecution',
+        'glue:GetDatabase',
+        'glue:GetTable',
+        'glue:GetPartitions',
+        's3:ListBucket',
       ].sort(),
     );
-    expect(resolved('s3:GetObject').join(' ')).toMatch(/\/exports\/\*$/);
+    // The archived files, the table's files (Athena's read) and the workgroup's results.
+    expect(resolved('s3:GetObject').map((arn) => arn.slice(arn.lastIndexOf(':::') + 3))).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/\/exports\/\*$/),
+        expect.stringMatching(/\/tables\/comments\/\*$/),
+        expect.stringMatching(/\/athena-results\/\*$/),
+      ]),
+    );
+    for (const action of ['athena:StartQueryExecution', 'athena:GetQueryResults']) {
+      expect(resolved(action), action).toEqual([
+        expect.stringMatching(/:athena:[^:]+:\d{12}:workgroup\/[^/*]+$/),
+      ]);
+    }
+    // The database alone for GetDatabase; the comment rows table (and its database) for the rest.
+    expect(resolved('glue:GetDatabase').some((arn) => arn.includes(':table/'))).toBe(false);
+    for (const action of ['glue:GetTable', 'glue:GetPartitions']) {
+      expect(
+        resolved(action).some((arn) => arn.endsWith('/comment_rows')),
+        action,
+      ).toBe(true);
+    }
+    for (const action of ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions']) {
+      expect(
+        resolved(action).some((arn) => arn.includes('*')),
+        action,
+      ).toBe(false);
+    }
+    const tableListing = statements.find((statement) => actionsOf([statement]).includes('s3:ListBucket')) as
+      | { Condition?: unknown }
+      | undefined;
+    expect(tableListing?.Condition).toEqual({
+      StringLike: { 's3:prefix': ['tables/comments/*', 'athena-results/*'] },
+    });
     for (const action of ['s3:PutObject', 's3:DeleteObjectVersion']) {
       expect(resolved(action).join(' '), action).toMatch(
         /\/exports\/\*.*\/tables\/\*|\/tables\/\*.*\/exports\/\*/,

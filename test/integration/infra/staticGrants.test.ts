@@ -106,6 +106,12 @@ const NOT_SENT: Record<string, string> = {
     'sent as DeleteObject with a VersionId, which S3 authorizes as s3:DeleteObjectVersion',
   'erasure-task s3:ListBucketVersions':
     'sent as ListObjectVersions, which S3 authorizes as s3:ListBucketVersions',
+  ...Object.fromEntries(
+    ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions', 's3:ListBucket'].map((action) => [
+      `erasure-task ${action}`,
+      'Athena sends it with the caller’s permissions while running the erasure’s row count',
+    ]),
+  ),
 };
 
 const EXCEPTIONS: GrantExceptions = { notGranted: NOT_GRANTED, notSent: NOT_SENT };

@@ -68,6 +68,17 @@ const UNUSED_GRANTS: Record<string, string> = {
   'archive s3:AbortMultipartUpload *': 'a failed multipart upload (a file over the 5 MiB part size)',
   'erasure-task s3:AbortMultipartUpload *':
     'a failed multipart upload of a rewritten file (over the 5 MiB part size)',
+  'erasure-task athena:StopQueryExecution *': 'stops a row count still running when its wait ends',
+  // Athena reads the table's files and writes and reads its results with the caller's permissions;
+  // the stand-in runs no query, so no S3 call is made for it.
+  'erasure-task s3:GetObject *tables/comments/*':
+    "Athena's read of the table's files, with the caller's permissions",
+  'erasure-task s3:GetObject *athena-results/*': "Athena's read of its result, with the caller's permissions",
+  'erasure-task s3:PutObject *athena-results/*':
+    "Athena's write of its result, with the caller's permissions",
+  'erasure-task s3:AbortMultipartUpload *athena-results/*':
+    "Athena's write of its result, with the caller's permissions",
+  'erasure-task s3:ListBucket *': "Athena's listing of the table's partitions, with the caller's permissions",
   'files s3:ListBucket *':
     'never sent: S3 then answers 404 rather than 403 for an archived file that is gone',
   // The functions share the upstream token through the table; one signs in only when none is shared.
@@ -219,6 +230,7 @@ function startFunction(runner: string, handler: HandlerName, clockOffsetMs = 0):
       AWS_ENDPOINT_URL_EVENTBRIDGE: standIns.jsonEndpoint,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: standIns.jsonEndpoint,
       AWS_ENDPOINT_URL_GLUE: standIns.jsonEndpoint,
+      AWS_ENDPOINT_URL_ATHENA: standIns.jsonEndpoint,
       AWS_ENDPOINT_URL_S3: standIns.s3Endpoint,
     },
   });
@@ -561,8 +573,14 @@ describe('the shipped function bundles, against local stand-ins of AWS', () => {
       const erased = await api(HandlerNames.ERASURES, requests.readErasure(SPOTS.completed, erasedId));
       expect(erased).toMatchObject({
         statusCode: 200,
-        body: { status: 'COMPLETED', verification: { rowsFound: 0 } },
+        body: { status: 'COMPLETED', verification: { rowsFound: 0, tableRowsFound: 0 } },
       });
+      // The table asked too: one Athena count in the deployment's workgroup, recorded with its text.
+      const { LAKE_WORK_GROUP_NAME } = functionEnvironment(HandlerNames.ERASURE_TASK);
+      expect([...standIns.queries.values()]).toEqual([LAKE_WORK_GROUP_NAME]);
+      expect(JSON.stringify(erased.body.verification)).toContain(
+        'SELECT count(*) AS user_rows FROM comment_rows',
+      );
       expect(Number(erased.body.rowsRemoved)).toBeGreaterThan(0);
       expect(archivedUsersOf(SPOTS.completed).has(userId)).toBe(false);
 
