@@ -86,7 +86,8 @@ export const MAX_BUNDLE_BYTES = 600 * 1024;
 /**
  * The archive function also writes Parquet (hyparquet-writer and hysnappy, about 65 KB minified)
  * and registers partitions (the Glue client); the erasure task writes the same Parquet files again
- * without an erased user. They alone may weigh up to this.
+ * without an erased user and counts the user's rows left in the table (the Athena client, about
+ * 17 KB). They alone may weigh up to this.
  */
 export const MAX_ARCHIVE_BUNDLE_BYTES = 700 * 1024;
 
