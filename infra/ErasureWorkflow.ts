@@ -1,6 +1,6 @@
-import { type CfnResource, Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
@@ -11,8 +11,6 @@ import {
   ERASURE_WORKFLOW_MAX_PASSES,
 } from '../lib/exports/erasure/erasureWorkflowContract';
 import { ERASURE_RETRY_ERROR_NAME } from '../lib/exports/erasure/errors';
-import { WORKFLOW_METADATA_KEY } from './extractStateMachine';
-import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { WorkflowLogLevel } from './stackConfig';
 import {
   ARCHIVE_RETRY,
@@ -21,6 +19,7 @@ import {
   TASK_TIMEOUT_ERRORS,
   worstCaseTaskSeconds,
 } from './workflowRetries';
+import { workflowStateMachine } from './workflowStateMachine';
 
 /** The erasure workflow's Fail state: the task failed other than by passing trouble; the erasure stays RUNNING for the reconciler. */
 export const ERASURE_WORKFLOW_FAILED = 'ErasureWorkflowFailed';
@@ -112,43 +111,17 @@ export class ErasureWorkflow extends Construct {
       .otherwise(waitBeforeNextSlice);
     eraseSlice.next(finishedOrNot);
 
-    this.logGroup = new logs.LogGroup(this, 'Logs', {
-      logGroupName: props.logGroupName,
-      retention: props.logRetention,
-    });
-    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+    ({ stateMachine: this.stateMachine, logGroup: this.logGroup } = workflowStateMachine(this, {
       stateMachineName: props.stateMachineName,
-      stateMachineType: sfn.StateMachineType.STANDARD,
-      definitionBody: sfn.DefinitionBody.fromChainable(eraseSlice),
-      timeout: Duration.seconds(ERASURE_EXECUTION_TIMEOUT_SECONDS),
-      tracingEnabled: true,
-      // Inputs and outputs name the erasure, never the user: log events, not data, all the same.
-      logs: {
-        destination: this.logGroup,
-        level: props.logLevel === 'ALL' ? sfn.LogLevel.ALL : sfn.LogLevel.ERROR,
-        includeExecutionData: false,
-      },
-    });
-    // The local runtime picks each workflow from the template by this.
-    (this.stateMachine.node.defaultChild as CfnResource).addMetadata(WORKFLOW_METADATA_KEY, 'erasure');
-
-    if (props.logLevel !== 'ALL') {
-      Validations.of(this.stateMachine).acknowledge({
-        id: 'AwsSolutions-SF1',
-        reason:
-          'ERROR logs every failure (what the alarm counts); workflowLogLevel ALL logs every state, as for the polling workflow.',
-      });
-    }
-    const role = this.stateMachine.role;
-    Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'Logging to CloudWatch Logs (logs:*LogDelivery, PutResourcePolicy, Describe*) and X-Ray tracing do not support resource-level permissions.',
-    });
-    Validations.of(role).acknowledge({
-      id: iamWildcardResourceFindingId(this, `${props.erasureTaskFunction.functionArn}:*`),
-      reason:
-        'LambdaInvoke grants invoking the function and its versions/aliases; only this function is reachable.',
-    });
+      logGroupName: props.logGroupName,
+      logRetention: props.logRetention,
+      logLevel: props.logLevel,
+      definition: eraseSlice,
+      timeoutSeconds: ERASURE_EXECUTION_TIMEOUT_SECONDS,
+      workflow: 'erasure',
+      errorLogsReason:
+        'ERROR logs every failure (what the alarm counts); workflowLogLevel ALL logs every state, as for the polling workflow.',
+      taskFunctions: [props.erasureTaskFunction],
+    }));
   }
 }

@@ -1,6 +1,6 @@
-import { type CfnResource, Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
@@ -9,8 +9,6 @@ import {
   WorkflowErrorNames,
   type WorkflowTaskAction,
 } from '../lib/exports/workflow/workflowContract';
-import { WORKFLOW_METADATA_KEY } from './extractStateMachine';
-import { iamWildcardResourceFindingId } from './nagFindingIds';
 import type { PollingConfig, WorkflowLogLevel } from './stackConfig';
 import {
   ARCHIVE_RETRY,
@@ -29,6 +27,7 @@ import {
   statusPollRetry,
   WORKFLOW_TASK_TIMEOUT_SECONDS,
 } from './workflowRetries';
+import { workflowStateMachine } from './workflowStateMachine';
 
 /** Error names of the workflow's own Fail states. */
 export const PollingWorkflowOutcomes = {
@@ -210,48 +209,18 @@ export class PollingWorkflow extends Construct {
 
     this.definition = createExport.next(waitForFirstPoll).next(pollStatus).next(archiveIfCompleted);
 
-    this.logGroup = new logs.LogGroup(this, 'Logs', {
-      // The vended-logs prefix keeps CloudWatch Logs' resource policy from growing per state machine.
-      logGroupName: props.logGroupName,
-      retention: props.logRetention,
-    });
-    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+    ({ stateMachine: this.stateMachine, logGroup: this.logGroup } = workflowStateMachine(this, {
       stateMachineName: props.stateMachineName,
-      stateMachineType: sfn.StateMachineType.STANDARD,
-      definitionBody: sfn.DefinitionBody.fromChainable(this.definition),
-      timeout: Duration.seconds(executionTimeout(polling).timeoutSeconds),
-      tracingEnabled: true,
-      // Task inputs and outputs name exports (never their links); log events, not data, all the same.
-      logs: {
-        destination: this.logGroup,
-        level: props.logLevel === 'ALL' ? sfn.LogLevel.ALL : sfn.LogLevel.ERROR,
-        includeExecutionData: false,
-      },
-    });
-
-    // The local runtime picks each workflow from the template by this.
-    (this.stateMachine.node.defaultChild as CfnResource).addMetadata(WORKFLOW_METADATA_KEY, 'polling');
-
-    if (props.logLevel !== 'ALL') {
-      Validations.of(this.stateMachine).acknowledge({
-        id: 'AwsSolutions-SF1',
-        reason:
-          'ERROR logs every failure and every Fail state entered (what the alarms count); ALL adds about three events per poll, billed as vended logs. workflowLogLevel ALL turns it on.',
-      });
-    }
-    const role = this.stateMachine.role;
-    Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'Logging to CloudWatch Logs (logs:*LogDelivery, PutResourcePolicy, Describe*) and X-Ray tracing do not support resource-level permissions.',
-    });
-    for (const fn of [props.workflowTaskFunction, props.archiveFunction]) {
-      Validations.of(role).acknowledge({
-        id: iamWildcardResourceFindingId(this, `${fn.functionArn}:*`),
-        reason:
-          'LambdaInvoke grants invoking the function and its versions/aliases; only this function is reachable.',
-      });
-    }
+      logGroupName: props.logGroupName,
+      logRetention: props.logRetention,
+      logLevel: props.logLevel,
+      definition: this.definition,
+      timeoutSeconds: executionTimeout(polling).timeoutSeconds,
+      workflow: 'polling',
+      errorLogsReason:
+        'ERROR logs every failure and every Fail state entered (what the alarms count); ALL adds about three events per poll, billed as vended logs. workflowLogLevel ALL turns it on.',
+      taskFunctions: [props.workflowTaskFunction, props.archiveFunction],
+    }));
   }
 }
 
