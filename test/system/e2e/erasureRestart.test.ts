@@ -1,25 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ErasureView } from '../../../lib/http/erasureViewSchema';
-import { type OpenWebSimulator, startOpenWebSimulator } from '../../../local/openweb-simulator/index';
 import { eventually, requestJson } from './support/http';
 import {
   DAY,
-  DEMO_KEYS,
   EXPORT_TIMEOUT_MS,
   FIRST_READY_TIMEOUT_MS,
   getExport,
   QUERY_TIMEOUT_MS,
   queryRows,
   READY_TIMEOUT_MS,
+  restartableRuntimeForSuite,
   runLocalQuery,
-  STACK_CONFIG,
   STOP_TIMEOUT_MS,
   startExport,
 } from './support/localRuntimeFixtures';
-import { killAllChildProcesses, type RuntimeProcess, startRuntimeProcess } from './support/runtimeProcess';
+import { type RuntimeProcess, startRuntimeProcess } from './support/runtimeProcess';
 
 const SPOT = 'sp_demo';
 /** The day before DAY: a second export of the spot, whose archive hangs. */
@@ -33,32 +28,13 @@ const ERASURE_TIMEOUT_MS = 60_000;
  * the user's rows in any file.
  */
 describe('an erasure across a kill -9 of the local runtime', () => {
-  let upstream: OpenWebSimulator;
-  let dataDir: string;
-
-  beforeAll(async () => {
-    upstream = await startOpenWebSimulator({ exportDurationMs: () => 1_000, authRequestsPerSecond: 0 });
-    dataDir = mkdtempSync(join(tmpdir(), 'openweb-exports-e2e-erasure-restart-'));
+  const suite = restartableRuntimeForSuite('erasure-restart', {
+    exportDurationMs: () => 1_000,
+    authRequestsPerSecond: 0,
   });
 
-  afterAll(async () => {
-    await killAllChildProcesses();
-    await upstream.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const environment = () => ({
-    PORT: '0',
-    OPENWEB_AUTH_BASE_URL: upstream.url,
-    OPENWEB_EXPORT_BASE_URL: upstream.url,
-    LOCAL_SECRETS_FILE: DEMO_KEYS,
-    LOCAL_TIME_SCALE: '0.01',
-    LOCAL_DATA_DIR: dataDir,
-    LOCAL_STACK_CONFIG: STACK_CONFIG,
-    LOG_LEVEL: 'ERROR',
-  });
-
-  const query = async (sql: string) => queryRows<Record<string, unknown>>(await runLocalQuery(dataDir, sql));
+  const query = async (sql: string) =>
+    queryRows<Record<string, unknown>>(await runLocalQuery(suite.dataDir, sql));
 
   async function archived(runtime: RuntimeProcess, exportId: string, status: string) {
     return eventually(
@@ -81,14 +57,14 @@ describe('an erasure across a kill -9 of the local runtime', () => {
     async () => {
       // Prepare: one export archived; a second one whose archive hangs on its downloads.
       // The first start may synthesize the stack.
-      const first = await startRuntimeProcess(environment(), FIRST_READY_TIMEOUT_MS);
+      const first = await startRuntimeProcess(suite.environment(), FIRST_READY_TIMEOUT_MS);
       const done = await startExport(first, SPOT, DAY);
       await archived(first, done.exportId, 'ARCHIVED');
       const [top] = await query(
         'select user_id, count(*) as n from comment_rows group by 1 order by 2 desc, 1 limit 1',
       );
       const userId = String(top?.user_id);
-      upstream.setFaults({ endpoints: { download: { latencyMs: 120_000 } } });
+      suite.upstream.setFaults({ endpoints: { download: { latencyMs: 120_000 } } });
       const hanging = await startExport(first, SPOT, DAY_BEFORE);
       await archived(first, hanging.exportId, 'PENDING');
       const requested = await requestJson(`${first.apiUrl}/spots/${SPOT}/erasures`, {
@@ -110,8 +86,8 @@ describe('an erasure across a kill -9 of the local runtime', () => {
       // Act
       first.child.kill('SIGKILL');
       const killed = await first.exited;
-      upstream.setFaults({});
-      const second = await startRuntimeProcess(environment(), READY_TIMEOUT_MS);
+      suite.upstream.setFaults({});
+      const second = await startRuntimeProcess(suite.environment(), READY_TIMEOUT_MS);
       const completed = await eventually(
         async () => {
           const view = await erasure(second, location);

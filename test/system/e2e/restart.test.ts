@@ -3,17 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenWebSimulator, startOpenWebSimulator } from '../../../local/openweb-simulator/index';
 import { eventually } from './support/http';
 import {
   ARCHIVE_UNDER_WAY_MS,
   createdUpstream,
   DAY,
-  DEMO_KEYS,
   EXPORT_TIMEOUT_MS,
   FIRST_READY_TIMEOUT_MS,
   getExport,
   READY_TIMEOUT_MS,
+  restartableRuntimeForSuite,
   STACK_CONFIG,
   STOP_TIMEOUT_MS,
   startExport,
@@ -28,40 +27,16 @@ import { killAllChildProcesses, startRuntimeProcess } from './support/runtimePro
 describe('the local runtime across a restart', () => {
   // Stands in for OpenWeb, which outlives our restarts; each export takes 8 s.
   const EXPORT_DURATION_MS = 8_000;
-  let upstream: OpenWebSimulator;
-  let dataDir: string;
-
-  beforeAll(async () => {
-    upstream = await startOpenWebSimulator({
-      exportDurationMs: () => EXPORT_DURATION_MS,
-      authRequestsPerSecond: 0,
-    });
-    dataDir = mkdtempSync(join(tmpdir(), 'openweb-exports-e2e-restart-'));
-  });
-
-  afterAll(async () => {
-    await killAllChildProcesses();
-    await upstream.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const environment = () => ({
-    PORT: '0',
-    OPENWEB_AUTH_BASE_URL: upstream.url,
-    OPENWEB_EXPORT_BASE_URL: upstream.url,
-    LOCAL_SECRETS_FILE: DEMO_KEYS,
-    // Workflow waits and the deadline shrink; the upstream keeps its own time.
-    LOCAL_TIME_SCALE: '0.01',
-    LOCAL_DATA_DIR: dataDir,
-    LOCAL_STACK_CONFIG: STACK_CONFIG,
-    LOG_LEVEL: 'ERROR',
+  const suite = restartableRuntimeForSuite('restart', {
+    exportDurationMs: () => EXPORT_DURATION_MS,
+    authRequestsPerSecond: 0,
   });
 
   it(
     'stops on SIGTERM with exit 0 mid-export, and the next start completes the export',
     async () => {
       // Prepare
-      const first = await startRuntimeProcess(environment(), FIRST_READY_TIMEOUT_MS);
+      const first = await startRuntimeProcess(suite.environment(), FIRST_READY_TIMEOUT_MS);
       const requested = await startExport(first, 'sp_demo', DAY);
       const started = await createdUpstream(first, 'sp_demo', requested.exportId);
 
@@ -72,8 +47,8 @@ describe('the local runtime across a restart', () => {
           setTimeout(() => reject(new Error('did not stop')), STOP_TIMEOUT_MS),
         ),
       ]);
-      const stateAtRestart = upstream.getExport(started.upstreamExportId as string)?.state;
-      const second = await startRuntimeProcess(environment(), READY_TIMEOUT_MS);
+      const stateAtRestart = suite.upstream.getExport(started.upstreamExportId as string)?.state;
+      const second = await startRuntimeProcess(suite.environment(), READY_TIMEOUT_MS);
       const event = await terminalEvent(second, started.exportId);
       const finished = await getExport(second, 'sp_demo', started.exportId);
 
@@ -85,7 +60,7 @@ describe('the local runtime across a restart', () => {
       expect(finished.status).toBe('COMPLETED');
       expect(finished.links.length).toBeGreaterThan(0);
       // Resumed, not started again: the upstream saw one export.
-      expect(upstream.listExports('sp_demo')).toHaveLength(1);
+      expect(suite.upstream.listExports('sp_demo')).toHaveLength(1);
       expect(second.output()).toMatch(/resumed what was left running: 1 examined/);
       expect((await second.stop()).code).toBe(0);
     },
@@ -96,8 +71,8 @@ describe('the local runtime across a restart', () => {
     'archives after a restart an export that was COMPLETED when the runtime was killed (-9) mid-archive',
     async () => {
       // Prepare: every download hangs, so the archive is under way when the process dies.
-      upstream.setFaults({ endpoints: { download: { latencyMs: 60_000 } } });
-      const first = await startRuntimeProcess(environment(), READY_TIMEOUT_MS);
+      suite.upstream.setFaults({ endpoints: { download: { latencyMs: 60_000 } } });
+      const first = await startRuntimeProcess(suite.environment(), READY_TIMEOUT_MS);
       const requested = await startExport(first, 'sp_demo', WEEK);
       const archiving = await eventually(
         async () => {
@@ -112,8 +87,8 @@ describe('the local runtime across a restart', () => {
       // Act
       first.child.kill('SIGKILL');
       const killed = await first.exited;
-      upstream.setFaults({});
-      const second = await startRuntimeProcess(environment(), READY_TIMEOUT_MS);
+      suite.upstream.setFaults({});
+      const second = await startRuntimeProcess(suite.environment(), READY_TIMEOUT_MS);
       const archived = await eventually(
         async () => {
           const view = await getExport(second, 'sp_demo', requested.exportId);
@@ -128,7 +103,7 @@ describe('the local runtime across a restart', () => {
       expect(archiving.archive.status).toBe('PENDING');
       expect(archived.status).toBe('COMPLETED');
       expect(archived.archive.files).toBeGreaterThan(0);
-      expect(upstream.getExport(archived.upstreamExportId as string)?.state).toBe('completed');
+      expect(suite.upstream.getExport(archived.upstreamExportId as string)?.state).toBe('completed');
       expect(second.output()).toMatch(/resumed what was left running: .*1 archive\(s\) restarted/);
       expect((await second.stop()).code).toBe(0);
     },

@@ -6,6 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { ExportView } from '../../../../lib/http/exportViewSchema';
+import {
+  type OpenWebSimulator,
+  type OpenWebSimulatorOptions,
+  startOpenWebSimulator,
+} from '../../../../local/openweb-simulator/index';
 import { eventually, requestJson } from './http';
 import {
   type CollectedProcess,
@@ -163,4 +168,57 @@ export function runLocalQuery(dataDir: string, sql: string): Promise<ExitResult>
 export function queryRows<Row>(exit: ExitResult): Row[] {
   expect(exit.code, exit.output).toBe(0);
   return JSON.parse(exit.output.slice(exit.output.indexOf('['), exit.output.lastIndexOf(']') + 1)) as Row[];
+}
+
+export interface RestartableSuite {
+  /** The upstream, outliving every start and stop of the runtime (as OpenWeb outlives ours). */
+  readonly upstream: OpenWebSimulator;
+  /** The data folder every start of the suite shares, removed after the suite. */
+  readonly dataDir: string;
+  /** npm start's settings on that upstream and folder (the demo keys, the suites' stack config, a time scale of 0.01). */
+  environment(): Record<string, string>;
+}
+
+/**
+ * For a describe block that starts and stops `npm start` itself (restarts, kill -9): an upstream
+ * of its own started before its tests and one data folder, both removed with every child process
+ * after them.
+ */
+export function restartableRuntimeForSuite(
+  name: string,
+  simulator: OpenWebSimulatorOptions,
+): RestartableSuite {
+  const suite: { upstream?: OpenWebSimulator; dataDir?: string } = {};
+  beforeAll(async () => {
+    suite.upstream = await startOpenWebSimulator(simulator);
+    suite.dataDir = mkdtempSync(join(tmpdir(), `openweb-exports-e2e-${name}-`));
+  });
+  afterAll(async () => {
+    await killAllChildProcesses();
+    await suite.upstream?.close();
+    if (suite.dataDir !== undefined) rmSync(suite.dataDir, { recursive: true, force: true });
+  });
+  const started = () => {
+    if (suite.upstream === undefined || suite.dataDir === undefined) throw new Error('started in beforeAll');
+    return { upstream: suite.upstream, dataDir: suite.dataDir };
+  };
+  return {
+    get upstream() {
+      return started().upstream;
+    },
+    get dataDir() {
+      return started().dataDir;
+    },
+    environment: () => ({
+      PORT: '0',
+      OPENWEB_AUTH_BASE_URL: started().upstream.url,
+      OPENWEB_EXPORT_BASE_URL: started().upstream.url,
+      LOCAL_SECRETS_FILE: DEMO_KEYS,
+      // Workflow waits and the deadline shrink; the upstream keeps its own time.
+      LOCAL_TIME_SCALE: '0.01',
+      LOCAL_DATA_DIR: started().dataDir,
+      LOCAL_STACK_CONFIG: STACK_CONFIG,
+      LOG_LEVEL: 'ERROR',
+    }),
+  };
 }
