@@ -14,6 +14,7 @@ export interface PolicyStatementJson {
   Effect: string;
   Action: string | string[];
   Resource: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
 }
 
 export function resourcesOfType(template: Template, type: string): [string, TemplateResource][] {

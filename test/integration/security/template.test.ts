@@ -372,18 +372,21 @@ describe('stack security invariants', () => {
         const logGroups = resourcesOfType(template, 'AWS::Logs::LogGroup');
 
         // Assess
-        // Task outputs carry download links, which are bearer URLs.
-        expect(machines[0]?.[1].Properties.LoggingConfiguration).toMatchObject({
-          IncludeExecutionData: false,
-        });
+        // Task outputs carry download links, which are bearer URLs; the erasure's name the user.
+        expect(machines).toHaveLength(2);
+        for (const [machineId, machine] of machines) {
+          expect(machine.Properties.LoggingConfiguration, machineId).toMatchObject({
+            IncludeExecutionData: false,
+          });
+        }
         const accessLogs = stages[0]?.[1].Properties.AccessLogSettings as { Format: string } | undefined;
         const format = accessLogs?.Format;
         expect(format).toContain('$context.requestId');
         expect(format).not.toMatch(/\$request\.|header|authorization|claims|querystring/i);
         // Encrypted at rest by CloudWatch Logs itself (docs/security.md explains the choice);
         // what must hold is that every group has a retention, so nothing is kept forever.
-        // One per function, the state machine's and the API's access log.
-        expect(logGroups).toHaveLength(Object.keys(HandlerNames).length + 2);
+        // One per function, one per state machine (exports, erasures) and the API's access log.
+        expect(logGroups).toHaveLength(Object.keys(HandlerNames).length + machines.length + 1);
         for (const [groupId, group] of logGroups) {
           expect(group.Properties.RetentionInDays, groupId).toEqual(expect.any(Number));
         }
