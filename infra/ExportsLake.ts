@@ -242,6 +242,47 @@ export class ExportsLake extends Construct {
         resources: this.catalogArns(COMMENT_ROWS_TABLE_NAME, COMMENTS_VIEW_NAME, COMMENT_CHANGES_VIEW_NAME),
       }),
       new iam.PolicyStatement({ actions: ['s3:GetBucketLocation'], resources: [bucket.bucketArn] }),
+      ...this.#queryStorageStatements(),
+    ];
+  }
+
+  /**
+   * What an erasure's end sends to count the user's rows left in the table
+   * (lib/lake/AthenaUserRowsQuery.ts): queries in this workgroup only; the database, the comment
+   * rows table and its partitions; the table's files and the prefixes Athena lists; and the
+   * workgroup's results, written and read.
+   */
+  grantUserRowsCount(role: iam.IRole): void {
+    const _bucket = this.#bucket;
+    const statements = [
+      new iam.PolicyStatement({
+        actions: [
+          'athena:StartQueryExecution',
+          'athena:GetQueryExecution',
+          'athena:GetQueryResults',
+          'athena:StopQueryExecution',
+        ],
+        resources: [this.workGroupArn],
+      }),
+      new iam.PolicyStatement({ actions: ['glue:GetDatabase'], resources: this.catalogArns() }),
+      new iam.PolicyStatement({
+        actions: ['glue:GetTable', 'glue:GetPartitions'],
+        resources: this.catalogArns(COMMENT_ROWS_TABLE_NAME),
+      }),
+      ...this.#queryStorageStatements(),
+    ];
+    for (const statement of statements) role.addToPrincipalPolicy(statement);
+    this.#acknowledgeObjectGrants(role);
+  }
+
+  /**
+   * What Athena does in the bucket with the caller's permissions: list the table's and the
+   * results' prefixes, read the table's files, write and read the results (with the bucket's key
+   * when it has one).
+   */
+  #queryStorageStatements(): iam.PolicyStatement[] {
+    const bucket = this.#bucket;
+    return [
       new iam.PolicyStatement({
         actions: ['s3:ListBucket'],
         resources: [bucket.bucketArn],
@@ -264,54 +305,6 @@ export class ExportsLake extends Construct {
             }),
           ]),
     ];
-  }
-
-  /**
-   * What an erasure's end sends to count the user's rows left in the table
-   * (lib/lake/AthenaUserRowsQuery.ts): queries in this workgroup only; the database, the comment
-   * rows table and its partitions; the table's files and the prefixes Athena lists; and the
-   * workgroup's results, written and read.
-   */
-  grantUserRowsCount(role: iam.IRole): void {
-    const bucket = this.#bucket;
-    const statements = [
-      new iam.PolicyStatement({
-        actions: [
-          'athena:StartQueryExecution',
-          'athena:GetQueryExecution',
-          'athena:GetQueryResults',
-          'athena:StopQueryExecution',
-        ],
-        resources: [this.workGroupArn],
-      }),
-      new iam.PolicyStatement({ actions: ['glue:GetDatabase'], resources: this.catalogArns() }),
-      new iam.PolicyStatement({
-        actions: ['glue:GetTable', 'glue:GetPartitions'],
-        resources: this.catalogArns(COMMENT_ROWS_TABLE_NAME),
-      }),
-      new iam.PolicyStatement({
-        actions: ['s3:ListBucket'],
-        resources: [bucket.bucketArn],
-        conditions: {
-          StringLike: { 's3:prefix': [`${COMMENT_ROWS_KEY_PREFIX}*`, `${ATHENA_RESULTS_KEY_PREFIX}*`] },
-        },
-      }),
-      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [this.#tableObjectsArn()] }),
-      new iam.PolicyStatement({
-        actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'],
-        resources: [this.#resultObjectsArn()],
-      }),
-      ...(this.#encryptionKey === undefined
-        ? []
-        : [
-            new iam.PolicyStatement({
-              actions: ['kms:Decrypt', 'kms:GenerateDataKey'],
-              resources: [this.#encryptionKey.keyArn],
-            }),
-          ]),
-    ];
-    for (const statement of statements) role.addToPrincipalPolicy(statement);
-    this.#acknowledgeObjectGrants(role);
   }
 
   /** Lets `grantee` run `openweb-exports query` (see `queryStatements`). */
